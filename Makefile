@@ -1,0 +1,101 @@
+# attnrank -- certified eps-rank brackets for softmax attention.
+#
+#   make            build bin/attnrank
+#   make check      install missing packages, build, run every Check suite
+#   make verify     install missing packages, build, run the theorem checks
+#   make bench      run the benchmarks in bench/ and record their figures
+#   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
+#   make install PREFIX=/usr/local
+#
+# The targets check/verify/bench first run scripts/deps.sh, then re-invoke
+# make, so that pkg-config is evaluated after the packages are present.
+
+PREFIX ?= /usr/local
+SAN ?=
+WERROR ?=
+CC ?= cc
+
+ifeq ($(SAN),1)
+BUILD := build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD := build
+SANFLAGS :=
+endif
+
+PKGS_CFLAGS = $(shell pkg-config --cflags lapacke check 2>/dev/null)
+PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -Isrc \
+             $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard src/numerics/*.c src/constructions/*.c src/theory/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+SUITES := $(basename $(notdir $(TEST_SRC)))
+BIN := $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
+
+.PHONY: all deps check check-run verify verify-run bench bench-run install clean
+all: $(BIN)
+
+deps:
+	@sh scripts/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(BUILD)/tests/run_tests $(BIN)
+	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
+	  $(BUILD)/tests/run_tests
+
+verify: deps
+	@$(MAKE) --no-print-directory verify-run
+
+verify-run: $(BIN)
+	@$(BIN) verify $(VERIFY_ARGS)
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(BIN)
+	@sh bench/run.sh $(abspath $(BIN))
+
+$(BUILD)/lib/libattnrank.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(BUILD)/lib/libattnrank.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/lib/libattnrank.a $(LDLIBS_ALL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/suites.h: $(TEST_SRC)
+	@mkdir -p $(dir $@)
+	@{ for s in $(SUITES); do echo "Suite *suite_$${s#test_}(void);"; done; \
+	   echo "#define ALL_SUITES \\"; \
+	   for s in $(SUITES); do echo "    suite_$${s#test_}, \\"; done; echo ""; } > $@
+
+$(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
+
+$(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(BUILD)/lib/libattnrank.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnrank
+
+clean:
+	rm -rf build build-asan bin
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

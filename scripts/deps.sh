@@ -1,0 +1,30 @@
+#!/bin/sh
+# deps.sh -- make sure the Debian 12 packages attnrank builds against are present.
+# Installs them with apt-get when run as root (and apt-get exists); otherwise
+# prints the exact command and fails.  Quiet when everything is present.
+set -u
+PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox"
+missing=""
+need() { [ -e "$1" ] || missing="$missing $2"; }
+need /usr/include/mpfr.h libmpfr-dev
+need /usr/include/x86_64-linux-gnu/gmp.h libgmp-dev
+[ -e /usr/include/gmp.h ] && missing=$(echo "$missing" | sed 's/ libgmp-dev//')
+need /usr/include/flint/flint.h libflint-dev
+need /usr/include/arb.h libflint-arb-dev
+need /usr/include/check.h check
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+need /usr/include/lapacke.h liblapacke-dev
+# OpenBLAS: its own LAPACK/BLAS (the reference BLAS is 7-8x slower here)
+ls /usr/lib/*/openblas-pthread/libblas.so >/dev/null 2>&1 || missing="$missing libopenblas-dev"
+command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+[ -z "$missing" ] && exit 0
+echo "attnrank: missing packages:$missing" >&2
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "attnrank: installing with apt-get ..." >&2
+    apt-get update -qq >&2 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $PKGS >&2 || {
+        echo "attnrank: apt-get install failed" >&2; exit 1; }
+    exit 0
+fi
+echo "attnrank: run as root:  apt-get update && apt-get install -y --no-install-recommends $PKGS" >&2
+exit 1

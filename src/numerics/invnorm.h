@@ -1,0 +1,26 @@
+/* invnorm.h -- verified upper bound on ||M^{-1}||_inf for an enclosed square matrix.
+ *
+ * M is an exact real m x m matrix known as Mmid + E, with Mmid a double
+ * matrix (column-major) and ||E||_inf <= enorm (a rigorous bound on the
+ * max-row-l1 norm of the unknown perturbation).
+ * Method: R ~ Mmid^{-1} from LAPACK (dgetrf/dgetri); G = I - R Mmid by dgemm;
+ * a-priori bound |fl(G) - G| <= gamma_{m+1}(I + |R||Mmid|) with |R||Mmid|
+ * computed by dgemm and inflated for its own rounding; alpha >= ||I - R M||_inf
+ * accumulated with upward rounding, including ||R||_inf * enorm.  If alpha < 1,
+ * then M is invertible and ||M^{-1}||_inf <= ||R||_inf / (1 - alpha) (rounded up).
+ * Returns that bound, or +INFINITY if it cannot be certified (singular Mmid,
+ * alpha >= 1, non-finite input, allocation failure). */
+#ifndef ATTNRANK_NUMERICS_INVNORM_H
+#define ATTNRANK_NUMERICS_INVNORM_H
+
+#include <stddef.h>
+
+double invnorm_inf_bound(size_t m, const double *Mmid, double enorm);
+
+/* Varah's bound for a strictly row-diagonally-dominant matrix:
+ * if delta = min_i (|M_ii| - sum_{j!=i} |M_ij|) - enorm > 0 (computed with upward/
+ * downward rounding as appropriate), then ||M^{-1}||_inf <= 1/delta; returns
+ * that bound (rounded up) or +INFINITY.  O(m^2), no LAPACK. */
+double invnorm_varah_bound(size_t m, const double *Mmid, double enorm);
+
+#endif

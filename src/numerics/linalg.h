@@ -1,0 +1,34 @@
+/* linalg.h -- thin, checked wrappers over LAPACKE/OpenBLAS.  All matrices are
+ * column-major doubles.  None of these results is rigorous by itself: every
+ * factorisation is only a *candidate*, certified afterwards (resid.h,
+ * invnorm.h).  Output arrays are allocated with ar_calloc and owned by the
+ * caller (free()). */
+#ifndef ATTNRANK_NUMERICS_LINALG_H
+#define ATTNRANK_NUMERICS_LINALG_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+
+/* Thin SVD a = U diag(s) VT by dgesdd: U m x r, s r (descending), VT r x n,
+ * r = min(m, n).  a is not modified. */
+ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT);
+
+/* Symmetric eigendecomposition of the n x n matrix a (lower triangle used) by
+ * dsyevd: eigenvalues w ascending, eigenvectors as columns of Z (n x n). */
+ar_status la_syev(size_t n, const double *a, double **w, double **Z);
+
+/* Pivoted Cholesky (dpstrf) of the symmetric positive semidefinite n x n
+ * matrix a: on return L (n x n, lower, columns beyond *rank are zero) and a
+ * 0-based permutation piv with a[piv,piv] ~ L L^T.  tol < 0 uses LAPACK's
+ * default stopping tolerance. */
+ar_status la_pchol(size_t n, const double *a, double tol, double **L, size_t **piv, size_t *rank);
+
+/* LU-based approximate inverse of the n x n matrix a into ainv (n*n, caller
+ * allocated).  AR_ENUMERIC if a is exactly singular in floating point. */
+ar_status la_inv(size_t n, const double *a, double *ainv);
+
+/* C = alpha A B^T + beta C wrapper (dgemm 'N','T'), A m x k, B n x k. */
+void la_gemm_nt(size_t m, size_t n, size_t k, double alpha, const double *A, size_t lda,
+                const double *B, size_t ldb, double beta, double *C, size_t ldc);
+
+#endif

@@ -1,0 +1,39 @@
+/* status.h -- error codes and the last-error message shared by every layer.
+ *
+ * Convention: every fallible function returns ar_status (AR_OK == 0).  On
+ * failure it also records a one-line, human-readable message with
+ * ar_error_set(); the CLI prints ar_error_get() on stderr and exits non-zero.
+ * The message buffer is thread-local. */
+#ifndef ATTNRANK_NUMERICS_STATUS_H
+#define ATTNRANK_NUMERICS_STATUS_H
+
+#include <stddef.h>
+
+typedef enum {
+    AR_OK = 0,
+    AR_EINVAL = 1,   /* bad argument or malformed input */
+    AR_ENOMEM = 2,   /* allocation failed or size beyond memory */
+    AR_EIO = 3,      /* file could not be read or written */
+    AR_ENUMERIC = 4  /* a numerical routine failed (LAPACK info != 0, ...) */
+} ar_status;
+
+/* Record a printf-style one-line message (no trailing newline needed). */
+void ar_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The last message recorded in this thread ("" if none). */
+const char *ar_error_get(void);
+
+/* Static name of a status code ("ok", "invalid input", ...). */
+const char *ar_status_str(ar_status s);
+
+/* Checked allocation of nmemb*size bytes, zero-filled.  Returns NULL and
+ * records an AR_ENOMEM message naming `what` on overflow or failure.
+ * Requests above AR_MAX_ALLOC bytes (default 16 GiB, override with the
+ * environment variable ATTNRANK_MAX_ALLOC_GB) are refused up front so that
+ * "sizes beyond memory" give a clean error, not the OOM killer. */
+void *ar_calloc(size_t nmemb, size_t size, const char *what);
+
+/* Bytes currently allowed for one allocation (see ar_calloc). */
+size_t ar_max_alloc(void);
+
+#endif

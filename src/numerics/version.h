@@ -1,0 +1,14 @@
+/* version.h -- provenance: project and library versions. */
+#ifndef ATTNRANK_NUMERICS_VERSION_H
+#define ATTNRANK_NUMERICS_VERSION_H
+
+#define ATTNRANK_VERSION "0.1.0"
+
+/* JSON object text (no braces) with attnrank, mpfr, gmp, flint, arb and blas
+ * versions, e.g. "\"attnrank\":\"0.1.0\",\"mpfr\":\"4.2.0\",...".  Static buffer. */
+const char *version_json_fields(void);
+
+/* One human-readable line with the same information. */
+const char *version_line(void);
+
+#endif

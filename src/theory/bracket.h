@@ -1,0 +1,46 @@
+/* bracket.h -- certified bracket lower <= rank_eps(A) <= upper for one instance.
+ *
+ * A = rowsoftmax(beta Q K^T) with the key multiplicities of K (compressed
+ * form, THEORY 3.2: same eps-rank as the expanded matrix; repeated queries
+ * do not change the eps-rank either).  Pipeline: smx_compute -> upper
+ * certificates (svd always; symeig and pchol for self-attention) -> lower
+ * certificates (block test matrix on the farthest-point order of the
+ * queries) -> best of each.  status is "certified" when both ends are
+ * rigorous certificates; "inconclusive" when the enclosure of A is too wide
+ * to certify anything non-trivial (2 * maxerr >= eps), in which case only the
+ * trivial bounds 1 <= rank <= min(m, n) are reported. */
+#ifndef ATTNRANK_THEORY_BRACKET_H
+#define ATTNRANK_THEORY_BRACKET_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+#include "constructions/pointset.h"
+#include "theory/cert_upper.h"
+#include "theory/cert_lower.h"
+
+typedef struct {
+    int use_svd, use_symeig, use_pchol, use_lower;  /* 1 = run (defaults: all 1) */
+    long prec;                                      /* Arb precision, 0 = default */
+    int threads;                                    /* 0 = default (2) */
+} bracket_opts_t;
+
+void bracket_opts_default(bracket_opts_t *o);
+
+typedef struct {
+    size_t m, n;              /* distinct queries and keys (compressed sizes) */
+    size_t lower, upper;      /* the bracket */
+    lower_cert_t lo;          /* winning lower certificate */
+    upper_cert_t up;          /* winning upper certificate */
+    const char *status;       /* "certified" or "inconclusive" */
+    double maxerr;            /* enclosure error of A (max row l1) */
+    long prec;                /* Arb precision used */
+    double seconds;           /* total wall time */
+    double seconds_enclose;   /* time in smx_compute */
+} bracket_t;
+
+/* Q and K may be the same pointer (self-attention).  beta >= 0 finite,
+ * 0 < eps < 1, matching dimensions; o may be NULL (defaults). */
+ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                          const bracket_opts_t *o, bracket_t *out);
+
+#endif

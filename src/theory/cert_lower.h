@@ -1,0 +1,46 @@
+/* cert_lower.h -- lower certificates for the eps-rank (THEORY 3.4).
+ *
+ * Test-matrix certificate: rows S = {s_1..s_m}, a matrix W (n x m) with
+ * ||W||_r1 <= 1, M = A_S W.  If M is invertible and eps ||M^{-1}||_inf < 1
+ * then every B with ||A - B||_r1 <= eps has rank >= m.
+ * Here W is the indicator of a partition of the columns into m blocks
+ * (block b = columns j whose largest entry a_{s_a, j} over the chosen rows
+ * is at a = b, ties to the first), so M_ab = sum_{j in block b} A_{s_a, j}.
+ * M is known as Mmid + E with ||E||_inf <= max_{i in S} rowerr[i] plus the
+ * rounding of the block sums (accounted for).  ||M^{-1}||_inf is bounded by
+ * Varah's diagonal-dominance bound when it applies (THEORY 3.4a, O(m n)),
+ * otherwise by invnorm_inf_bound (O(m^3)). */
+#ifndef ATTNRANK_THEORY_CERT_LOWER_H
+#define ATTNRANK_THEORY_CERT_LOWER_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+#include "numerics/softmax.h"
+
+typedef struct {
+    size_t rank;        /* rank_eps(A) >= rank is certified */
+    double invnorm;     /* certified bound on ||M^{-1}||_inf, eps * invnorm < 1 */
+    char method[32];    /* "diagdom", "invnorm" or "trivial" (rank 1: ||A||_r1 = 1 > eps) */
+    double seconds;
+} lower_cert_t;
+
+/* Certificate for one given row set S (rows[0..m), distinct) with the block
+ * test matrix described above.  out->rank = m if certified, else the trivial
+ * certificate (rank 1 when eps < 1). */
+ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double eps,
+                            lower_cert_t *out);
+
+/* Largest certified prefix of `order` (distinct row indices, typically the
+ * farthest-point order of the queries): bisection over the prefix length
+ * in [1, norder], each probe one lower_blocks_rows call. */
+ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, double eps,
+                       lower_cert_t *out);
+
+/* Diagonal dominance exactly as THEORY 3.4(a): rows[t] paired with column
+ * cols[t]; certified when for every t
+ *    A_{rows[t],cols[t]} - sum_{u != t} A_{rows[t],cols[u]} > eps
+ * (with the enclosure error accounted for).  O(m^2). */
+ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, size_t m,
+                        double eps, lower_cert_t *out);
+
+#endif
