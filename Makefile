@@ -16,10 +16,10 @@ WERROR ?=
 CC ?= cc
 
 ifeq ($(SAN),1)
-BUILD := build-asan
+BUILD ?= build-asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
-BUILD := build
+BUILD ?= build
 SANFLAGS :=
 endif
 
@@ -34,12 +34,14 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard src/numerics/*.c src/constructions/*.c src/theory/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
-TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+TEST_SRC ?= $(sort $(wildcard tests/*/test_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
-BIN := $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
+BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
 .PHONY: all deps check check-run verify verify-run bench bench-run install clean
 all: $(BIN)
@@ -63,8 +65,12 @@ verify-run: $(BIN)
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN)
-	@sh bench/run.sh $(abspath $(BIN))
+bench-run: $(BIN) $(BENCH_BIN)
+	@BUILD=$(BUILD) sh bench/run.sh $(abspath $(BIN))
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/lib/libattnrank.a $(LDLIBS_ALL)
 
 $(BUILD)/lib/libattnrank.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)

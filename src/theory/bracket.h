@@ -36,10 +36,18 @@ typedef struct {
     long prec;                /* Arb precision used */
     double seconds;           /* total wall time */
     double seconds_enclose;   /* time in smx_compute */
+    upper_cert_t up_svd, up_symeig, up_pchol;  /* each upper method's result
+                                  (method "" and rank 0 when not run) */
+    double seconds_lower;     /* time in fps_order + lower_blocks */
 } bracket_t;
 
-/* Q and K may be the same pointer (self-attention).  beta >= 0 finite,
- * 0 < eps < 1, matching dimensions; o may be NULL (defaults). */
+/* Q and K may be the same pointer (self-attention: symeig and pchol are
+ * tried only then, with log t_i = (lognorm_i + log w_i)/2).  beta >= 0
+ * finite, 0 < eps < 1, matching dimensions; o may be NULL (defaults).
+ * Multiplicities of Q are ignored (repeated queries do not change the
+ * eps-rank).  AR_EINVAL on bad input; AR_ENUMERIC (with a message) if the
+ * certified lower bound ever exceeded the certified upper bound, which
+ * would be a bug (never reported as a bracket). */
 ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                           const bracket_opts_t *o, bracket_t *out);
 

@@ -37,4 +37,29 @@ ar_status upper_svd(const smx_t *A, double eps, upper_cert_t *out);
 ar_status upper_symeig(const smx_t *A, const double *logt, double eps, upper_cert_t *out);
 ar_status upper_pchol(const smx_t *A, const double *logt, double eps, upper_cert_t *out);
 
+/* The three constructions behind one entry point. */
+typedef enum { UPPER_SVD = 0, UPPER_SYMEIG = 1, UPPER_PCHOL = 2 } upper_method_t;
+
+/* Search procedure shared by the three functions above: the candidate
+ * factors of every rank are built once (column c of U and V does not depend
+ * on k); probes k = 1, 2, 4, ... up to kmax (galloping), then bisection
+ * between the last failing and the first certified k, so that whenever
+ * rank > 1 the certified error of rank - 1 was observed to exceed eps (this
+ * relies on monotonicity only for minimality, never for soundness).
+ * kmax = min(m, n) - 1 (pchol: also <= the numerical rank of dpstrf).
+ * eps must satisfy 0 < eps < 1.  logt is used for symeig/pchol only (n
+ * entries; must be non-NULL then).  If U and V are non-NULL, the certified
+ * factors are returned (*U m x rank, *V n x rank, column-major, caller
+ * frees; both NULL for the trivial certificate). */
+ar_status upper_certify(const smx_t *A, upper_method_t method, const double *logt, double eps,
+                        upper_cert_t *out, double **U, double **V);
+
+/* The rank-k candidate of `method` (same construction as upper_certify) and
+ * its certified error bound *err >= ||A - U V^T||_r1 (resid_r1_bound).
+ * 1 <= k <= min(m, n); *U is m x k, *V is n x k (caller frees).  For tests
+ * and fixed-rank experiments.  AR_EINVAL if the construction does not apply
+ * (symeig/pchol on non-square A, or log t spanning more than 600). */
+ar_status upper_candidate(const smx_t *A, upper_method_t method, const double *logt, size_t k,
+                          double **U, double **V, double *err);
+
 #endif

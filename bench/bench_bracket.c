@@ -1,0 +1,83 @@
+/* bench_bracket.c -- the spine's figures (issue #2), measured side by side:
+ *   1. a 2000-point Fibonacci S^2 instance at beta = 20, eps = 0.1: wall time of
+ *      the whole certified bracket vs one bare LAPACK SVD (dgesdd) of the same
+ *      matrix, same BLAS, same process;
+ *   2. instances up to n = 4000: wall time and peak memory (ru_maxrss).
+ * Usage: bench_bracket [n1 [n2 ...]]   (default: 2000 4000)
+ * Output: one TSV row per measurement on stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include "constructions/sphere.h"
+#include "numerics/blas_select.h"
+#include "numerics/linalg.h"
+#include "numerics/softmax.h"
+#include "numerics/version.h"
+#include "theory/bracket.h"
+#include <flint/flint.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static double peak_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
+int main(int argc, char **argv)
+{
+    blas_select_kernel(argc, argv);
+    size_t sizes[16] = { 2000, 4000 };
+    int ns = 2;
+    if (argc > 1) {
+        ns = 0;
+        for (int i = 1; i < argc && ns < 16; i++)
+            sizes[ns++] = (size_t)strtoull(argv[i], NULL, 10);
+    }
+    double beta = 20, eps = 0.1;
+    printf("# %s\n", version_line());
+    printf("n\tbeta\teps\tsvd_seconds\tbracket_seconds\tratio\tenclose_seconds\tlower\tupper\tlower_cert\tupper_cert\tstatus\tpeak_MiB\n");
+    for (int t = 0; t < ns; t++) {
+        size_t n = sizes[t];
+        pointset_t P = { 0 };
+        if (sphere_fibonacci(&P, n)) {
+            fprintf(stderr, "bench: %s\n", ar_error_get());
+            return 1;
+        }
+        /* bare SVD of the same matrix (the enclosure is not timed here) */
+        smx_t A = { 0 };
+        if (smx_compute(&A, P.x, n, P.x, n, 3, NULL, beta, 0, 0)) {
+            fprintf(stderr, "bench: %s\n", ar_error_get());
+            return 1;
+        }
+        double *U, *s, *VT;
+        double t0 = now();
+        if (la_svd(n, n, A.a, &U, &s, &VT)) {
+            fprintf(stderr, "bench: %s\n", ar_error_get());
+            return 1;
+        }
+        double tsvd = now() - t0;
+        free(U); free(s); free(VT);
+        smx_clear(&A);
+        bracket_t b;
+        t0 = now();
+        if (bracket_compute(&P, &P, beta, eps, NULL, &b)) {
+            fprintf(stderr, "bench: %s\n", ar_error_get());
+            return 1;
+        }
+        double tbr = now() - t0;
+        printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\n", n, beta, eps, tsvd, tbr,
+               tbr / tsvd, b.seconds_enclose, b.lower, b.upper, b.lo.method, b.up.method, b.status, peak_mib());
+        fflush(stdout);
+        pointset_clear(&P);
+    }
+    flint_cleanup_master();
+    return 0;
+}

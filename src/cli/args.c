@@ -1,0 +1,154 @@
+/* args.c -- strict option parsing and number conversion. */
+#include "cli/args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+ar_status args_parse(int argc, char **argv, int first, opt_t *opts, size_t nopts, const char *cmd)
+{
+    for (size_t k = 0; k < nopts; k++)
+        opts[k].value = NULL;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+            ar_error_set("%s: unexpected argument '%s' (see 'attnrank %s --help')", cmd, a, cmd);
+            return AR_EINVAL;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        opt_t *o = NULL;
+        for (size_t k = 0; k < nopts; k++)
+            if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
+                o = &opts[k];
+        if (!o) {
+            ar_error_set("%s: unknown option '--%.*s' (see 'attnrank %s --help')", cmd, (int)len, name, cmd);
+            return AR_EINVAL;
+        }
+        if (o->value) {
+            ar_error_set("%s: option '--%s' given twice", cmd, o->name);
+            return AR_EINVAL;
+        }
+        if (!o->has_arg) {
+            if (eq) {
+                ar_error_set("%s: option '--%s' takes no value", cmd, o->name);
+                return AR_EINVAL;
+            }
+            o->value = "1";
+        } else if (eq) {
+            o->value = eq + 1;
+        } else {
+            if (i + 1 >= argc) {
+                ar_error_set("%s: option '--%s' needs a value", cmd, o->name);
+                return AR_EINVAL;
+            }
+            o->value = argv[++i];
+        }
+    }
+    return AR_OK;
+}
+
+const char *args_get(const opt_t *opts, size_t nopts, const char *name)
+{
+    for (size_t k = 0; k < nopts; k++)
+        if (strcmp(opts[k].name, name) == 0)
+            return opts[k].value;
+    return NULL;
+}
+
+ar_status args_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE) {
+        ar_error_set("--%s: '%s' is not a finite number", opt, s);
+        return AR_EINVAL;
+    }
+    *out = v;
+    return AR_OK;
+}
+
+ar_status args_size(const char *opt, const char *s, size_t lo, size_t hi, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') {
+        ar_error_set("--%s: '%s' is not a positive integer", opt, s);
+        return AR_EINVAL;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        ar_error_set("--%s: '%s' is not a positive integer", opt, s);
+        return AR_EINVAL;
+    }
+    if (v < lo || v > hi) {
+        ar_error_set("--%s: %llu is outside [%zu, %zu]", opt, v, lo, hi);
+        return AR_EINVAL;
+    }
+    *out = (size_t)v;
+    return AR_OK;
+}
+
+ar_status args_u64(const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') {
+        ar_error_set("--%s: '%s' is not a non-negative integer", opt, s);
+        return AR_EINVAL;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        ar_error_set("--%s: '%s' is not a non-negative integer", opt, s);
+        return AR_EINVAL;
+    }
+    *out = (uint64_t)v;
+    return AR_OK;
+}
+
+ar_status args_beta(const char *s, double *beta)
+{
+    if (!s) {
+        ar_error_set("--beta is required");
+        return AR_EINVAL;
+    }
+    if (args_double("beta", s, beta))
+        return AR_EINVAL;
+    if (*beta < 0) {
+        ar_error_set("--beta: must be >= 0, got %s", s);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+ar_status args_eps(const char *s, double *eps)
+{
+    if (!s) {
+        ar_error_set("--eps is required");
+        return AR_EINVAL;
+    }
+    if (args_double("eps", s, eps))
+        return AR_EINVAL;
+    if (!(*eps > 0 && *eps < 1)) {
+        ar_error_set("--eps: must be strictly between 0 and 1, got %s", s);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+ar_status args_format(const char *s, out_format_t *f)
+{
+    if (!s || strcmp(s, "text") == 0)
+        *f = FMT_TEXT;
+    else if (strcmp(s, "tsv") == 0)
+        *f = FMT_TSV;
+    else if (strcmp(s, "json") == 0)
+        *f = FMT_JSON;
+    else {
+        ar_error_set("--format: expected text, tsv or json, got '%s'", s);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}

@@ -1,0 +1,16 @@
+/* commands.h -- the attnrank subcommands.  Each parses its own options
+ * (argv[2..]), calls the library and prints; returns the process exit code
+ * (0 ok, 1 runtime failure, 2 usage error).  Errors go to stderr as one line
+ * "attnrank: <message>" and nothing is printed on stdout. */
+#ifndef ATTNRANK_CLI_COMMANDS_H
+#define ATTNRANK_CLI_COMMANDS_H
+
+int cmd_bracket(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_funkhecke(int argc, char **argv);
+
+/* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */
+int cmd_fail(int st);
+
+#endif

@@ -1,0 +1,127 @@
+/* linalg.c -- checked wrappers over LAPACKE/CBLAS (column-major). */
+#include "numerics/linalg.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include <lapacke.h>
+
+ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
+{
+    size_t r = m < n ? m : n;
+    *U = *s = *VT = NULL;
+    if (m == 0 || n == 0) {
+        ar_error_set("la_svd: empty matrix");
+        return AR_EINVAL;
+    }
+    double *w = ar_calloc(m * n, sizeof *w, "la_svd workspace");
+    double *u = ar_calloc(m * r, sizeof *u, "la_svd U");
+    double *sv = ar_calloc(r, sizeof *sv, "la_svd s");
+    double *vt = ar_calloc(r * n, sizeof *vt, "la_svd VT");
+    if (!w || !u || !sv || !vt) {
+        free(w); free(u); free(sv); free(vt);
+        return AR_ENOMEM;
+    }
+    memcpy(w, a, m * n * sizeof *w);
+    lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', (lapack_int)m, (lapack_int)n, w,
+                                     (lapack_int)m, sv, u, (lapack_int)m, vt, (lapack_int)r);
+    free(w);
+    if (info != 0) {
+        free(u); free(sv); free(vt);
+        ar_error_set("la_svd: LAPACKE_dgesdd failed (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    *U = u; *s = sv; *VT = vt;
+    return AR_OK;
+}
+
+ar_status la_syev(size_t n, const double *a, double **w, double **Z)
+{
+    *w = *Z = NULL;
+    if (n == 0) {
+        ar_error_set("la_syev: empty matrix");
+        return AR_EINVAL;
+    }
+    double *z = ar_calloc(n * n, sizeof *z, "la_syev Z");
+    double *ev = ar_calloc(n, sizeof *ev, "la_syev w");
+    if (!z || !ev) {
+        free(z); free(ev);
+        return AR_ENOMEM;
+    }
+    memcpy(z, a, n * n * sizeof *z);
+    lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, z, (lapack_int)n, ev);
+    if (info != 0) {
+        free(z); free(ev);
+        ar_error_set("la_syev: LAPACKE_dsyevd failed (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    *w = ev; *Z = z;
+    return AR_OK;
+}
+
+ar_status la_pchol(size_t n, const double *a, double tol, double **L, size_t **piv, size_t *rank)
+{
+    *L = NULL; *piv = NULL; *rank = 0;
+    if (n == 0) {
+        ar_error_set("la_pchol: empty matrix");
+        return AR_EINVAL;
+    }
+    double *l = ar_calloc(n * n, sizeof *l, "la_pchol L");
+    lapack_int *ip = ar_calloc(n, sizeof *ip, "la_pchol piv");
+    size_t *p = ar_calloc(n, sizeof *p, "la_pchol piv");
+    if (!l || !ip || !p) {
+        free(l); free(ip); free(p);
+        return AR_ENOMEM;
+    }
+    memcpy(l, a, n * n * sizeof *l);
+    lapack_int r = 0;
+    lapack_int info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, l, (lapack_int)n, ip, &r, tol);
+    if (info < 0) {
+        free(l); free(ip); free(p);
+        ar_error_set("la_pchol: LAPACKE_dpstrf failed (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    /* info > 0: rank-deficient (stopped at tolerance): the first r columns are valid */
+    for (size_t j = 0; j < n; j++) {
+        for (size_t i = 0; i < j && i < n; i++)
+            l[i + j * n] = 0.0;                    /* clear the upper triangle */
+        if (j >= (size_t)r)
+            for (size_t i = j; i < n; i++)
+                l[i + j * n] = 0.0;                /* columns past the rank are not part of L */
+    }
+    for (size_t i = 0; i < n; i++)
+        p[i] = (size_t)(ip[i] - 1);
+    free(ip);
+    *L = l; *piv = p; *rank = (size_t)r;
+    return AR_OK;
+}
+
+ar_status la_inv(size_t n, const double *a, double *ainv)
+{
+    if (n == 0) {
+        ar_error_set("la_inv: empty matrix");
+        return AR_EINVAL;
+    }
+    lapack_int *ip = ar_calloc(n, sizeof *ip, "la_inv pivots");
+    if (!ip)
+        return AR_ENOMEM;
+    memcpy(ainv, a, n * n * sizeof *ainv);
+    lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, ainv, (lapack_int)n, ip);
+    if (info == 0)
+        info = LAPACKE_dgetri(LAPACK_COL_MAJOR, (lapack_int)n, ainv, (lapack_int)n, ip);
+    free(ip);
+    if (info != 0) {
+        ar_error_set("la_inv: matrix is singular in floating point (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    return AR_OK;
+}
+
+void la_gemm_nt(size_t m, size_t n, size_t k, double alpha, const double *A, size_t lda,
+                const double *B, size_t ldb, double beta, double *C, size_t ldc)
+{
+    if (m == 0 || n == 0)
+        return;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, alpha, A, (int)lda,
+                B, (int)ldb, beta, C, (int)ldc);
+}

@@ -1,0 +1,167 @@
+/* bracket.c -- certified bracket lower <= rank_eps(A) <= upper (THEORY 3.4, 3.5). */
+#include "theory/bracket.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "numerics/fps.h"
+#include "numerics/softmax.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void bracket_opts_default(bracket_opts_t *o)
+{
+    o->use_svd = o->use_symeig = o->use_pchol = o->use_lower = 1;
+    o->prec = 0;
+    o->threads = 0;
+}
+
+/* keep the better (smaller-rank) upper certificate */
+static void take_upper(bracket_t *out, const upper_cert_t *c)
+{
+    if (c->rank > 0 && c->rank < out->up.rank)
+        out->up = *c;
+}
+
+ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                          const bracket_opts_t *o, bracket_t *out)
+{
+    double t0 = now_seconds();
+    bracket_opts_t def;
+    if (!o) {
+        bracket_opts_default(&def);
+        o = &def;
+    }
+    memset(out, 0, sizeof *out);
+    out->status = "inconclusive";
+    if (!Q || !K || !out) {
+        ar_error_set("bracket_compute: NULL argument");
+        return AR_EINVAL;
+    }
+    if (!isfinite(beta) || beta < 0) {
+        ar_error_set("bracket_compute: beta must be finite and >= 0 (got %g)", beta);
+        return AR_EINVAL;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("bracket_compute: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    ar_status st = pointset_validate(Q);
+    if (st == AR_OK && K != Q)
+        st = pointset_validate(K);
+    if (st != AR_OK)
+        return st;
+    if (Q->d != K->d || Q->n == 0 || K->n == 0) {
+        ar_error_set("bracket_compute: dimension mismatch (queries d = %zu, keys d = %zu)", Q->d, K->d);
+        return AR_EINVAL;
+    }
+    int self = (Q == K);
+    size_t m = Q->n, n = K->n, r = m < n ? m : n;
+    out->m = m;
+    out->n = n;
+
+    smx_t A;
+    memset(&A, 0, sizeof A);
+    double t1 = now_seconds();
+    st = smx_compute(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->prec, o->threads);
+    out->seconds_enclose = now_seconds() - t1;
+    if (st != AR_OK)
+        return st;
+    out->maxerr = A.maxerr;
+    out->prec = A.prec;
+
+    /* trivial bracket (also the inconclusive answer) */
+    out->lower = 1;
+    out->upper = r;
+    out->lo.rank = 1;
+    out->lo.invnorm = 1.0;
+    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    out->up.rank = r;
+    out->up.err = 0.0;
+    snprintf(out->up.method, sizeof out->up.method, "trivial");
+
+    if (!(2.0 * A.maxerr < eps)) {
+        smx_clear(&A);
+        out->seconds = now_seconds() - t0;
+        return AR_OK;                       /* status stays "inconclusive" */
+    }
+
+    double *logt = NULL;
+    size_t *order = NULL;
+    if (o->use_svd) {
+        st = upper_svd(&A, eps, &out->up_svd);
+        if (st != AR_OK)
+            goto done;
+        take_upper(out, &out->up_svd);
+    }
+    if (self && (o->use_symeig || o->use_pchol)) {
+        logt = ar_calloc(n, sizeof *logt, "log t");
+        if (!logt) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++) {
+            double lw = 0.0;
+            if (K->w) {
+                slong e;
+                double mant = fmpz_get_d_2exp(&e, K->w + i);
+                lw = log(mant) + (double)e * M_LN2;
+            }
+            logt[i] = 0.5 * (A.lognorm[i] + lw);
+        }
+        if (o->use_symeig) {
+            st = upper_symeig(&A, logt, eps, &out->up_symeig);
+            if (st != AR_OK)
+                goto done;
+            take_upper(out, &out->up_symeig);
+        }
+        if (o->use_pchol) {
+            st = upper_pchol(&A, logt, eps, &out->up_pchol);
+            if (st != AR_OK)
+                goto done;
+            take_upper(out, &out->up_pchol);
+        }
+    }
+    out->upper = out->up.rank;
+
+    if (o->use_lower) {
+        double t2 = now_seconds();
+        order = ar_calloc(m, sizeof *order, "farthest-point order");
+        if (!order) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+        st = fps_order(Q->x, m, Q->d, 0, order, NULL);
+        if (st != AR_OK)
+            goto done;
+        lower_cert_t lc;
+        st = lower_blocks(&A, order, m, eps, &lc);
+        if (st != AR_OK)
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        out->seconds_lower = now_seconds() - t2;
+    }
+    out->lower = out->lo.rank;
+    if (out->lower > out->upper) {
+        ar_error_set("bracket_compute: BUG: certified lower bound %zu (%s) exceeds certified "
+                     "upper bound %zu (%s)", out->lower, out->lo.method, out->upper, out->up.method);
+        st = AR_ENUMERIC;
+        goto done;
+    }
+    out->status = "certified";
+
+done:
+    free(logt);
+    free(order);
+    smx_clear(&A);
+    out->seconds = now_seconds() - t0;
+    return st;
+}

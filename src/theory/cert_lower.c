@@ -1,0 +1,298 @@
+/* cert_lower.c -- lower certificates for the eps-rank (THEORY 3.4): block
+ * test matrices certified by Varah's bound or a verified inverse norm, and
+ * exact diagonal dominance. */
+#include "theory/cert_lower.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "numerics/invnorm.h"
+#include "numerics/resid.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* rank 1 is always certified for eps < 1: the only rank-0 matrix is 0 and
+ * ||A - 0||_r1 = 1 (rows are probability vectors).  As a test-matrix
+ * certificate: W = all-ones column, M = 1, ||M^{-1}|| = 1. */
+static void set_trivial(lower_cert_t *out)
+{
+    out->rank = 1;
+    out->invnorm = 1.0;
+    snprintf(out->method, sizeof out->method, "trivial");
+}
+
+/* eps * bound < 1, evaluated with the product rounded upward so that
+ * rounding can never make a failing test pass. */
+static int certifies(double eps, double bound)
+{
+    if (!(bound < INFINITY) || !(bound >= 0))
+        return 0;
+    int mode = fegetround();
+    fesetround(FE_UPWARD);
+    volatile double p = eps * bound;
+    fesetround(mode);
+    return p < 1.0;
+}
+
+static int check_common(const smx_t *A, double eps, const char *who)
+{
+    if (!A || !A->a || !A->rowerr || A->m == 0 || A->n == 0) {
+        ar_error_set("%s: empty or missing matrix", who);
+        return 0;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("%s: eps must satisfy 0 < eps < 1 (got %g)", who, eps);
+        return 0;
+    }
+    return 1;
+}
+
+/* indices idx[0..m) distinct and < bound.  mark: bound bytes of scratch (zeroed, restored). */
+static int distinct_below(const size_t *idx, size_t m, size_t bound, unsigned char *mark)
+{
+    int ok = 1;
+    size_t t;
+    for (t = 0; t < m; t++) {
+        if (idx[t] >= bound || mark[idx[t]]) {
+            ok = 0;
+            break;
+        }
+        mark[idx[t]] = 1;
+    }
+    for (size_t u = 0; u < t; u++)
+        mark[idx[u]] = 0;
+    return ok;
+}
+
+/* Core of lower_blocks_rows without validation; scratch provided:
+ * blk (n size_t), Mmid (m*m doubles). */
+static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double eps,
+                         size_t *blk, double *Mmid, lower_cert_t *out)
+{
+    size_t Am = A->m, n = A->n;
+    const double *a = A->a;
+    set_trivial(out);
+    if (m > n)                      /* some block would be empty: M singular */
+        return;
+    /* block of column j: argmax over the chosen rows (ties: first) */
+    for (size_t j = 0; j < n; j++) {
+        const double *col = a + j * Am;
+        size_t best = 0;
+        double bv = col[rows[0]];
+        for (size_t t = 1; t < m; t++)
+            if (col[rows[t]] > bv) {
+                bv = col[rows[t]];
+                best = t;
+            }
+        blk[j] = best;
+    }
+    /* Mmid (column-major, m x m): block sums in round-to-nearest */
+    memset(Mmid, 0, m * m * sizeof *Mmid);
+    for (size_t j = 0; j < n; j++) {
+        const double *col = a + j * Am;
+        double *mc = Mmid + blk[j] * m;
+        for (size_t t = 0; t < m; t++)
+            mc[t] += col[rows[t]];
+    }
+    /* enorm >= ||M - Mmid||_inf: per row s, rowerr[s] (|A - a| summed over
+     * the columns, W has one 1 per column) plus the summation error of the
+     * block sums, <= gamma_{n} * sum_j |a_sj| (recursive summation of at
+     * most n terms; additions are exact on underflow).  All upward. */
+    double g = resid_gamma(n);
+    int mode = fegetround();
+    fesetround(FE_UPWARD);
+    double enorm = 0.0;
+    for (size_t t = 0; t < m; t++) {
+        size_t s = rows[t];
+        double rho = 0.0;
+        for (size_t j = 0; j < n; j++)
+            rho += fabs(a[s + j * Am]);
+        double e = A->rowerr[s] + g * rho;
+        if (!(e <= enorm))
+            enorm = e;              /* also propagates NaN -> NaN */
+    }
+    fesetround(mode);
+    if (!(enorm < INFINITY))
+        return;
+    double vb = invnorm_varah_bound(m, Mmid, enorm);
+    if (certifies(eps, vb)) {
+        out->rank = m;
+        out->invnorm = vb;
+        snprintf(out->method, sizeof out->method, "diagdom");
+        return;
+    }
+    if (m == 1)
+        return;
+    double ib = invnorm_inf_bound(m, Mmid, enorm);
+    if (certifies(eps, ib)) {
+        out->rank = m;
+        out->invnorm = ib;
+        snprintf(out->method, sizeof out->method, "invnorm");
+    }
+}
+
+ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double eps,
+                            lower_cert_t *out)
+{
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    if (!check_common(A, eps, "lower_blocks_rows"))
+        return AR_EINVAL;
+    if (m == 0 || !rows) {
+        ar_error_set("lower_blocks_rows: empty row set");
+        return AR_EINVAL;
+    }
+    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
+    if (!mark)
+        return AR_ENOMEM;
+    int ok = distinct_below(rows, m, A->m, mark);
+    free(mark);
+    if (!ok) {
+        ar_error_set("lower_blocks_rows: rows must be distinct and < %zu", A->m);
+        return AR_EINVAL;
+    }
+    set_trivial(out);
+    if (m <= A->n) {
+        size_t *blk = ar_calloc(A->n, sizeof *blk, "column blocks");
+        double *M = ar_calloc(m * m, sizeof *M, "test matrix");
+        if (!blk || !M) {
+            free(blk); free(M);
+            return AR_ENOMEM;
+        }
+        blocks_probe(A, rows, m, eps, blk, M, out);
+        free(blk); free(M);
+    }
+    out->seconds = now_seconds() - t0;
+    return AR_OK;
+}
+
+ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, double eps,
+                       lower_cert_t *out)
+{
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    if (!check_common(A, eps, "lower_blocks"))
+        return AR_EINVAL;
+    if (norder == 0 || !order) {
+        ar_error_set("lower_blocks: empty order");
+        return AR_EINVAL;
+    }
+    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
+    if (!mark)
+        return AR_ENOMEM;
+    int ok = distinct_below(order, norder, A->m, mark);
+    free(mark);
+    if (!ok) {
+        ar_error_set("lower_blocks: order must hold distinct row indices < %zu", A->m);
+        return AR_EINVAL;
+    }
+    size_t top = norder < A->n ? norder : A->n;     /* longer prefixes cannot be certified */
+    size_t *blk = ar_calloc(A->n, sizeof *blk, "column blocks");
+    double *M = ar_calloc(top * top, sizeof *M, "test matrix");
+    if (!blk || !M) {
+        free(blk); free(M);
+        return AR_ENOMEM;
+    }
+    lower_cert_t best, probe;
+    set_trivial(&best);
+    /* galloping over the prefix length: 1, 2, 4, ... until a failure */
+    size_t lo = 0, hi = 0, len = 1;        /* lo: certified, hi: failed (0 = none yet) */
+    for (;;) {
+        blocks_probe(A, order, len, eps, blk, M, &probe);
+        if (probe.rank == len && strcmp(probe.method, "trivial") != 0) {
+            lo = len;
+            best = probe;
+            if (len == top)
+                break;
+            len = 2 * len < top ? 2 * len : top;
+        } else if (len == 1 && probe.rank == 1) {
+            lo = 1;                          /* rank 1 holds anyway */
+            if (len == top)
+                break;
+            len = 2;
+        } else {
+            hi = len;
+            break;
+        }
+    }
+    /* bisection between the last certified and the first failed length */
+    if (hi > 0) {
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            blocks_probe(A, order, mid, eps, blk, M, &probe);
+            if (probe.rank == mid && strcmp(probe.method, "trivial") != 0) {
+                lo = mid;
+                best = probe;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    free(blk); free(M);
+    *out = best;
+    out->seconds = now_seconds() - t0;
+    return AR_OK;
+}
+
+ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, size_t m,
+                        double eps, lower_cert_t *out)
+{
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    if (!check_common(A, eps, "lower_diagdom"))
+        return AR_EINVAL;
+    if (m == 0 || !rows || !cols) {
+        ar_error_set("lower_diagdom: empty row/column set");
+        return AR_EINVAL;
+    }
+    size_t big = A->m > A->n ? A->m : A->n;
+    unsigned char *mark = ar_calloc(big, 1, "index marks");
+    if (!mark)
+        return AR_ENOMEM;
+    int ok = distinct_below(rows, m, A->m, mark) && distinct_below(cols, m, A->n, mark);
+    free(mark);
+    if (!ok) {
+        ar_error_set("lower_diagdom: rows (< %zu) and columns (< %zu) must be distinct", A->m, A->n);
+        return AR_EINVAL;
+    }
+    set_trivial(out);
+    /* margin_t = A_{r,c_t} - sum_{u != t} A_{r,c_u} >= a_{r,c_t} - sum a_{r,c_u} - rowerr[r]
+     * (the enclosure error on these m entries is at most rowerr[r] in l1).
+     * Lower bound: off-diagonal sum rounded up, subtractions rounded down. */
+    size_t Am = A->m;
+    double minmargin = INFINITY;
+    int mode = fegetround();
+    for (size_t t = 0; t < m && minmargin > eps; t++) {
+        size_t r = rows[t];
+        fesetround(FE_UPWARD);
+        double off = 0.0;
+        for (size_t u = 0; u < m; u++)
+            if (u != t)
+                off += A->a[r + cols[u] * Am];
+        fesetround(FE_DOWNWARD);
+        double mg = A->a[r + cols[t] * Am] - off;
+        mg = mg - A->rowerr[r];
+        if (!(mg >= minmargin))
+            minmargin = mg;           /* NaN propagates and fails */
+    }
+    fesetround(FE_UPWARD);
+    double inv = 1.0 / minmargin;
+    fesetround(mode);
+    if (minmargin > eps) {
+        /* B restricted to rows x cols is strictly diagonally dominant; also
+         * ||M^{-1}||_inf <= 1/minmargin for M = A_{rows, cols} (Varah). */
+        out->rank = m;
+        out->invnorm = inv;
+        snprintf(out->method, sizeof out->method, "diagdom");
+    }
+    out->seconds = now_seconds() - t0;
+    return AR_OK;
+}

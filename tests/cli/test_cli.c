@@ -1,0 +1,287 @@
+/* test_cli.c -- the attnrank binary end to end: bad input gives exactly one
+ * line on stderr, nothing on stdout and a non-zero exit (never a crash);
+ * good input gives the documented output.  The binary is $ATTNRANK_BIN
+ * (set by `make check`), default bin/attnrank. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "testutil.h"
+
+typedef struct {
+    int status;        /* exit code, or 128+signal */
+    char out[16384];
+    char err[4096];
+} run_t;
+
+static char tmpdir[256];
+
+static const char *bin(void)
+{
+    const char *b = getenv("ATTNRANK_BIN");
+    return b ? b : "bin/attnrank";
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f) {
+        n = fread(buf, 1, cap - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+}
+
+/* Run bin() with the NULL-terminated argument list. */
+static void run(run_t *r, const char *const *args)
+{
+    char po[300], pe[300];
+    snprintf(po, sizeof po, "%s/out.txt", tmpdir);
+    snprintf(pe, sizeof pe, "%s/err.txt", tmpdir);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        const char *argv[64];
+        int k = 0;
+        argv[k++] = bin();
+        for (int i = 0; args[i] && k < 63; i++)
+            argv[k++] = args[i];
+        argv[k] = NULL;
+        execv(bin(), (char *const *)argv);
+        _exit(127);
+    }
+    int ws;
+    waitpid(pid, &ws, 0);
+    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    slurp(po, r->out, sizeof r->out);
+    slurp(pe, r->err, sizeof r->err);
+}
+
+static void write_bytes(const char *name, const void *data, size_t len, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert(f != NULL);
+    if (len)
+        fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+/* A v1.0 .npy with the given header dict and payload. */
+static void write_npy(const char *name, const char *dict, const void *payload, size_t plen, char *path, size_t cap)
+{
+    char buf[8192];
+    size_t hl = strlen(dict);
+    size_t total = 10 + hl + 1;
+    size_t pad = (64 - total % 64) % 64;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    unsigned short h = (unsigned short)(hl + pad + 1);
+    buf[8] = (char)(h & 0xff);
+    buf[9] = (char)(h >> 8);
+    memcpy(buf + 10, dict, hl);
+    memset(buf + 10 + hl, ' ', pad);
+    buf[10 + hl + pad] = '\n';
+    size_t off = 10 + hl + pad + 1;
+    memcpy(buf + off, payload, plen);
+    write_bytes(name, buf, off + plen, path, cap);
+}
+
+/* Bad input: one line on stderr starting "attnrank: ", empty stdout, exit in {1,2}. */
+static void expect_clean_error(const char *const *args, const char *needle)
+{
+    run_t r;
+    run(&r, args);
+    char cmd[512] = "";
+    for (int i = 0; args[i]; i++) {
+        strncat(cmd, args[i], sizeof cmd - strlen(cmd) - 2);
+        strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
+    }
+    ck_assert_msg(r.status == 1 || r.status == 2, "'%s': exit status %d (stderr: %s)", cmd, r.status, r.err);
+    ck_assert_msg(r.out[0] == '\0', "'%s': stdout not empty: %s", cmd, r.out);
+    size_t len = strlen(r.err);
+    ck_assert_msg(len > 11 && strncmp(r.err, "attnrank: ", 10) == 0 && r.err[len - 1] == '\n' &&
+                      strchr(r.err, '\n') == r.err + len - 1,
+                  "'%s': stderr is not exactly one 'attnrank: ...' line: [%s]", cmd, r.err);
+    if (needle)
+        ck_assert_msg(strstr(r.err, needle) != NULL, "'%s': message [%s] does not mention '%s'", cmd, r.err, needle);
+}
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/attnrank-cli-XXXXXX");
+    ck_assert(mkdtemp(tmpdir) != NULL);
+}
+
+static void teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+START_TEST(test_bad_numbers)
+{
+    const char *base[] = { "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "8" };
+#define B9 base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7], base[8]
+    expect_clean_error((const char *[]){ B9, "--beta", "3", "--eps", "0", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "3", "--eps", "1", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "3", "--eps", "-0.1", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "3", "--eps", "nan", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "3", "--eps", "0.1x", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "3", NULL }, "eps");
+    expect_clean_error((const char *[]){ B9, "--beta", "-1", "--eps", "0.1", NULL }, "beta");
+    expect_clean_error((const char *[]){ B9, "--beta", "nan", "--eps", "0.1", NULL }, "beta");
+    expect_clean_error((const char *[]){ B9, "--beta", "inf", "--eps", "0.1", NULL }, "beta");
+    expect_clean_error((const char *[]){ B9, "--beta", "", "--eps", "0.1", NULL }, "beta");
+    expect_clean_error((const char *[]){ B9, "--eps", "0.1", NULL }, "beta");
+    expect_clean_error((const char *[]){ B9, "--beta", "1", "--eps", "0.1", "--format", "xml", NULL }, "format");
+    expect_clean_error((const char *[]){ B9, "--beta", "1", "--eps", "0.1", "--bogus", "3", NULL }, "bogus");
+    expect_clean_error((const char *[]){ B9, "--beta", "1", "--beta", "2", "--eps", "0.1", NULL }, "twice");
+    expect_clean_error((const char *[]){ B9, "--beta", "1", "--eps", NULL }, "value");
+#undef B9
+}
+END_TEST
+
+START_TEST(test_bad_geometry)
+{
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "3",
+                                         "--n", "8", "--beta", "1", "--eps", "0.1", NULL }, "d");
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "cube", "--d", "3",
+                                         "--n", "8", "--beta", "1", "--eps", "0.1", NULL }, "family");
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                         "--n", "0", "--beta", "1", "--eps", "0.1", NULL }, "n");
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                         "--n", "-5", "--beta", "1", "--eps", "0.1", NULL }, "n");
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "3",
+                                         "--n", "5", "--beta", "1", "--eps", "0.1", NULL }, "geometry");
+    expect_clean_error((const char *[]){ "bracket", "--beta", "1", "--eps", "0.1", NULL }, "instance");
+    /* sizes beyond memory: refused up front, not by the OOM killer */
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                         "--n", "300000", "--beta", "1", "--eps", "0.1", NULL }, "limit");
+    expect_clean_error((const char *[]){ "frobnicate", NULL }, "unknown command");
+}
+END_TEST
+
+START_TEST(test_bad_files)
+{
+    char p[300], q[300], w[300];
+    double good[6] = { 1, 0, 0, 1, -1, 0 };
+    double bad[6] = { 1, 0, 0, 1, -1, 0 };
+    expect_clean_error((const char *[]){ "bracket", "--points", "/nonexistent/x.npy", "--beta", "1", "--eps",
+                                         "0.1", NULL }, "nonexistent");
+    write_bytes("empty.npy", "", 0, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "empty.npy");
+    write_bytes("junk.npy", "hello world, not numpy at all", 29, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "junk.npy");
+    write_npy("trunc.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", good, 40, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "trunc.npy");
+    write_npy("int.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 2), }", good, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "int.npy");
+    bad[3] = 0.0 / 0.0;
+    write_npy("nan.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", bad, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "nan.npy");
+    bad[3] = 1.0 / 0.0;
+    write_npy("inf.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", bad, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "inf.npy");
+    write_npy("zero.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 2), }", good, 0, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "zero.npy");
+    write_npy("huge.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (4000000000, 3), }", good, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "huge.npy");
+    /* shape mismatch between queries (3 x 2) and keys (2 x 3) */
+    write_npy("q.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", good, 48, q, sizeof q);
+    write_npy("k.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", good, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--queries", q, "--keys", p, "--beta", "1", "--eps", "0.1", NULL },
+                       "mismatch");
+    expect_clean_error((const char *[]){ "bracket", "--queries", q, "--beta", "1", "--eps", "0.1", NULL }, "keys");
+    /* multiplicities: wrong count, zero, negative, garbage */
+    write_bytes("w2.txt", "1\n2\n", 4, w, sizeof w);
+    expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps",
+                                         "0.1", NULL }, NULL);
+    write_bytes("w0.txt", "1\n0\n3\n", 6, w, sizeof w);
+    expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps",
+                                         "0.1", NULL }, NULL);
+    write_bytes("wneg.txt", "1\n-2\n3\n", 7, w, sizeof w);
+    expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps",
+                                         "0.1", NULL }, NULL);
+    write_bytes("wjunk.txt", "1\n2e5\n3\n", 8, w, sizeof w);
+    expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps",
+                                         "0.1", NULL }, NULL);
+}
+END_TEST
+
+START_TEST(test_good_runs)
+{
+    run_t r;
+    run(&r, (const char *[]){ "--help", NULL });
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "bracket") != NULL);
+    run(&r, (const char *[]){ "--version", NULL });
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "attnrank") && strstr(r.out, "Arb"));
+    run(&r, (const char *[]){ "bracket", "--help", NULL });
+    ck_assert_int_eq(r.status, 0);
+
+    /* generated instance vs the same points read back from .npy: identical bracket */
+    char p[300];
+    snprintf(p, sizeof p, "%s/fib.npy", tmpdir);
+    run(&r, (const char *[]){ "generate", "--geometry", "sphere", "--family", "fibonacci", "--d", "3", "--n",
+                              "300", "--out", p, NULL });
+    ck_assert_msg(r.status == 0, "generate failed: %s", r.err);
+    run_t a, b;
+    run(&a, (const char *[]){ "bracket", "--geometry", "sphere", "--family", "fibonacci", "--d", "3", "--n", "300",
+                              "--beta", "10", "--eps", "0.1", "--format", "tsv", NULL });
+    run(&b, (const char *[]){ "bracket", "--points", p, "--beta", "10", "--eps", "0.1", "--format", "tsv", NULL });
+    ck_assert_msg(a.status == 0 && b.status == 0, "bracket failed: %s / %s", a.err, b.err);
+    unsigned la, ua, lb, ub;
+    const char *ra = strchr(a.out, '\n'), *rb = strchr(b.out, '\n');
+    ck_assert(ra && rb);
+    ck_assert_int_eq(sscanf(ra + 1, "%u\t%u", &la, &ua), 2);
+    ck_assert_int_eq(sscanf(rb + 1, "%u\t%u", &lb, &ub), 2);
+    ck_assert_msg(la == lb && ua == ub, "generated [%u,%u] vs npy [%u,%u]", la, ua, lb, ub);
+    ck_assert_msg(1 <= la && la <= ua && ua <= 300, "bracket [%u, %u]", la, ua);
+
+    /* JSON carries the documented fields */
+    run(&r, (const char *[]){ "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "64",
+                              "--beta", "30", "--eps", "0.1", "--format", "json", NULL });
+    ck_assert_msg(r.status == 0, "json bracket failed: %s", r.err);
+    const char *fields[] = { "\"lower\":", "\"upper\":", "\"status\":\"certified\"", "\"n\":64", "\"log10_n\":",
+                             "\"d\":2", "\"beta\":30", "\"eps\":0.1", "\"seconds\":", "\"lower_certificate\":",
+                             "\"upper_certificate\":", "\"prec\":", "\"arb\":", "\"mpfr\":", "\"flint\":" };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        ck_assert_msg(strstr(r.out, fields[i]) != NULL, "json output lacks %s: %s", fields[i], r.out);
+    ck_assert_msg(strchr(r.out, '\n') == r.out + strlen(r.out) - 1, "json output is not one line: %s", r.out);
+
+    /* huge multiplicities: n is printed exactly, as a string */
+    char q[300], w[300];
+    double pts[4] = { 1, 0, 0, 1 };
+    write_npy("two.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", pts, 32, q, sizeof q);
+    const char *big = "1000000000000000000000000000000000000000000000000000000000000\n1\n";
+    write_bytes("wbig.txt", big, strlen(big), w, sizeof w);
+    run(&r, (const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "5", "--eps", "0.1",
+                              "--format", "json", NULL });
+    ck_assert_msg(r.status == 0, "weighted bracket failed: %s", r.err);
+    ck_assert_msg(strstr(r.out, "\"n\":\"1000000000000000000000000000000000000000000000000000000000001\"") != NULL,
+                  "exact n missing: %s", r.out);
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+    Suite *s = suite_create("cli");
+    TEST_TCASE(tc, "cli");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_bad_numbers);
+    tcase_add_test(tc, test_bad_geometry);
+    tcase_add_test(tc, test_bad_files);
+    tcase_add_test(tc, test_good_runs);
+    suite_add_tcase(s, tc);
+    return s;
+}
