@@ -27,7 +27,7 @@ PKGS_CFLAGS = $(shell pkg-config --cflags lapacke check 2>/dev/null)
 PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -Isrc \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -Isrc -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     }
     double beta = 20, eps = 0.1;
     printf("# %s\n", version_line());
-    printf("n\tbeta\teps\tsvd_seconds\tbracket_seconds\tratio\tenclose_seconds\tlower\tupper\tlower_cert\tupper_cert\tstatus\tpeak_MiB\n");
+    printf("n\tbeta\teps\tsvd_seconds\tbracket_seconds\tratio\tenclose_seconds\tlower\tupper\tlower_cert\tupper_cert\tstatus\tpeak_MiB\tt_svd\tt_symeig\tt_pchol\tt_lower\n");
     for (int t = 0; t < ns; t++) {
         size_t n = sizes[t];
         pointset_t P = { 0 };
@@ -73,8 +73,9 @@ int main(int argc, char **argv)
             return 1;
         }
         double tbr = now() - t0;
-        printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\n", n, beta, eps, tsvd, tbr,
-               tbr / tsvd, b.seconds_enclose, b.lower, b.upper, b.lo.method, b.up.method, b.status, peak_mib());
+        printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\n", n, beta, eps, tsvd, tbr,
+               tbr / tsvd, b.seconds_enclose, b.lower, b.upper, b.lo.method, b.up.method, b.status, peak_mib(),
+               b.up_svd.seconds, b.up_symeig.seconds, b.up_pchol.seconds, b.seconds_lower);
         fflush(stdout);
         pointset_clear(&P);
     }

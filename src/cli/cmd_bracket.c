@@ -9,7 +9,7 @@
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
-    "                        [--prec BITS] [--threads T]\n"
+    "                        [--prec BITS] [--threads T] [--upper svd,symeig,pchol]\n"
     "SOURCE is one of\n"
     "  --points X.npy [--multiplicities W.txt]      self-attention on the rows of X\n"
     "  --queries Q.npy --keys K.npy [--multiplicities W.txt]\n"
@@ -17,12 +17,48 @@ static const char help[] =
     "                    [--seed S] [--theta T]      (packing: separation T, at most N points)\n"
     "Prints lower <= rank_eps(A) <= upper for A = rowsoftmax(beta Q K^T) with key\n"
     "multiplicities, in the max-row-l1 norm; both ends are rigorous certificates.\n"
-    ".npy: float64/float32, n x d.  Multiplicities: one positive integer per line.\n";
+    ".npy: float64/float32, n x d.  Multiplicities: one positive integer per line.\n"
+    "--upper chooses the upper constructions (default: symeig,pchol for self-attention,\n"
+    "svd for cross-attention; symeig and pchol need self-attention).\n";
+
+/* Parse the comma-separated --upper list into o. */
+static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
+{
+    o->use_svd = o->use_symeig = o->use_pchol = 0;
+    char buf[128];
+    if (strlen(s) >= sizeof buf || !*s) {
+        ar_error_set("--upper: expected a comma-separated list of svd, symeig, pchol");
+        return AR_EINVAL;
+    }
+    strcpy(buf, s);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "svd"))
+            o->use_svd = 1;
+        else if (!strcmp(t, "symeig") || !strcmp(t, "pchol")) {
+            if (!self) {
+                ar_error_set("--upper: %s needs self-attention (--points or --geometry)", t);
+                return AR_EINVAL;
+            }
+            if (!strcmp(t, "symeig"))
+                o->use_symeig = 1;
+            else
+                o->use_pchol = 1;
+        } else {
+            ar_error_set("--upper: unknown construction '%s' (svd, symeig, pchol)", t);
+            return AR_EINVAL;
+        }
+    }
+    if (!o->use_svd && !o->use_symeig && !o->use_pchol) {
+        ar_error_set("--upper: empty list");
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
 
 int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
-                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "help", 0, NULL } };
+                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "bracket")))
@@ -53,6 +89,10 @@ int cmd_bracket(int argc, char **argv)
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);
     const pointset_t *Q = &S.Q, *K = S.self ? &S.Q : &S.K;
+    if (args_get(o, no, "upper") && (st = parse_upper(args_get(o, no, "upper"), S.self, &bo))) {
+        source_clear(&S);
+        return cmd_fail(st);
+    }
     bracket_t b;
     st = bracket_compute(Q, K, beta, eps, &bo, &b);
     if (st) {

@@ -353,21 +353,24 @@ static int grid_conflict(const pack_grid *g, const double *x, double req2, int u
                 return 1;
         return 0;
     }
+    /* Odometer over offsets {0, +1, -1}^d, own cell first (most conflicts
+     * are found there). */
+    static const int step[3] = { 0, 1, -1 };
     int64_t kc[16], kn[16];
     int off[16];
     cell_of(g, x, kc);
     for (size_t c = 0; c < d; c++)
-        off[c] = -1;
+        off[c] = 0;
     for (;;) {
         for (size_t c = 0; c < d; c++)
-            kn[c] = kc[c] + off[c];
+            kn[c] = kc[c] + step[off[c]];
         size_t slot = (size_t)(key_hash(kn, d) & (g->nb - 1));
         for (size_t j = g->bucket[slot]; j != NONE; j = g->next[j])
             if (dist2(x, g->pts + j * d, d) < req2)
                 return 1;
-        size_t c = 0;                     /* odometer over {-1,0,1}^d */
-        while (c < d && off[c] == 1)
-            off[c++] = -1;
+        size_t c = 0;
+        while (c < d && off[c] == 2)
+            off[c++] = 0;
         if (c == d)
             return 0;
         off[c]++;

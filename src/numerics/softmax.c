@@ -10,10 +10,10 @@
  *          exp(beta x_i.x_j - h_i - h_j), h_i = beta |x_i|^2 / 2,
  *   c_j  = w_j exp(h_j) = exp(h_j + log w_j),
  *   A_ij = G_ij c_j / sum_l G_il c_l   (the factor exp(h_i) cancels).
- * Both give balls containing A_ij.  The double image is a_ij = mid rounded to
- * nearest, and rowerr_i is an upper bound of sum_j (rad(A_ij) + |mid - a_ij|)
- * accumulated in mag_t (rounded upward) and converted with mag_get_d (an
- * upper bound).  Since |A_ij - a_ij| <= rad + |mid - a_ij|, this is rigorous.
+ * Both give balls E_ij and Z_i = sum_j E_ij; the double image is the exact
+ * product mid(E_ij) mid(1/Z_i) rounded to nearest, and rowerr_i bounds the
+ * row-l1 distance to the exact A (derivation at row_finish), accumulated in
+ * mag_t (rounded upward) and converted with mag_get_d (an upper bound).
  *
  * Precision: logits are formed at lp = prec + (bits of the largest possible
  * |logit|) + guard bits, so that L_ij - s_i has about prec correct bits and
@@ -24,6 +24,7 @@
  * calls flint_cleanup() before it exits (Arb caches are thread-local). */
 #include "numerics/softmax.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,6 +49,11 @@ typedef struct {
     arb_srcptr h;     /* symmetric: n values beta|x_j|^2/2 */
     arb_srcptr c;     /* symmetric: n values w_j exp(h_j) */
     arb_ptr tri;      /* symmetric: packed upper triangle of G */
+    const double *lc; /* symmetric: approximate log c_j (only steers the tail test) */
+    const double *x;  /* symmetric: the points (doubles) */
+    double beta;
+    mag_srcptr cmag;  /* symmetric: upper bounds of c_j */
+    double tail;      /* exponents below -tail are enclosed as [0 +- e^-x] (no exp) */
     smx_t *out;
 } smx_ctx;
 
@@ -56,56 +62,111 @@ typedef struct {
     int tid, nthreads, phase;
 } smx_job;
 
+/* v: a ball known to lie in (-inf, 0).  Set e to [0 +- r] with r >= exp(v),
+ * without computing the exponential (used for negligible entries). */
+static void exp_tail(arb_t e, const arb_t v, mag_t tmp)
+{
+    arb_get_mag_lower(tmp, v); /* |v| >= tmp, so exp(v) <= exp(-tmp) */
+    mag_expinv(arb_radref(e), tmp);
+    arf_zero(arb_midref(e));
+}
+
 static size_t tri_index(size_t n, size_t i, size_t j)
 {
     /* i <= j; row i of the packed upper triangle starts at i*n - i(i-1)/2 */
     return i * n - i * (i - 1) / 2 + (j - i);
 }
 
-/* Scale the row of balls E (length n, containing E_i.) by 1/Z, store the
- * double image and the rigorous row error of row i. */
-static void row_finish(const smx_ctx *cx, size_t i, arb_ptr E, const arb_t Z, double logshift)
+/* Row accumulator: the ball Z = sum_j E_ij and upper bounds of sum_j rad(E_ij)
+ * and sum_j |mid(E_ij)|. */
+typedef struct {
+    arb_t Z;
+    mag_t srad, smid, t;
+} row_acc;
+
+static void acc_init(row_acc *r)
+{
+    arb_init(r->Z);
+    mag_init(r->srad);
+    mag_init(r->smid);
+    mag_init(r->t);
+}
+
+static void acc_clear(row_acc *r)
+{
+    arb_clear(r->Z);
+    mag_clear(r->srad);
+    mag_clear(r->smid);
+    mag_clear(r->t);
+}
+
+static void acc_add(row_acc *r, const arb_t e, long prec)
+{
+    arb_add(r->Z, r->Z, e, prec);
+    mag_add(r->srad, r->srad, arb_radref(e));
+    arf_get_mag(r->t, arb_midref(e));
+    mag_add(r->smid, r->smid, r->t);
+}
+
+/* Row i of the image from the balls E_ij and their accumulated sum.
+ * With Y = 1/Z in [y +- yr] and E_ij in [e_j +- er_j], P_ij = e_j y exactly:
+ *   sum_j |A_ij - P_ij| <= (|y| + yr) sum_j er_j + yr sum_j |e_j| =: R.
+ * a_ij = P_ij rounded to nearest (arf_get_d rounds correctly, also in the
+ * subnormal range), so |P_ij - a_ij| <= 2^-53 |P_ij| + 2^-1075, and
+ * sum_j |P_ij| <= sum_j A_ij + R = 1 + R.  Hence
+ *   rowerr_i = R + 2^-53 (1 + R) + n 2^-1075,
+ * evaluated in mag_t arithmetic (upward). */
+static void row_finish(const smx_ctx *cx, size_t i, arb_srcptr E, row_acc *r, double logshift)
 {
     size_t m = cx->m, n = cx->n;
-    arb_t zinv;
-    arf_t diff, ad;
-    mag_t acc, t;
-    arb_init(zinv);
-    arf_init(diff);
-    arf_init(ad);
-    mag_init(acc);
-    mag_init(t);
+    arb_t y;
+    arf_t p;
+    mag_t R, u;
+    arb_init(y);
+    arf_init(p);
+    mag_init(R);
+    mag_init(u);
 
-    arb_inv(zinv, Z, cx->prec);
+    arb_inv(y, r->Z, cx->prec);
+    int finite = 1;
     for (size_t j = 0; j < n; j++) {
-        arb_mul(E + j, E + j, zinv, cx->prec);
-        double a = arf_get_d(arb_midref(E + j), ARF_RND_NEAR);
+        arf_mul(p, arb_midref(E + j), arb_midref(y), ARF_PREC_EXACT, ARF_RND_DOWN);
+        double a = arf_get_d(p, ARF_RND_NEAR);
+        if (!isfinite(a)) {
+            finite = 0;
+            a = NAN;
+        }
         cx->out->a[i + j * m] = a;
-        mag_add(acc, acc, arb_radref(E + j));
-        arf_set_d(ad, a);
-        arf_sub(diff, arb_midref(E + j), ad, 30, ARF_RND_UP); /* |diff| rounded up */
-        arf_get_mag(t, diff);
-        mag_add(acc, acc, t);
     }
-    cx->out->rowerr[i] = mag_get_d(acc);
+    arf_get_mag(R, arb_midref(y));
+    mag_add(R, R, arb_radref(y));
+    mag_mul(R, R, r->srad);
+    mag_mul(u, arb_radref(y), r->smid);
+    mag_add(R, R, u);
+    mag_one(u);
+    mag_add(u, u, R);
+    mag_mul_2exp_si(u, u, -53);
+    mag_add(R, R, u);
+    mag_set_ui_2exp_si(u, (ulong)n, -1075);
+    mag_add(R, R, u);
+    cx->out->rowerr[i] = finite ? mag_get_d(R) : INFINITY;
 
-    arb_log(zinv, Z, 53);
-    cx->out->lognorm[i] = arf_get_d(arb_midref(zinv), ARF_RND_NEAR) + logshift;
+    arb_log(y, r->Z, 53);
+    cx->out->lognorm[i] = arf_get_d(arb_midref(y), ARF_RND_NEAR) + logshift;
 
-    arb_clear(zinv);
-    arf_clear(diff);
-    arf_clear(ad);
-    mag_clear(acc);
-    mag_clear(t);
+    arb_clear(y);
+    arf_clear(p);
+    mag_clear(R);
+    mag_clear(u);
 }
 
 static void row_general(const smx_ctx *cx, size_t i, arb_ptr E)
 {
     size_t n = cx->n, d = cx->d;
     arf_t s;
-    arb_t Z;
+    row_acc r;
     arf_init(s);
-    arb_init(Z);
+    acc_init(&r);
     for (size_t j = 0; j < n; j++)
         arb_dot(E + j, cx->logw ? cx->logw + j : NULL, 0, cx->qa + i * d, 1, cx->bk + j * d, 1,
                 (slong)d, cx->lp);
@@ -115,41 +176,95 @@ static void row_general(const smx_ctx *cx, size_t i, arb_ptr E)
             arf_set(s, arb_midref(E + j));
     for (size_t j = 0; j < n; j++) {
         arb_sub_arf(E + j, E + j, s, cx->lp);
-        arb_exp(E + j, E + j, cx->prec);
-        arb_add(Z, Z, E + j, cx->prec);
+        if (arf_cmp_si(arb_midref(E + j), 0) < 0 && arb_is_negative(E + j) &&
+            arf_get_d(arb_midref(E + j), ARF_RND_DOWN) < -cx->tail)
+            exp_tail(E + j, E + j, r.t);
+        else
+            arb_exp(E + j, E + j, cx->prec);
+        acc_add(&r, E + j, cx->prec);
     }
-    row_finish(cx, i, E, Z, arf_get_d(s, ARF_RND_NEAR));
+    row_finish(cx, i, E, &r, arf_get_d(s, ARF_RND_NEAR));
     arf_clear(s);
-    arb_clear(Z);
+    acc_clear(&r);
 }
 
 /* Symmetric phase 0: G_ij for j >= i. */
+/* Rigorous lower bound of u = beta |x_i - x_j|^2 / 2 from a double evaluation
+ * in round-to-nearest: every operation is on nonnegative quantities after
+ * the d subtractions, so fl(u) <= u (1 + 2^-53)^(d+3) + underflow, the
+ * underflow part being at most d 2^-1075 beta/2 < 1 (beta < 2^1024, d < 2^40).
+ * Returns NaN when no useful bound is available. */
+static double sym_u_lower(const smx_ctx *cx, size_t i, size_t j)
+{
+    const double *xi = cx->x + i * cx->d, *xj = cx->x + j * cx->d;
+    double s = 0;
+    for (size_t c = 0; c < cx->d; c++) {
+        double t = xi[c] - xj[c];
+        s += t * t;
+    }
+    double ud = 0.5 * cx->beta * s;
+    if (isnan(ud))
+        return NAN;
+    if (ud > 1e300)
+        return 1e300; /* fl overflowed or is huge: the true u exceeds 1e300 too */
+    return ud * (1.0 - (double)(cx->d + 6) * 0x1p-52) - 1.0;
+}
+
 static void row_sym_kernel(const smx_ctx *cx, size_t i, arb_t t)
 {
     size_t n = cx->n, d = cx->d;
+    mag_t tmp;
+    mag_init(tmp);
     for (size_t j = i; j < n; j++) {
         arb_ptr g = cx->tri + tri_index(n, i, j);
+        double gap = cx->tail + fabs(cx->lc[i] - cx->lc[j]);
+        double ul = j > i && cx->d < ((size_t)1 << 40) ? sym_u_lower(cx, i, j) : NAN;
+        if (ul > gap) {
+            /* negligible in rows i and j: G_ij <= exp(-ul) */
+            mag_set_d_lower(tmp, ul);
+            mag_expinv(arb_radref(g), tmp);
+            arf_zero(arb_midref(g));
+            continue;
+        }
         /* t = h_i + h_j - beta x_i.x_j = beta |x_i - x_j|^2 / 2 */
         arb_add(t, cx->h + i, cx->h + j, cx->lp);
         arb_dot(t, t, 1, cx->bk + i * d, 1, cx->xa + j * d, 1, (slong)d, cx->lp);
         arb_neg(t, t);
-        arb_exp(g, t, cx->prec);
+        /* A_ij <= G_ij c_j / (G_ii c_i) = G_ij c_j / c_i, and symmetrically for
+         * A_ji: the entry is negligible in both rows when this test passes */
+        if (arb_is_negative(t) && arf_get_d(arb_midref(t), ARF_RND_DOWN) < -gap)
+            exp_tail(g, t, tmp);
+        else
+            arb_exp(g, t, cx->prec);
     }
+    mag_clear(tmp);
 }
 
 /* Symmetric phase 1: row i of A from the stored triangle. */
 static void row_sym_finish(const smx_ctx *cx, size_t i, arb_ptr E)
 {
     size_t n = cx->n;
-    arb_t Z;
-    arb_init(Z);
+    row_acc r;
+    mag_t zerr;
+    acc_init(&r);
+    mag_init(zerr);
     for (size_t j = 0; j < n; j++) {
         arb_srcptr g = cx->tri + (j >= i ? tri_index(n, i, j) : tri_index(n, j, i));
+        if (arf_is_zero(arb_midref(g))) {
+            /* E_ij in [0 +- rad(G_ij) |c_j|]: enclose without ball products */
+            arf_zero(arb_midref(E + j));
+            mag_mul(arb_radref(E + j), arb_radref(g), cx->cmag + j);
+            mag_add(zerr, zerr, arb_radref(E + j));
+            mag_add(r.srad, r.srad, arb_radref(E + j));
+            continue;
+        }
         arb_mul(E + j, g, cx->c + j, cx->prec);
-        arb_add(Z, Z, E + j, cx->prec);
+        acc_add(&r, E + j, cx->prec);
     }
-    row_finish(cx, i, E, Z, arf_get_d(arb_midref(cx->h + i), ARF_RND_NEAR));
-    arb_clear(Z);
+    arb_add_error_mag(r.Z, zerr);
+    mag_clear(zerr);
+    row_finish(cx, i, E, &r, arf_get_d(arb_midref(cx->h + i), ARF_RND_NEAR));
+    acc_clear(&r);
 }
 
 static void *smx_worker(void *arg)
@@ -160,6 +275,8 @@ static void *smx_worker(void *arg)
     size_t nblk = (m + SMX_ROWBLK - 1) / SMX_ROWBLK;
     arb_ptr E = NULL;
     arb_t t;
+    int mode = fegetround();
+    fesetround(FE_TONEAREST); /* sym_u_lower relies on round-to-nearest */
     arb_init(t);
     if (!(cx->sym && job->phase == 0))
         E = _arb_vec_init((slong)cx->n);
@@ -177,6 +294,7 @@ static void *smx_worker(void *arg)
     if (E)
         _arb_vec_clear(E, (slong)cx->n);
     arb_clear(t);
+    fesetround(mode);
     return NULL;
 }
 
@@ -333,6 +451,7 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
     cx.prec = prec;
     cx.lp = lp;
     cx.out = A;
+    cx.tail = (double)(prec + 20) * 0.6931471805599453;
 
     arf_t bf;
     arf_init(bf);
@@ -347,10 +466,20 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
     if (sym && (n > 3000000 || nt > SMX_SYM_MAX_BYTES / sizeof(arb_struct)))
         sym = 0;
     arb_ptr tri = NULL;
+    double *lcbuf = NULL;
     if (sym) {
+        lcbuf = ar_calloc(n, sizeof(double), "softmax column scales");
+        if (!lcbuf) {
+            arf_clear(bf);
+            smx_clear(A);
+            return AR_ENOMEM;
+        }
         tri = ar_calloc(nt, sizeof(arb_struct), "softmax symmetric kernel");
-        if (!tri)
+        if (!tri) {
             sym = 0; /* fall back to the general path (no error) */
+            free(lcbuf);
+            lcbuf = NULL;
+        }
         else
             for (size_t t = 0; t < nt; t++)
                 arb_init(tri + t);
@@ -383,6 +512,8 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
         arb_ptr xa = _arb_vec_init((slong)(n * d));
         arb_ptr h = _arb_vec_init((slong)n);
         arb_ptr c = _arb_vec_init((slong)n);
+        mag_ptr cmag = _mag_vec_init((slong)n);
+        double *lc = lcbuf;
         for (size_t t = 0; t < n * d; t++)
             arb_set_d(xa + t, k[t]);
         for (size_t j = 0; j < n; j++) {
@@ -393,18 +524,26 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
                 arb_add(c + j, h + j, logw + j, lp);
             else
                 arb_set(c + j, h + j);
+            lc[j] = arf_get_d(arb_midref(c + j), ARF_RND_NEAR);
             arb_exp(c + j, c + j, prec);
+            arb_get_mag(cmag + j, c + j);
         }
         cx.xa = xa;
         cx.bk = bk;
         cx.h = h;
         cx.c = c;
         cx.tri = tri;
+        cx.lc = lc;
+        cx.x = k;
+        cx.beta = beta;
+        cx.cmag = cmag;
         smx_run(&cx, nthreads, 0);
         smx_run(&cx, nthreads, 1);
         _arb_vec_clear(xa, (slong)(n * d));
         _arb_vec_clear(h, (slong)n);
         _arb_vec_clear(c, (slong)n);
+        free(lc);
+        _mag_vec_clear(cmag, (slong)n);
         for (size_t t = 0; t < nt; t++)
             arb_clear(tri + t);
         free(tri);

@@ -18,7 +18,8 @@ static double now_seconds(void)
 
 void bracket_opts_default(bracket_opts_t *o)
 {
-    o->use_svd = o->use_symeig = o->use_pchol = o->use_lower = 1;
+    o->use_svd = -1;
+    o->use_symeig = o->use_pchol = o->use_lower = 1;
     o->prec = 0;
     o->threads = 0;
 }
@@ -95,7 +96,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     double *logt = NULL;
     size_t *order = NULL;
-    if (o->use_svd) {
+    if (o->use_svd > 0 || (o->use_svd < 0 && !self)) {
         st = upper_svd(&A, eps, &out->up_svd);
         if (st != AR_OK)
             goto done;
@@ -143,6 +144,11 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         lower_cert_t lc;
         st = lower_blocks(&A, order, m, eps, &lc);
+        if (st != AR_OK)
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        st = lower_nets(&A, Q->x, Q->d, eps, &lc);
         if (st != AR_OK)
             goto done;
         if (lc.rank > out->lo.rank)

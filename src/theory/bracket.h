@@ -19,7 +19,9 @@
 #include "theory/cert_lower.h"
 
 typedef struct {
-    int use_svd, use_symeig, use_pchol, use_lower;  /* 1 = run (defaults: all 1) */
+    int use_svd;       /* 1 = run, 0 = skip, -1 = auto (default): only for cross-attention, since
+                          for self-attention symeig gives the same ranks at about half the cost */
+    int use_symeig, use_pchol, use_lower;           /* 1 = run (defaults: all 1) */
     long prec;                                      /* Arb precision, 0 = default */
     int threads;                                    /* 0 = default (2) */
 } bracket_opts_t;

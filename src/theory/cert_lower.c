@@ -296,3 +296,86 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
     out->seconds = now_seconds() - t0;
     return AR_OK;
 }
+
+/* Greedy delta-net in index order: keep point i when its squared distance to
+ * every kept point is >= delta2.  Returns the count written to rows. */
+static size_t greedy_net(const double *x, size_t n, size_t d, double delta2, size_t *rows)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *xi = x + i * d;
+        int keep = 1;
+        for (size_t t = 0; t < m && keep; t++) {
+            const double *xs = x + rows[t] * d;
+            double s = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                double u = xi[c] - xs[c];
+                s += u * u;
+            }
+            if (s < delta2)
+                keep = 0;
+        }
+        if (keep)
+            rows[m++] = i;
+    }
+    return m;
+}
+
+ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lower_cert_t *out)
+{
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    if (!check_common(A, eps, "lower_nets"))
+        return AR_EINVAL;
+    if (!x || d == 0) {
+        ar_error_set("lower_nets: no coordinates");
+        return AR_EINVAL;
+    }
+    size_t m = A->m, n = A->n;
+    size_t *rows = ar_calloc(m, sizeof *rows, "net rows");
+    size_t *blk = ar_calloc(n, sizeof *blk, "column blocks");
+    double *M = ar_calloc(m < n ? m * m : n * n, sizeof *M, "test matrix");
+    if (!rows || !blk || !M) {
+        free(rows); free(blk); free(M);
+        return AR_ENOMEM;
+    }
+    /* scale of the cloud: squared diameter bound from the bounding box */
+    double diam2 = 0.0;
+    for (size_t c = 0; c < d; c++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < m; i++) {
+            lo = fmin(lo, x[i * d + c]);
+            hi = fmax(hi, x[i * d + c]);
+        }
+        diam2 += (hi - lo) * (hi - lo);
+    }
+    lower_cert_t best, probe;
+    set_trivial(&best);
+    if (diam2 > 0) {
+        /* bisection on log(delta): lo_d fails (or is the finest scale), hi_d certifies */
+        double hi_d = sqrt(diam2) * 1.0000001, lo_d = 0.0;
+        for (int it = 0; it < 30; it++) {
+            double mid = lo_d > 0 ? sqrt(lo_d * hi_d) : hi_d / 64.0;
+            size_t k = greedy_net(x, m, d, mid * mid, rows);
+            if (k <= n && k >= 2)
+                blocks_probe(A, rows, k, eps, blk, M, &probe);
+            else
+                set_trivial(&probe);
+            if (k >= 2 && probe.rank == k && strcmp(probe.method, "trivial") != 0) {
+                if (k > best.rank)
+                    best = probe;
+                hi_d = mid;
+                if (k == m || k == n)
+                    break;
+            } else {
+                lo_d = mid;
+            }
+            if (lo_d > 0 && hi_d / lo_d < 1.0005)
+                break;
+        }
+    }
+    free(rows); free(blk); free(M);
+    *out = best;
+    out->seconds = now_seconds() - t0;
+    return AR_OK;
+}

@@ -19,20 +19,29 @@
 
 typedef struct {
     size_t rank;        /* rank_eps(A) >= rank is certified */
-    double invnorm;     /* certified bound on ||M^{-1}||_inf, eps * invnorm < 1 */
+    double invnorm;     /* certified bound on ||M^{-1}||_inf, eps * invnorm < 1
+                           (trivial: 1, the 1x1 test matrix of the all-ones W) */
     char method[32];    /* "diagdom", "invnorm" or "trivial" (rank 1: ||A||_r1 = 1 > eps) */
     double seconds;
 } lower_cert_t;
 
 /* Certificate for one given row set S (rows[0..m), distinct) with the block
  * test matrix described above.  out->rank = m if certified, else the trivial
- * certificate (rank 1 when eps < 1). */
+ * certificate (rank 1 when eps < 1).  0 < eps < 1 required (AR_EINVAL
+ * otherwise, also for repeated or out-of-range rows).  The test
+ * eps * bound < 1 is evaluated with the product rounded upward.  Cost
+ * O(m n) plus O(m^3) when Varah's bound does not certify. */
 ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double eps,
                             lower_cert_t *out);
 
 /* Largest certified prefix of `order` (distinct row indices, typically the
- * farthest-point order of the queries): bisection over the prefix length
- * in [1, norder], each probe one lower_blocks_rows call. */
+ * farthest-point order of the queries): galloping over the prefix length
+ * (1, 2, 4, ... up to min(norder, n)) until a probe fails, then bisection
+ * between the last certified and the first failed length; each probe is
+ * one lower_blocks_rows evaluation.  Certification is not guaranteed to be
+ * monotone in the length, so the result is the largest length found that
+ * was actually certified (never an uncertified one); rank 1 (trivial) if
+ * none. */
 ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, double eps,
                        lower_cert_t *out);
 
@@ -42,5 +51,13 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
  * (with the enclosure error accounted for).  O(m^2). */
 ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, size_t m,
                         double eps, lower_cert_t *out);
+
+/* Greedy delta-nets of the query points x (m x d row-major, the rows of A)
+ * taken in index order (natural for structured families: consecutive
+ * polygon vertices, the Fibonacci spiral), each probed with the block test
+ * matrix of lower_blocks_rows; bisection over log(delta) for the largest
+ * certified net.  Complements lower_blocks, whose farthest-point prefixes
+ * are evenly spread only at some sizes.  O(30 (m |S| d + n |S| + |S|^3)). */
+ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lower_cert_t *out);
 
 #endif

@@ -196,6 +196,11 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
         return AR_EINVAL;
     }
     size_t m = A->m, n = A->n, r = m < n ? m : n;
+    if (method != UPPER_SVD && m != n) {
+        ar_error_set("upper_%s: self-attention only (square matrix), got %zu x %zu",
+                     method_name(method), m, n);
+        return AR_EINVAL;
+    }
     set_trivial(A, out);
     if (r <= 1) {                       /* nothing below the trivial rank */
         out->seconds = now_seconds() - t0;

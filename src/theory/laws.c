@@ -11,12 +11,12 @@
 #include <math.h>
 
 static const double betas_s2[] = { 30, 100, 300, 1000 };
-static const double betas_s3[] = { 10, 16, 25, 40 };
+static const double betas_s3[] = { 20, 30, 45, 60 };
 
 static const law_t table[] = {
-    { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2, 4, "polygon", 6.0, 64, 1200,
+    { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2, 4, "polygon", 20.0, 128, 2000,
       "dense regular polygon (lower: block test matrix, upper: SVD/eig/Cholesky of the same instance)" },
-    { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3, 4, "fibonacci", 4.0, 200, 2000,
+    { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3, 4, "fibonacci", 30.0, 300, 2000,
       "dense Fibonacci set (lower: block test matrix, upper: SVD/eig/Cholesky of the same instance)" },
 };
 
