@@ -4,8 +4,9 @@
  * matrix (column-major) and ||E||_inf <= enorm (a rigorous bound on the
  * max-row-l1 norm of the unknown perturbation).
  * Method: R ~ Mmid^{-1} from LAPACK (dgetrf/dgetri); G = I - R Mmid by dgemm;
- * a-priori bound |fl(G) - G| <= gamma_{m+1}(I + |R||Mmid|) with |R||Mmid|
- * computed by dgemm and inflated for its own rounding; alpha >= ||I - R M||_inf
+ * a-priori bound |fl(G) - G| <= gamma_{m+1}(I + |R||Mmid|), whose row sums
+ * are formed exactly as sum_l |R_il| rowsum_l(|Mmid|) with upward rounding
+ * (no second dgemm); alpha >= ||I - R M||_inf
  * accumulated with upward rounding, including ||R||_inf * enorm.  If alpha < 1,
  * then M is invertible and ||M^{-1}||_inf <= ||R||_inf / (1 - alpha) (rounded up).
  * Returns that bound, or +INFINITY if it cannot be certified (singular Mmid,

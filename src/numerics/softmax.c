@@ -188,10 +188,9 @@ static void row_general(const smx_ctx *cx, size_t i, arb_ptr E)
     acc_clear(&r);
 }
 
-/* Symmetric phase 0: G_ij for j >= i. */
 /* Rigorous lower bound of u = beta |x_i - x_j|^2 / 2 from a double evaluation
  * in round-to-nearest: every operation is on nonnegative quantities after
- * the d subtractions, so fl(u) <= u (1 + 2^-53)^(d+3) + underflow, the
+ * the d subtractions, so fl(u) <= u (1 + 2^-53)^(d+4) + underflow, the
  * underflow part being at most d 2^-1075 beta/2 < 1 (beta < 2^1024, d < 2^40).
  * Returns NaN when no useful bound is available. */
 static double sym_u_lower(const smx_ctx *cx, size_t i, size_t j)
@@ -202,14 +201,17 @@ static double sym_u_lower(const smx_ctx *cx, size_t i, size_t j)
         double t = xi[c] - xj[c];
         s += t * t;
     }
+    if (!isfinite(s))
+        return NAN; /* a square overflowed: leave it to Arb */
     double ud = 0.5 * cx->beta * s;
     if (isnan(ud))
         return NAN;
     if (ud > 1e300)
-        return 1e300; /* fl overflowed or is huge: the true u exceeds 1e300 too */
+        return 1e300; /* only the last product overflowed: the true u exceeds 1e300 too */
     return ud * (1.0 - (double)(cx->d + 6) * 0x1p-52) - 1.0;
 }
 
+/* Symmetric phase 0: G_ij for j >= i. */
 static void row_sym_kernel(const smx_ctx *cx, size_t i, arb_t t)
 {
     size_t n = cx->n, d = cx->d;

@@ -2,8 +2,8 @@
  *
  * Truth: an independent MPFR evaluation at 400 bits written the plain way
  * (no shift, no symmetric kernel): A_ij = w_j exp(beta q_i.k_j) / sum_l (...).
- * With |logits| < 2^19 every MPFR quantity has relative error below 2^-380,
- * so the truth is known to within n 2^-380 per row: that slack (and nothing
+ * With |logits| < 2^30 every MPFR quantity has relative error below 2^-360,
+ * so the truth is known to within n 2^-360 per row: that slack (and nothing
  * else) is added to the enclosure checks.  Comparisons between two double
  * images are done exactly in MPFR (1200 bits hold any sum of doubles in
  * [-2, 2]). */
@@ -101,6 +101,83 @@ static int row_l1_le(const double *x, const double *y, size_t m, size_t n, size_
     return ok;
 }
 
+/* Compute the enclosure and compare every row with the MPFR truth:
+ * sum_j |truth_ij - a_ij| <= rowerr_i (+ the truth's own error n 2^-360,
+ * valid for |logits| < 2^30), rowerr tiny, lognorm close, maxerr consistent. */
+static void check_truth(const double *qq, size_t m, const double *k, size_t n, size_t d,
+                        const fmpz *w, double beta, long prec, int nthreads, const char *label,
+                        uint64_t seed, int iter)
+{
+    int sym = (qq == k);
+    smx_t A;
+    ar_status rc = smx_compute(&A, qq, m, k, n, d, w, beta, prec, nthreads);
+    ck_assert_msg(rc == AR_OK, "%s seed=%llu iter=%d: status %d (%s)", label, (unsigned long long)seed,
+                  iter, (int)rc, ar_error_get());
+    mpfr_t *T = malloc(n * sizeof(mpfr_t));
+    mpfr_t s, t, slack;
+    for (size_t j = 0; j < n; j++)
+        mpfr_init2(T[j], TRUTH_PREC);
+    mpfr_inits2(TRUTH_PREC, s, t, slack, (mpfr_ptr)0);
+    for (size_t i = 0; i < m; i++) {
+        truth_row(T, qq + i * d, k, n, d, w, beta);
+        mpfr_set_zero(s, 1);
+        mpfr_set_zero(t, 1);
+        for (size_t j = 0; j < n; j++) {
+            mpfr_sub_d(t, T[j], A.a[i + j * m], MPFR_RNDU);
+            mpfr_abs(t, t, MPFR_RNDU);
+            mpfr_add(s, s, t, MPFR_RNDU);
+        }
+        mpfr_set_d(slack, A.rowerr[i], MPFR_RNDN);
+        mpfr_add_d(t, slack, (double)n * 0x1p-360, MPFR_RNDU);
+        ck_assert_msg(mpfr_lessequal_p(s, t),
+                      "%s seed=%llu iter=%d m=%zu n=%zu d=%zu beta=%.17g prec=%ld sym=%d row %zu: "
+                      "sum|truth-a|=%.6g > rowerr=%.6g",
+                      label, (unsigned long long)seed, iter, m, n, d, beta, prec, sym, i,
+                      mpfr_get_d(s, MPFR_RNDU), A.rowerr[i]);
+        ck_assert_msg(A.rowerr[i] < 1e-13,
+                      "%s seed=%llu iter=%d m=%zu n=%zu d=%zu beta=%.17g prec=%ld sym=%d row %zu: "
+                      "rowerr=%.6g not tiny",
+                      label, (unsigned long long)seed, iter, m, n, d, beta, prec, sym, i, A.rowerr[i]);
+        /* lognorm ~ log sum_l w_l exp(beta q_i.k_l), recomputed here */
+        mpfr_set_zero(s, 1);
+        for (size_t j = 0; j < n; j++) {
+            mpfr_set_zero(t, 1);
+            for (size_t c = 0; c < d; c++) {
+                mpfr_set_d(slack, qq[i * d + c], MPFR_RNDN);
+                mpfr_mul_d(slack, slack, k[j * d + c], MPFR_RNDN);
+                mpfr_add(t, t, slack, MPFR_RNDN);
+            }
+            mpfr_mul_d(t, t, beta, MPFR_RNDN);
+            mpfr_exp(t, t, MPFR_RNDN);
+            if (w) {
+                mpz_t wz;
+                mpz_init(wz);
+                fmpz_get_mpz(wz, w + j);
+                mpfr_mul_z(t, t, wz, MPFR_RNDN);
+                mpz_clear(wz);
+            }
+            mpfr_add(s, s, t, MPFR_RNDN);
+        }
+        mpfr_log(s, s, MPFR_RNDN);
+        double ln = mpfr_get_d(s, MPFR_RNDN);
+        ck_assert_msg(fabs(A.lognorm[i] - ln) <= 1e-9 * fmax(1.0, fabs(ln)),
+                      "%s seed=%llu iter=%d sym=%d row %zu: lognorm %.17g vs %.17g",
+                      label, (unsigned long long)seed, iter, sym, i, A.lognorm[i], ln);
+    }
+    ck_assert_msg(A.m == m && A.n == n && A.prec == (prec ? prec : 96),
+                  "seed=%llu iter=%d: header fields", (unsigned long long)seed, iter);
+    double mx = 0;
+    for (size_t i = 0; i < m; i++)
+        mx = fmax(mx, A.rowerr[i]);
+    ck_assert_msg(A.maxerr == mx, "seed=%llu iter=%d: maxerr %g != max rowerr %g",
+                  (unsigned long long)seed, iter, A.maxerr, mx);
+    for (size_t j = 0; j < n; j++)
+        mpfr_clear(T[j]);
+    mpfr_clears(s, t, slack, (mpfr_ptr)0);
+    free(T);
+    smx_clear(&A);
+}
+
 /* (a) the enclosure contains the truth; rowerr is tiny; lognorm approximates. */
 START_TEST(test_softmax_contains_truth)
 {
@@ -129,77 +206,59 @@ START_TEST(test_softmax_contains_truth)
                 rnd_weight(w + j, st);
         const double *qq = sym ? k : q;
 
-        smx_t A;
-        ar_status rc = smx_compute(&A, qq, m, k, n, d, w, beta, prec, nthreads);
-        ck_assert_msg(rc == AR_OK, "seed=%llu iter=%d: status %d (%s)", (unsigned long long)seed,
-                      iter, (int)rc, ar_error_get());
-        mpfr_t *T = malloc(n * sizeof(mpfr_t));
-        mpfr_t s, t, slack;
-        for (size_t j = 0; j < n; j++)
-            mpfr_init2(T[j], TRUTH_PREC);
-        mpfr_inits2(TRUTH_PREC, s, t, slack, (mpfr_ptr)0);
-        for (size_t i = 0; i < m; i++) {
-            truth_row(T, qq + i * d, k, n, d, w, beta);
-            mpfr_set_zero(s, 1);
-            mpfr_set_zero(t, 1);
-            for (size_t j = 0; j < n; j++) {
-                mpfr_sub_d(t, T[j], A.a[i + j * m], MPFR_RNDU);
-                mpfr_abs(t, t, MPFR_RNDU);
-                mpfr_add(s, s, t, MPFR_RNDU);
-            }
-            mpfr_set_d(slack, A.rowerr[i], MPFR_RNDN);
-            mpfr_add_d(t, slack, (double)n * 0x1p-380, MPFR_RNDU);
-            ck_assert_msg(mpfr_lessequal_p(s, t),
-                          "seed=%llu iter=%d m=%zu n=%zu d=%zu beta=%.17g prec=%ld sym=%d row %zu: "
-                          "sum|truth-a|=%.6g > rowerr=%.6g",
-                          (unsigned long long)seed, iter, m, n, d, beta, prec, sym, i,
-                          mpfr_get_d(s, MPFR_RNDU), A.rowerr[i]);
-            ck_assert_msg(A.rowerr[i] < 1e-13,
-                          "seed=%llu iter=%d m=%zu n=%zu d=%zu beta=%.17g prec=%ld sym=%d row %zu: "
-                          "rowerr=%.6g not tiny",
-                          (unsigned long long)seed, iter, m, n, d, beta, prec, sym, i, A.rowerr[i]);
-            /* lognorm ~ log sum_l w_l exp(beta q_i.k_l), recomputed here */
-            mpfr_set_zero(s, 1);
-            for (size_t j = 0; j < n; j++) {
-                mpfr_set_zero(t, 1);
-                for (size_t c = 0; c < d; c++) {
-                    mpfr_set_d(slack, qq[i * d + c], MPFR_RNDN);
-                    mpfr_mul_d(slack, slack, k[j * d + c], MPFR_RNDN);
-                    mpfr_add(t, t, slack, MPFR_RNDN);
-                }
-                mpfr_mul_d(t, t, beta, MPFR_RNDN);
-                mpfr_exp(t, t, MPFR_RNDN);
-                if (w) {
-                    mpz_t wz;
-                    mpz_init(wz);
-                    fmpz_get_mpz(wz, w + j);
-                    mpfr_mul_z(t, t, wz, MPFR_RNDN);
-                    mpz_clear(wz);
-                }
-                mpfr_add(s, s, t, MPFR_RNDN);
-            }
-            mpfr_log(s, s, MPFR_RNDN);
-            double ln = mpfr_get_d(s, MPFR_RNDN);
-            ck_assert_msg(fabs(A.lognorm[i] - ln) <= 1e-9 * fmax(1.0, fabs(ln)),
-                          "seed=%llu iter=%d sym=%d row %zu: lognorm %.17g vs %.17g",
-                          (unsigned long long)seed, iter, sym, i, A.lognorm[i], ln);
-        }
-        ck_assert_msg(A.m == m && A.n == n && A.prec == (prec ? prec : 96),
-                      "seed=%llu iter=%d: header fields", (unsigned long long)seed, iter);
-        double mx = 0;
-        for (size_t i = 0; i < m; i++)
-            mx = fmax(mx, A.rowerr[i]);
-        ck_assert_msg(A.maxerr == mx, "seed=%llu iter=%d: maxerr %g != max rowerr %g",
-                      (unsigned long long)seed, iter, A.maxerr, mx);
-        for (size_t j = 0; j < n; j++)
-            mpfr_clear(T[j]);
-        mpfr_clears(s, t, slack, (mpfr_ptr)0);
-        free(T);
-        smx_clear(&A);
+        check_truth(qq, m, k, n, d, w, beta, prec, nthreads, "random", seed, iter);
         free(q);
         free(k);
         if (w)
             _fmpz_vec_clear(w, (slong)n);
+    }
+    flint_randclear(st);
+}
+END_TEST
+
+/* (a') hand-picked extreme inputs: huge coordinates with tiny beta, huge beta
+ * (near one-hot rows), 1000-digit multiplicities next to 1, all paths. */
+START_TEST(test_softmax_extreme_inputs)
+{
+    uint64_t seed = test_seed();
+    flint_rand_t st;
+    flint_randinit(st);
+    flint_randseed(st, seed * 8191u + 19u, 2718u);
+    for (int iter = 0; iter < 48; iter++) {
+        int kind = iter % 4, sym = (iter / 4) % 2;
+        size_t n = 2 + n_randint(st, 9), d = 1 + n_randint(st, 3);
+        size_t m = sym ? n : 1 + n_randint(st, 9);
+        double scale = 1.0, beta = 1.0;
+        if (kind == 0) { /* coordinates ~1e150, logits O(10) */
+            scale = 1e150;
+            beta = 1e-299;
+        } else if (kind == 1) { /* huge beta */
+            beta = rnd_range(st, 1e5, 1e6);
+        } else if (kind == 2) { /* tiny coordinates, moderate beta: nearly uniform rows */
+            scale = 1e-150;
+            beta = 1e3;
+        } else { /* moderate beta, giant multiplicities */
+            beta = rnd_range(st, 10, 300);
+        }
+        double *q = malloc(m * d * sizeof(double)), *k = malloc(n * d * sizeof(double));
+        for (size_t t = 0; t < n * d; t++)
+            k[t] = rnd_range(st, -scale, scale);
+        for (size_t t = 0; t < m * d; t++)
+            q[t] = rnd_range(st, -scale, scale);
+        fmpz *w = _fmpz_vec_init((slong)n);
+        for (size_t j = 0; j < n; j++) {
+            if (kind == 3 && n_randint(st, 2)) {
+                fmpz_set_ui(w + j, 10);
+                fmpz_pow_ui(w + j, w + j, 1000 + n_randint(st, 3));
+                fmpz_add_ui(w + j, w + j, n_randint(st, 1000));
+            } else {
+                rnd_weight(w + j, st);
+            }
+        }
+        check_truth(sym ? k : q, m, k, n, d, w, beta, 0, 2, "extreme", seed, iter);
+        free(q);
+        free(k);
+        _fmpz_vec_clear(w, (slong)n);
     }
     flint_randclear(st);
 }
@@ -521,6 +580,7 @@ Suite *suite_softmax(void)
     Suite *s = suite_create("softmax");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_softmax_contains_truth);
+    tcase_add_test(tc, test_softmax_extreme_inputs);
     tcase_add_test(tc, test_softmax_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_row_shift_invariance);
     tcase_add_test(tc, test_softmax_multiplicity_expansion);
