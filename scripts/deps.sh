@@ -3,7 +3,7 @@
 # Installs them with apt-get when run as root (and apt-get exists); otherwise
 # prints the exact command and fails.  Quiet when everything is present.
 set -u
-PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox"
+PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev"
 missing=""
 need() { [ -e "$1" ] || missing="$missing $2"; }
 need /usr/include/mpfr.h libmpfr-dev
@@ -17,6 +17,7 @@ need /usr/include/lapacke.h liblapacke-dev
 # OpenBLAS: its own LAPACK/BLAS (the reference BLAS is 7-8x slower here)
 ls /usr/lib/*/openblas-pthread/libblas.so >/dev/null 2>&1 || missing="$missing libopenblas-dev"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+need /usr/include/glpk.h libglpk-dev
 [ -z "$missing" ] && exit 0
 echo "attnrank: missing packages:$missing" >&2
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -370,7 +370,7 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
             } else {
                 lo_d = mid;
             }
-            if (lo_d > 0 && hi_d / lo_d < 1.0005)
+            if (lo_d > 0 && hi_d / lo_d < 1.003)
                 break;
         }
     }
