@@ -104,6 +104,9 @@ int cmd_bracket(int argc, char **argv)
     fmpz_init(mq);
     pointset_total_multiplicity(nk, K);
     pointset_total_multiplicity(mq, Q);
+    char seedbuf[32] = "null";
+    if (S.has_seed)
+        snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)S.seed);
     if (fmt == FMT_JSON) {
         printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", b.lower, b.upper, b.status);
         out_json_fmpz(stdout, nk);
@@ -113,10 +116,9 @@ int cmd_bracket(int argc, char **argv)
                "\"self_attention\":%s,\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
-               "\"prec\":%ld,\"seed\":%llu,\"source\":",
+               "\"prec\":%ld,\"seed\":%s,\"source\":",
                K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", b.seconds, b.seconds_enclose,
-               b.lo.method, b.lo.invnorm, b.up.method, b.up.err, b.maxerr, b.prec,
-               (unsigned long long)S.seed);
+               b.lo.method, b.lo.invnorm, b.up.method, b.up.err, b.maxerr, b.prec, seedbuf);
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {

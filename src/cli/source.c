@@ -78,6 +78,7 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
         (st = args_size("n", ns, 1, MAX_POINTS, &n)))
         return st;
     S->seed = 1;
+    S->has_seed = 1;
     if (ss && (st = args_u64("seed", ss, &S->seed)))
         return st;
     if (ts && (st = args_double("theta", ts, &theta)))

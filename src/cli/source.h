@@ -14,6 +14,7 @@ typedef struct {
     pointset_t Q, K;     /* for self-attention only Q is used (self = 1) */
     int self;
     uint64_t seed;
+    int has_seed;        /* 1 for generated instances */
     char description[POINTSET_PROV_LEN];
 } source_t;
 
