@@ -9,6 +9,8 @@ int cmd_bracket(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_funkhecke(int argc, char **argv);
+int cmd_scale(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */
 int cmd_fail(int st);

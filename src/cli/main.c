@@ -16,6 +16,8 @@ static const char usage[] =
     "Commands:\n"
     "  bracket     certified eps-rank bracket of one instance\n"
     "  verify      judge the paper's claims against the laws table\n"
+    "  scale       sweep over beta: table of certified brackets and fitted exponents\n"
+    "  plot        log-log plots (SVG, PNG) of 'scale' tables, via gnuplot\n"
     "  funk-hecke  spectral check of exp(beta x.y) on the sphere against Funk-Hecke\n"
     "  generate    write a point set as .npy (and multiplicities)\n"
     "\n"
@@ -54,6 +56,10 @@ int main(int argc, char **argv)
         rc = cmd_verify(argc, argv);
     else if (strcmp(c, "funk-hecke") == 0)
         rc = cmd_funkhecke(argc, argv);
+    else if (strcmp(c, "scale") == 0)
+        rc = cmd_scale(argc, argv);
+    else if (strcmp(c, "plot") == 0)
+        rc = cmd_plot(argc, argv);
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {

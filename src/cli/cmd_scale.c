@@ -1,0 +1,211 @@
+/* cmd_scale.c -- `attnrank scale`: a sweep over beta for one claim and
+ * dimension, as a table (markdown, TSV or JSON lines), with the fitted
+ * exponents of each column. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "numerics/version.h"
+#include "theory/claim_s.h"
+#include "theory/fit.h"
+
+#define SCALE_MAX 64
+
+static const char help[] =
+    "Usage: attnrank scale --claim S --d D --beta LO:HI:COUNT --eps E\n"
+    "                      [--family polygon|fibonacci|uniform] [--n N] [--n-max N]\n"
+    "                      [--continuum] [--no-packing] [--seed S] [--format md|tsv|json]\n"
+    "Sweeps beta over COUNT geometrically spaced values in [LO, HI] (COUNT <= 64) and\n"
+    "prints, per beta: the certified lower bound (worst case over point sets of the\n"
+    "size that certifies it), the certified upper bound of the dense instance of\n"
+    "size n, optionally the certified continuum upper bound, the law\n"
+    "(1+beta)^((d-1)/2) and the ratios.  Ends with the fitted exponents.\n"
+    "A progress bar goes to stderr when it is a terminal.\n";
+
+typedef enum { SF_MD, SF_TSV, SF_JSON } scale_fmt_t;
+
+static ar_status parse_grid(const char *s, double *lo, double *hi, size_t *count)
+{
+    char buf[128];
+    if (!s || strlen(s) >= sizeof buf) {
+        ar_error_set("--beta: expected LO:HI:COUNT");
+        return AR_EINVAL;
+    }
+    strcpy(buf, s);
+    char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2) {
+        ar_error_set("--beta: expected LO:HI:COUNT, got '%s'", s);
+        return AR_EINVAL;
+    }
+    *c1 = *c2 = '\0';
+    ar_status st;
+    if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
+        (st = args_size("beta COUNT", c2 + 1, 1, SCALE_MAX, count)))
+        return st;
+    if (*hi < *lo || (*count > 1 && *lo <= 0 && *hi > 0 && 0)) {
+        ar_error_set("--beta: need LO <= HI");
+        return AR_EINVAL;
+    }
+    if (*count > 1 && *lo == 0) {
+        ar_error_set("--beta: a geometric grid needs LO > 0");
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+static void progress_bar(size_t done, size_t total, double beta)
+{
+    int w = 30, f = (int)(w * done / (total ? total : 1));
+    fprintf(stderr, "\r\033[K[");
+    for (int i = 0; i < w; i++)
+        fputc(i < f ? '#' : '.', stderr);
+    fprintf(stderr, "] %zu/%zu  beta=%g", done, total, beta);
+    fflush(stderr);
+}
+
+int cmd_scale(int argc, char **argv)
+{
+    opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
+                  { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
+                  { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "help", 0, NULL } };
+    size_t no = sizeof o / sizeof o[0];
+    ar_status st;
+    if ((st = args_parse(argc, argv, 2, o, no, "scale")))
+        return cmd_fail(st);
+    if (args_get(o, no, "help")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    const char *claim = args_get(o, no, "claim");
+    if (!claim || strcmp(claim, "S") != 0) {
+        ar_error_set(claim ? "scale: only --claim S has a sweep in this version (got '%s')"
+                           : "scale: --claim is required%s", claim ? claim : "");
+        return cmd_fail(AR_EINVAL);
+    }
+    size_t d = 0, count = 0;
+    double lo, hi, eps;
+    if (!args_get(o, no, "d")) {
+        ar_error_set("scale: --d is required");
+        return cmd_fail(AR_EINVAL);
+    }
+    if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) ||
+        (st = parse_grid(args_get(o, no, "beta"), &lo, &hi, &count)) ||
+        (st = args_eps(args_get(o, no, "eps"), &eps)))
+        return cmd_fail(st);
+    scale_fmt_t fmt = SF_MD;
+    const char *fs = args_get(o, no, "format");
+    if (fs && !strcmp(fs, "tsv"))
+        fmt = SF_TSV;
+    else if (fs && !strcmp(fs, "json"))
+        fmt = SF_JSON;
+    else if (fs && strcmp(fs, "md")) {
+        ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
+        return cmd_fail(AR_EINVAL);
+    }
+    claim_s_opts_t co;
+    claim_s_opts_default(&co);
+    co.family = args_get(o, no, "family");
+    if (co.family && strcmp(co.family, "polygon") && strcmp(co.family, "fibonacci") &&
+        strcmp(co.family, "uniform")) {
+        ar_error_set("--family: expected polygon, fibonacci or uniform, got '%s'", co.family);
+        return cmd_fail(AR_EINVAL);
+    }
+    if (co.family && ((!strcmp(co.family, "polygon") && d != 2) || (!strcmp(co.family, "fibonacci") && d != 3))) {
+        ar_error_set("--family %s does not exist in d = %zu", co.family, d);
+        return cmd_fail(AR_EINVAL);
+    }
+    if (args_get(o, no, "n") && (st = args_size("n", args_get(o, no, "n"), 2, 1u << 24, &co.n)))
+        return cmd_fail(st);
+    if (args_get(o, no, "n-max") && (st = args_size("n-max", args_get(o, no, "n-max"), 2, 1u << 24, &co.n_max)))
+        return cmd_fail(st);
+    if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &co.seed)))
+        return cmd_fail(st);
+    co.continuum = args_get(o, no, "continuum") != NULL;
+    co.packing = args_get(o, no, "no-packing") == NULL;
+
+    claim_s_point_t *pts = calloc(count, sizeof *pts);
+    if (!pts) {
+        ar_error_set("scale: out of memory");
+        return cmd_fail(AR_ENOMEM);
+    }
+    int tty = isatty(2);
+    for (size_t t = 0; t < count; t++) {
+        double beta = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
+        if (tty)
+            progress_bar(t, count, beta);
+        if ((st = claim_s_point((int)d, beta, eps, &co, &pts[t]))) {
+            if (tty)
+                fprintf(stderr, "\r\033[K");
+            free(pts);
+            return cmd_fail(st);
+        }
+    }
+    if (tty)
+        fprintf(stderr, "\r\033[K");
+
+    /* fits of each column against 1+beta */
+    double x[SCALE_MAX], yl[SCALE_MAX], yu[SCALE_MAX], yc[SCALE_MAX];
+    size_t nu = 0, nc = 0;
+    for (size_t t = 0; t < count; t++) {
+        x[t] = 1 + pts[t].beta;
+        yl[t] = (double)pts[t].lower;
+        if (pts[t].upper)
+            yu[nu++] = (double)pts[t].upper;
+        if (pts[t].continuum)
+            yc[nc++] = (double)pts[t].continuum;
+    }
+    fit_t fl = { 0 }, fu = { 0 }, fc = { 0 };
+    int hl = count >= 2 && fit_loglog(x, yl, count, &fl) == AR_OK;
+    int hu = nu == count && count >= 2 && fit_loglog(x, yu, count, &fu) == AR_OK;
+    int hc = nc == count && count >= 2 && fit_loglog(x, yc, count, &fc) == AR_OK;
+    double pred = 0.5 * (double)(d - 1);
+
+    if (fmt == SF_MD) {
+        printf("| d | beta | n | lower | lower points | lower certificate | upper | upper certificate | continuum | law (1+beta)^%.3g | lower/law | upper/law | seconds |\n", pred);
+        printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    } else if (fmt == SF_TSV) {
+        printf("# attnrank scale --claim S --d %zu --eps %g; %s\n", d, eps, version_line());
+        printf("d\tbeta\tn\tlower\tlower_points\tlower_certificate\tupper\tupper_err\tupper_certificate\tcontinuum\tcontinuum_certificate\tlaw\tlower_over_law\tupper_over_law\tstatus\tseconds\n");
+    }
+    for (size_t t = 0; t < count; t++) {
+        const claim_s_point_t *p = &pts[t];
+        double law = claim_s_law((int)d, p->beta);
+        if (fmt == SF_MD) {
+            printf("| %zu | %g | %zu | %zu | %zu | %s | %zu | %s | %zu | %.4g | %.3f | %.3f | %.2f |\n", d, p->beta,
+                   p->n, p->lower, p->lower_points, p->lower_method, p->upper, p->upper_method, p->continuum, law,
+                   p->lower / law, p->upper / law, p->seconds);
+        } else if (fmt == SF_TSV) {
+            printf("%zu\t%.17g\t%zu\t%zu\t%zu\t%s\t%zu\t%.6g\t%s\t%zu\t%s\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", d, p->beta, p->n,
+                   p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err, p->upper_method, p->continuum,
+                   p->continuum_method[0] ? p->continuum_method : "-", law, p->lower / law, p->upper / law,
+                   p->status, p->seconds);
+        } else {
+            printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
+                   "\"lower_certificate\":\"%s\",\"upper\":%zu,\"upper_err\":%.17g,\"upper_certificate\":\"%s\","
+                   "\"continuum\":%zu,\"continuum_certificate\":\"%s\",\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,%s}\n",
+                   d, p->beta, eps, p->n, p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err,
+                   p->upper_method, p->continuum, p->continuum_method, law, p->status, p->seconds,
+                   version_json_fields());
+        }
+    }
+    if (fmt == SF_JSON) {
+        printf("{\"fit\":{\"variable\":\"1+beta\",\"predicted\":%.6g", pred);
+        if (hl) printf(",\"lower\":%.4f,\"lower_se\":%.4f", fl.slope, fl.slope_se);
+        if (hu) printf(",\"upper\":%.4f,\"upper_se\":%.4f", fu.slope, fu.slope_se);
+        if (hc) printf(",\"continuum\":%.4f,\"continuum_se\":%.4f", fc.slope, fc.slope_se);
+        printf("}}\n");
+    } else {
+        const char *pre = fmt == SF_TSV ? "# " : "\n";
+        printf("%sfitted exponent of (1+beta), predicted %.3g:", pre, pred);
+        if (hl) printf(" lower %.3f +- %.3f;", fl.slope, fl.slope_se);
+        if (hu) printf(" upper %.3f +- %.3f;", fu.slope, fu.slope_se);
+        if (hc) printf(" continuum %.3f +- %.3f;", fc.slope, fc.slope_se);
+        printf("\n");
+    }
+    free(pts);
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* circulant.h -- rigorous tools for real circulant matrices.
+ *
+ * A circulant C of order m with first row c has C_ij = c_{(j-i) mod m}.
+ * Every row of C is a cyclic shift of c, so ||C||_inf = sum_k |c_k| and
+ * C v_f = lambda_f v_f with v_f(j) = e^{2 pi i f j/m},
+ * lambda_f = sum_k c_k e^{2 pi i f k/m}.
+ *
+ * A *symmetric* vector of length n (a_k = a_{n-k}) is stored by its half
+ * a_0 .. a_{floor(n/2)} ("half array", circ_half_len(n) entries); in a sum
+ * over all n indices the half entry k counts circ_half_weight(n, k) times
+ * (1 for k = 0 and for k = n/2 when n is even, 2 otherwise).
+ *
+ * Band functions: for coefficients c_0..c_K (doubles, exact dyadics),
+ *     b_k = c_0 + 2 sum_{f=1..K} c_f cos(2 pi f k / n),   k = 0..n-1,
+ * a symmetric vector whose circulant has symbol supported on the
+ * frequencies |f| <= K (so rank <= 2K+1).
+ *
+ * Nothing here knows about attention; the certificates are in
+ * theory/cert_circulant.h. */
+#ifndef ATTNRANK_NUMERICS_CIRCULANT_H
+#define ATTNRANK_NUMERICS_CIRCULANT_H
+
+#include <stddef.h>
+#include <arb.h>
+#include <acb.h>
+#include "numerics/status.h"
+
+/* floor(n/2) + 1 (n >= 1). */
+size_t circ_half_len(size_t n);
+
+/* Multiplicity of half index k (0 <= k <= n/2) in a full sum over Z/n. */
+unsigned circ_half_weight(size_t n, size_t k);
+
+/* Index k mod n folded into the half range: min(k mod n, n - k mod n). */
+size_t circ_fold(size_t k, size_t n);
+
+/* C[j] = cos(2 pi j / n) for j = 0..floor(n/2), as Arb balls containing the
+ * exact values (arb_cos_pi_fmpq on the exact rational 2j/n). C must hold
+ * circ_half_len(n) initialised arb_t.  n >= 1. */
+void circ_cos_table(arb_ptr C, size_t n, long prec);
+
+/* Symbol of the circulant with first row c (length m, real balls):
+ * W_f = sum_k c_k e^{-2 pi i f k/m}, f = 0..m-1 (acb_dft convention; for
+ * real c, W_f = lambda_{-f} = conj(lambda_f), so {W_f} = {lambda_f} as a
+ * multiset).  Every W_f contains the exact value.  W: m initialised acb_t. */
+void circ_symbol(acb_ptr W, arb_srcptr c, size_t m, long prec);
+
+/* Rigorous upper bound on ||C^{-1}||_inf for the circulant C with first
+ * row c (m real balls containing the exact entries).  Method: W = DFT(c)
+ * in Arb; if no W_f contains 0, C is invertible and C^{-1} is the
+ * circulant with first row nu = DFT^{-1}(1/W); ||C^{-1}||_inf =
+ * sum_k |nu_k| is bounded above (arb_get_abs_ubound_arf, rounded up to a
+ * double).  Returns +INFINITY when some symbol ball contains 0 (singular
+ * or precision too low) or on a non-finite input.  Cost O(m log m) Arb ops
+ * (O(m^2) for lengths with a large prime factor). */
+double circ_inv_norm_ubound(arb_srcptr c, size_t m, long prec);
+
+/* Rigorous upper bound on sum_{k=0}^{n-1} |a_k - b_k|, where a is the
+ * symmetric vector with half array ahalf (balls containing the exact
+ * values) and b the band function of c_0..c_K.  C: the cosine table of
+ * circ_cos_table(n).  Every operation is in Arb (b_k evaluated by table
+ * look-up of cos(2 pi (f k mod n)/n)); the result is rounded up to a
+ * double (+INFINITY if a coefficient is non-finite).  O(n K / 2) Arb ops. */
+double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K,
+                           arb_srcptr C, long prec);
+
+/* Candidate: orthogonal projection onto the band (truncated Fourier series):
+ * c_f = (1/n) sum_{k=0}^{n-1} a_k cos(2 pi f k/n), f = 0..K, from the
+ * double half array ahalf.  Floating point, not rigorous (a candidate only;
+ * its error is certified by circ_band_l1_ubound).  c: K+1 doubles. */
+void circ_band_project(double *c, const double *ahalf, size_t n, size_t K);
+
+/* Candidate: l1-optimal band fit, min_c sum_k |a_k - b_k| over the samples
+ * k = 0, s, 2s, ... <= n/2 (s = stride >= 1, s = 1 is the full row; the
+ * half weights w_k are kept), solved with GLPK as the dual LP
+ *     max sum_k a_k y_k  s.t.  sum_k y_k cos(2 pi f k/n) = 0 (f = 0..K),
+ *     |y_k| <= w_k,
+ * whose row duals d_f give the primal fit b = sum_f d_f cos(2 pi f k/n),
+ * i.e. c_0 = d_0, c_f = d_f / 2.  Floating point, not
+ * rigorous: the result is a candidate for circ_band_l1_ubound.  *lpval (if
+ * non-NULL) receives the LP optimum (an estimate of the fit error).
+ * AR_ENUMERIC if GLPK fails, AR_ENOMEM on allocation failure. */
+ar_status circ_band_l1_fit(double *c, double *lpval, const double *ahalf, size_t n, size_t K,
+                           size_t stride);
+
+#endif

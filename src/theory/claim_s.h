@@ -1,0 +1,56 @@
+/* claim_s.h -- one point of a claim-S sweep: certified evidence about the
+ * spherical eps-rank at dimension d, inverse temperature beta, error eps.
+ *
+ * Three numbers, each with its certificate:
+ *   lower      a lower bound on the WORST CASE over point sets on S^{d-1}:
+ *              the certified eps-rank of a concrete instance (a cap packing,
+ *              or the dense instance itself); any instance's eps-rank is a
+ *              lower bound on the worst case over sets of its size;
+ *   upper      the certified upper bound of the dense near-uniform instance
+ *              of size n (bounds THAT instance only, not the worst case);
+ *   continuum  the certified upper bound for the uniform-measure operator
+ *              (n -> infinity), when computed (0 otherwise).
+ * The construction used for each end depends on d and on what fits the
+ * machine; the method strings name it. */
+#ifndef ATTNRANK_THEORY_CLAIM_S_H
+#define ATTNRANK_THEORY_CLAIM_S_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "numerics/status.h"
+
+typedef struct {
+    const char *family;   /* dense instance family; NULL = polygon (d=2), fibonacci (d=3), uniform */
+    size_t n;             /* dense instance size; 0 = auto (n_factor * law, clamped to n_max) */
+    double n_factor;      /* auto size factor (default 20) */
+    size_t n_max;         /* largest dense instance (default 2000) */
+    int packing;          /* 1: also try cap packings for the lower end (default 1) */
+    int continuum;        /* 1: compute the continuum upper bound (default 0) */
+    uint64_t seed;        /* for random families and packings (default 1) */
+} claim_s_opts_t;
+
+void claim_s_opts_default(claim_s_opts_t *o);
+
+typedef struct {
+    int d;
+    double beta, eps;
+    size_t n;                   /* dense instance size used for `upper` (0: none) */
+    size_t lower;               /* certified lower bound (worst case over sets of lower_points points) */
+    size_t lower_points;        /* size of the instance that certifies `lower` */
+    char lower_method[48];
+    size_t upper;               /* certified upper bound of the dense instance (0: none) */
+    double upper_err;
+    char upper_method[48];
+    size_t continuum;           /* certified continuum upper bound (0: not computed) */
+    char continuum_method[48];
+    const char *status;         /* "certified" or "inconclusive" */
+    double seconds;
+} claim_s_point_t;
+
+/* The law's value (1+beta)^{(d-1)/2}. */
+double claim_s_law(int d, double beta);
+
+/* Compute one sweep point.  d >= 2, beta >= 0 finite, 0 < eps < 1. */
+ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out);
+
+#endif
