@@ -1,0 +1,103 @@
+/* test_golden.c -- regression goldens: certified brackets of fixed small
+ * instances, one per construction, compared exactly with
+ * tests/golden/brackets.tsv (see tests/golden/README.md). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "constructions/family.h"
+#include "constructions/pointset.h"
+#include "numerics/blas_select.h"
+#include "theory/bracket.h"
+
+#define GOLDEN_PATH "tests/golden/brackets.tsv"
+
+typedef struct {
+    const char *name, *family;
+    size_t d, n;
+    double beta, eps, theta;
+    uint64_t seed;
+    int weights;        /* 1: multiplicities w_j = 1 + (j mod 5) * 10^30 (cross-attention on the same points) */
+} golden_case_t;
+
+static const golden_case_t cases[] = {
+    { "polygon-d2", "polygon", 2, 150, 100, 0.1, 0, 1, 0 },
+    { "fibonacci-d3", "fibonacci", 3, 300, 10, 0.1, 0, 1, 0 },
+    { "uniform-d4", "uniform", 4, 250, 8, 0.15, 0, 3, 0 },
+    { "packing-d3", "packing", 3, 400, 200, 0.1, 0.2, 5, 0 },
+    { "uniform-d3-weighted-cross", "uniform", 3, 120, 12, 0.2, 0, 9, 1 },
+};
+
+/* Compute one golden row into buf. */
+static void golden_row(const golden_case_t *c, char *buf, size_t cap)
+{
+    sphere_family_t f;
+    ck_assert_int_eq(sphere_family_parse(c->family, &f), AR_OK);
+    pointset_t P = { 0 }, K = { 0 };
+    ck_assert_msg(sphere_generate(&P, f, c->n, c->d, c->theta, c->seed) == AR_OK, "%s: %s", c->name, ar_error_get());
+    bracket_t b;
+    ar_status st;
+    if (c->weights) {
+        ck_assert_int_eq(pointset_init(&K, P.n, P.d), AR_OK);
+        memcpy(K.x, P.x, P.n * P.d * sizeof *P.x);
+        ck_assert_int_eq(pointset_alloc_weights(&K), AR_OK);
+        for (size_t j = 0; j < K.n; j++) {
+            fmpz_set_ui(K.w + j, 10);
+            fmpz_pow_ui(K.w + j, K.w + j, 30);
+            fmpz_mul_ui(K.w + j, K.w + j, j % 5);
+            fmpz_add_ui(K.w + j, K.w + j, 1);
+        }
+        st = bracket_compute(&P, &K, c->beta, c->eps, NULL, &b);
+    } else {
+        st = bracket_compute(&P, &P, c->beta, c->eps, NULL, &b);
+    }
+    ck_assert_msg(st == AR_OK, "%s: %s", c->name, ar_error_get());
+    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s\t%s\t%s", c->name, P.n, b.lower, b.upper, b.lo.method, b.up.method,
+             b.status);
+    pointset_clear(&P);
+    pointset_clear(&K);
+}
+
+START_TEST(test_golden_brackets)
+{
+    size_t nc = sizeof cases / sizeof cases[0];
+    char rows[8][256];
+    for (size_t i = 0; i < nc; i++)
+        golden_row(&cases[i], rows[i], sizeof rows[i]);
+    if (getenv("ATTNRANK_GOLDEN_UPDATE")) {
+        FILE *f = fopen(GOLDEN_PATH, "w");
+        ck_assert_msg(f != NULL, "cannot write %s", GOLDEN_PATH);
+        fprintf(f, "# certified brackets of fixed instances; recorded with BLAS core %s\n", blas_corename());
+        fprintf(f, "# name\tn\tlower\tupper\tlower_certificate\tupper_certificate\tstatus\n");
+        for (size_t i = 0; i < nc; i++)
+            fprintf(f, "%s\n", rows[i]);
+        fclose(f);
+        return;
+    }
+    FILE *f = fopen(GOLDEN_PATH, "r");
+    ck_assert_msg(f != NULL, "cannot open %s (run from the repository root)", GOLDEN_PATH);
+    char line[512];
+    size_t k = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        ck_assert_msg(k < nc, "golden file has more rows than cases");
+        ck_assert_msg(strcmp(line, rows[k]) == 0, "golden row %zu moved:\n  recorded: %s\n  computed: %s", k, line,
+                      rows[k]);
+        k++;
+    }
+    fclose(f);
+    ck_assert_msg(k == nc, "golden file has %zu rows, expected %zu", k, nc);
+}
+END_TEST
+
+Suite *suite_golden(void)
+{
+    Suite *s = suite_create("golden");
+    TEST_TCASE(tc, "golden");
+    tcase_add_test(tc, test_golden_brackets);
+    suite_add_tcase(s, tc);
+    return s;
+}
