@@ -231,8 +231,8 @@ ar_status circ_band_l1_fit(double *c, double *lpval, const double *ahalf, size_t
 
     glp_smcp parm;
     glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_PRIMAL;
+    parm.msg_lev = getenv("MSG") ? GLP_MSG_ALL : GLP_MSG_OFF; if (getenv("FLIP")) parm.r_test = GLP_RT_FLIP;
+    parm.meth = getenv("METH") ? atoi(getenv("METH")) : GLP_PRIMAL;
     int rc = glp_simplex(lp, &parm);
     ar_status st = AR_OK;
     if (rc != 0 || glp_get_status(lp) != GLP_OPT) {

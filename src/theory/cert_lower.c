@@ -94,7 +94,10 @@ static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double ep
             }
         blk[j] = best;
     }
-    /* Mmid (column-major, m x m): block sums in round-to-nearest */
+    /* Mmid (column-major, m x m): block sums in round-to-nearest (enforced:
+     * the gamma_n bound below assumes it, whatever mode the caller is in) */
+    int mode0 = fegetround();
+    fesetround(FE_TONEAREST);
     memset(Mmid, 0, m * m * sizeof *Mmid);
     for (size_t j = 0; j < n; j++) {
         const double *col = a + j * Am;
@@ -102,6 +105,7 @@ static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double ep
         for (size_t t = 0; t < m; t++)
             mc[t] += col[rows[t]];
     }
+    fesetround(mode0);
     /* enorm >= ||M - Mmid||_inf: per row s, rowerr[s] (|A - a| summed over
      * the columns, W has one 1 per column) plus the summation error of the
      * block sums, <= gamma_{n} * sum_j |a_sj| (recursive summation of at

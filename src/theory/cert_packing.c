@@ -551,3 +551,29 @@ ar_status pack_lower_search(size_t d, double beta, double eps, uint64_t seed,
 {
     return pack_lower_search_with(d, beta, eps, seed, max_points, PACK_DIAGDOM, out);
 }
+
+size_t pack_multiset_lower(const pack_cert_t *c, size_t n)
+{
+    if (!c || n == 0 || c->certified == 0 || c->m == 0)
+        return n > 0 ? 1 : 0;
+    size_t m = c->m;
+    if (!isfinite(c->max_R))                     /* invnorm: same matrix only */
+        return n % m == 0 ? m : 1;
+    if (n <= m)
+        return n;
+    for (size_t mp = m; mp >= 2; mp--) {
+        size_t q = n / mp, r = n % mp;
+        if (r == 0)
+            return mp;                            /* equal weights: same R */
+        arb_t R;
+        arb_init(R);
+        arb_set_d(R, c->max_R);
+        arb_mul_ui(R, R, (ulong)(q + 1), PACK_PREC);
+        arb_div_ui(R, R, (ulong)q, PACK_PREC);
+        double rho_R = arb_ub_d(R);
+        arb_clear(R);
+        if (dominance_holds(rho_R, c->eps))
+            return mp;
+    }
+    return 1;
+}

@@ -73,4 +73,20 @@ ar_status pack_lower_search(size_t d, double beta, double eps, uint64_t seed,
 ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t seed,
                                  size_t max_points, pack_method_t method, pack_cert_t *out);
 
+/* What a certificate c proves about n-point multisets (point sets with
+ * repetitions; by THEORY 3.2 the compressed weighted matrix has the same
+ * eps-rank): returns k such that some n-point multiset supported on the
+ * certified packing has rank_eps >= k.
+ *   n <= c->m: k = n (any n-point subset of a diagonally dominant packing is
+ *              diagonally dominant: R_i only loses terms).
+ *   n >  c->m: the largest m' <= m such that the subset of m' points with
+ *              weights floor(n/m') or floor(n/m')+1 (summing to n) is
+ *              certified: needs rho max_R < (1-eps)/(1+eps) with
+ *              rho = 1 if m' divides n, else (q+1)/q, q = floor(n/m')
+ *              (checked rigorously).
+ * For method "invnorm"/"invnorm-varah" (no max_R; subsets are not
+ * covered): k = m iff m divides n (equal weights leave A unchanged), else 1.
+ * Uncertified c, or k not found: 1 (rank_eps >= 1 for eps < 1).  n >= 1. */
+size_t pack_multiset_lower(const pack_cert_t *c, size_t n);
+
 #endif
