@@ -18,12 +18,17 @@
 static const char help[] =
     "Usage: attnrank scale --claim S --d D --beta LO:HI:COUNT --eps E\n"
     "                      [--family polygon|fibonacci|uniform] [--n N] [--n-max N]\n"
-    "                      [--continuum] [--no-packing] [--seed S] [--format md|tsv|json]\n"
+    "                      [--engine scale|dense] [--continuum] [--no-packing] [--no-instance]\n"
+    "                      [--seed S] [--format md|tsv|json]\n"
     "Sweeps beta over COUNT geometrically spaced values in [LO, HI] (COUNT <= 64) and\n"
     "prints, per beta: the certified lower bound (worst case over point sets of the\n"
     "size that certifies it), the certified upper bound of the dense instance of\n"
     "size n, optionally the certified continuum upper bound, the law\n"
     "(1+beta)^((d-1)/2) and the ratios.  Ends with the fitted exponents.\n"
+    "Engines: scale (default) uses structured certificates: the circulant path for\n"
+    "d = 2 (dense 20160-gon), cap packings for lower bounds and the polynomial\n"
+    "certificate on Fibonacci (d = 3) or uniform sets for upper bounds (d >= 3);\n"
+    "dense brackets one O(n^3) instance (n <= 2000 by default).\n"
     "A progress bar goes to stderr when it is a terminal.\n";
 
 typedef enum { SF_MD, SF_TSV, SF_JSON } scale_fmt_t;
@@ -71,7 +76,8 @@ int cmd_scale(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
-                  { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "help", 0, NULL } };
+                  { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "engine", 1, NULL },
+                  { "no-instance", 0, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale")))
@@ -125,6 +131,14 @@ int cmd_scale(int argc, char **argv)
     if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &co.seed)))
         return cmd_fail(st);
     co.continuum = args_get(o, no, "continuum") != NULL;
+    co.instance = args_get(o, no, "no-instance") == NULL;
+    const char *eng = args_get(o, no, "engine");
+    if (eng && !strcmp(eng, "dense"))
+        co.engine = CLAIM_S_DENSE;
+    else if (eng && strcmp(eng, "scale")) {
+        ar_error_set("--engine: expected scale or dense, got '%s'", eng);
+        return cmd_fail(AR_EINVAL);
+    }
     co.packing = args_get(o, no, "no-packing") == NULL;
 
     claim_s_point_t *pts = calloc(count, sizeof *pts);

@@ -41,12 +41,15 @@ static void print_json_row(const verify_row_t *r)
     printf(",\"points\":[");
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
-        printf("%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
-               "\"lower_certificate\":\"%s\",\"upper_certificate\":\"%s\",\"seconds\":%.3f}",
-               i ? "," : "", p->beta, p->n, p->b.lower, p->b.upper, p->b.status, p->b.lo.method,
-               p->b.up.method, p->b.seconds);
+        printf("%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"upper\":%zu,"
+               "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":\"%s\","
+               "\"upper_certificate\":\"%s\",\"continuum_certificate\":\"%s\",\"seconds\":%.3f}",
+               i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points, p->p.upper, p->p.continuum,
+               p->upper_fitted, p->p.status, p->p.lower_method, p->p.upper_method, p->p.continuum_method,
+               p->p.seconds);
     }
-    printf("],\"family\":\"%s\",\"scope\":", L->family);
+    printf("],\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
+           L->engine ? "scale" : "dense", L->upper_source);
     out_json_string(stdout, L->scope);
     printf(",\"seconds\":%.2f,%s}\n", r->seconds, version_json_fields());
 }
@@ -56,13 +59,20 @@ static void print_text_row(const verify_row_t *r)
     const law_t *L = r->law;
     printf("%-5s %-3d %-9.3g %-16s %-16s [%5.2f, %5.2f] in [%g, %g]  %-12s %6.1fs\n", L->claim, L->dim,
            L->predicted, "", "", r->band_min, r->band_max, L->band_lo, L->band_hi, r->verdict, r->seconds);
-    printf("      fit_lower %.3f +- %.3f   fit_upper %.3f +- %.3f   (tol %.2g, eps %g, %s)\n",
+    printf("      fit_lower %.3f +- %.3f   fit_upper %.3f +- %.3f   (tol %.2g, eps %g, %s engine, upper: %s)\n",
            r->fit_lower.slope, r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->tol,
-           L->eps, L->family);
+           L->eps, L->engine ? "scale" : "dense", L->upper_source);
+    printf("      %s\n", L->scope);
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
-        printf("      beta %-8g n %-6zu rank in [%zu, %zu]  (%s / %s, %.2fs)\n", p->beta, p->n, p->b.lower,
-               p->b.upper, p->b.lo.method, p->b.up.method, p->b.seconds);
+        if (p->p.continuum && !p->p.upper)
+            printf("      beta %-8g lower %zu (%s, %zu points)   continuum upper %zu (%s)   %.2fs\n", p->beta,
+                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.continuum, p->p.continuum_method,
+                   p->p.seconds);
+        else
+            printf("      beta %-8g lower %zu (%s, %zu points)   upper %zu (%s, n = %zu)   %.2fs\n", p->beta,
+                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.upper, p->p.upper_method, p->p.n,
+                   p->p.seconds);
     }
     printf("      %s\n", r->reason);
 }

@@ -57,12 +57,17 @@ double circ_inv_norm_ubound(arb_srcptr c, size_t m, long prec);
 
 /* Rigorous upper bound on sum_{k=0}^{n-1} |a_k - b_k|, where a is the
  * symmetric vector with half array ahalf (balls containing the exact
- * values) and b the band function of c_0..c_K.  C: the cosine table of
- * circ_cos_table(n).  Every operation is in Arb (b_k evaluated by table
- * look-up of cos(2 pi (f k mod n)/n)); the result is rounded up to a
- * double (+INFINITY if a coefficient is non-finite).  O(n K / 2) Arb ops. */
-double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K,
-                           arb_srcptr C, long prec);
+ * values) and b the band function of c_0..c_K (any finite doubles).
+ * C: the cosine table of circ_cos_table(n).  Method: the balls of a and of
+ * the cosines are widened to double intervals [lo, hi] (directed rounding
+ * of the Arb bounds); b_k is bounded below by the sum evaluated in
+ * FE_DOWNWARD with each product taking the cosine end that makes it
+ * smallest, and above likewise in FE_UPWARD (directed rounding of every
+ * product and sum gives true bounds, subnormals included); then
+ * |a_k - b_k| <= max(ahi - blo, bhi - alo), summed with the half weights in
+ * FE_UPWARD.  +INFINITY on a non-finite coefficient, an entry outside the
+ * double range, or allocation failure.  O(n K / 2) flops, single thread. */
+double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K, arb_srcptr C);
 
 /* Candidate: orthogonal projection onto the band (truncated Fourier series):
  * c_f = (1/n) sum_{k=0}^{n-1} a_k cos(2 pi f k/n), f = 0..K, from the
@@ -71,16 +76,38 @@ double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K
 void circ_band_project(double *c, const double *ahalf, size_t n, size_t K);
 
 /* Candidate: l1-optimal band fit, min_c sum_k |a_k - b_k| over the samples
- * k = 0, s, 2s, ... <= n/2 (s = stride >= 1, s = 1 is the full row; the
+ * k = 0, s, 2s, ... <= n/2 (s = stride >= 1; s = 1 is the full row; the
  * half weights w_k are kept), solved with GLPK as the dual LP
  *     max sum_k a_k y_k  s.t.  sum_k y_k cos(2 pi f k/n) = 0 (f = 0..K),
  *     |y_k| <= w_k,
  * whose row duals d_f give the primal fit b = sum_f d_f cos(2 pi f k/n),
- * i.e. c_0 = d_0, c_f = d_f / 2.  Floating point, not
- * rigorous: the result is a candidate for circ_band_l1_ubound.  *lpval (if
- * non-NULL) receives the LP optimum (an estimate of the fit error).
- * AR_ENUMERIC if GLPK fails, AR_ENOMEM on allocation failure. */
+ * i.e. c_0 = d_0, c_f = d_f / 2.  Floating point, not rigorous: the result
+ * is a candidate for circ_band_l1_ubound.  *lpval (if non-NULL) receives
+ * stride * the LP optimum (an estimate of the fit error on the full row).
+ * GLPK runs its dual simplex with the bound-flipping ratio test from the
+ * dual-feasible start y_k = w_k sign(a_k).  AR_ENUMERIC if GLPK fails,
+ * AR_ENOMEM on allocation failure. */
 ar_status circ_band_l1_fit(double *c, double *lpval, const double *ahalf, size_t n, size_t K,
                            size_t stride);
+
+/* The same LP kept alive so that the band can grow with a warm start: a
+ * new frequency row enters the basis and the old basis stays dual
+ * feasible, so the dual simplex resumes from the previous optimum. */
+typedef struct circ_lp circ_lp_t;
+
+/* LP with no rows yet for the samples of stride `stride` (copies ahalf). */
+ar_status circ_lp_init(circ_lp_t **lp, const double *ahalf, size_t n, size_t stride);
+
+/* Deep copy (problem and basis), to branch a search. */
+ar_status circ_lp_copy(circ_lp_t **dst, const circ_lp_t *src);
+
+/* Grow the band to K (K >= the current band; AR_EINVAL otherwise), solve,
+ * return the K+1 coefficients and the estimate as circ_band_l1_fit. */
+ar_status circ_lp_solve(circ_lp_t *lp, size_t K, double *c, double *lpval);
+
+/* Current band K (SIZE_MAX before the first solve). */
+size_t circ_lp_band(const circ_lp_t *lp);
+
+void circ_lp_free(circ_lp_t *lp);
 
 #endif

@@ -454,12 +454,26 @@ ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t
 
 /* ---- search over theta ---------------------------------------------------- */
 
+/* Patience of the greedy packing: max(2000, estimated size), the estimate
+ * being the size of the last probe scaled by (theta_last/theta)^(d-1).
+ * A fixed patience saturates large packings less (the acceptance rate at
+ * stopping is ~1/patience, i.e. a free area ~m/patience caps), which would
+ * bias the fitted exponent downwards. */
+static size_t patience_for(size_t d, double theta, double last_theta, size_t last_m)
+{
+    if (last_m == 0)
+        return 2000;
+    double est = (double)last_m * pow(last_theta / theta, (double)(d - 1));
+    return est > 2000.0 ? (est < 1e8 ? (size_t)est : 100000000) : 2000;
+}
+
 static ar_status probe(size_t d, double theta, double beta, double eps, uint64_t seed,
-                       size_t max_points, pack_method_t method, pack_cert_t *c)
+                       size_t max_points, pack_method_t method, size_t patience,
+                       pack_cert_t *c)
 {
     pointset_t P;
     memset(&P, 0, sizeof P);
-    ar_status st = sphere_packing(&P, d, theta, max_points, seed, 0);
+    ar_status st = sphere_packing(&P, d, theta, max_points, seed, patience);
     if (st != AR_OK)
         return st;
     st = method == PACK_INVNORM ? pack_invnorm(&P, beta, eps, c)
@@ -493,10 +507,15 @@ ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t see
     best.method = "trivial";
     int probes = 0;
     ar_status st;
+    double last_theta = 0.0;
+    size_t last_m = 0;
 #define PROBE(th) do { \
-        st = probe(d, (th), beta, eps, seed, max_points, method, &c); \
+        st = probe(d, (th), beta, eps, seed, max_points, method, \
+                   patience_for(d, (th), last_theta, last_m), &c); \
         if (st != AR_OK) return st; \
         probes++; \
+        last_theta = (th); \
+        last_m = c.m; \
         if (c.certified && c.m > best.m) best = c; \
     } while (0)
 

@@ -26,7 +26,7 @@ typedef struct {
     size_t m;                  /* number of points of the instance */
     size_t certified;          /* m if rank_eps(A) >= m is certified, else 0 */
     double max_R;              /* rigorous upper bound of max_i R_i (NaN for "invnorm") */
-    double seconds;
+    double seconds;            /* wall time (pack_lower_search*: of the whole search) */
     const char *method;        /* "diagdom", "invnorm", "trivial" (static string) */
     double max_tail;           /* largest tail bound (pairs not evaluated) included in max_R */
     double phi2;               /* chord^2 threshold used for the evaluated pairs */
@@ -58,7 +58,9 @@ ar_status pack_diagdom_phi(const pointset_t *P, double beta, double eps, double 
 ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t *out);
 
 /* Largest certified greedy packing: sphere_packing(d, theta, max_points,
- * seed) probed over theta, galloping by factors 1.25 from the hint
+ * seed, patience) probed over theta (patience = max(2000, size estimated
+ * from the previous probe), so that large packings are as saturated as
+ * small ones), galloping by factors 1.25 from the hint
  * law_packing_theta(beta), then geometric bisection (until the bracket
  * ratio is < 1.003 or 24 probes).  The packing size is not monotone in
  * theta, so the result is the largest packing among the probes that was

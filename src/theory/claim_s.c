@@ -7,6 +7,11 @@
 #include <time.h>
 #include "constructions/family.h"
 #include "theory/bracket.h"
+#include "theory/cert_circulant.h"
+#include "theory/cert_packing.h"
+#include "theory/cert_poly.h"
+
+#define CIRC_DEFAULT_N 20160   /* 2^6 3^2 5 7: many divisors for the block lower certificate */
 
 static double cs_now(void)
 {
@@ -18,10 +23,11 @@ static double cs_now(void)
 void claim_s_opts_default(claim_s_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->n_factor = 20.0;
-    o->n_max = 2000;
+    o->engine = CLAIM_S_SCALE;
     o->packing = 1;
+    o->instance = 1;
     o->continuum = 0;
+    o->packing_max = 60000;
     o->seed = 1;
 }
 
@@ -35,38 +41,34 @@ static const char *default_family(int d)
     return d == 2 ? "polygon" : d == 3 ? "fibonacci" : "uniform";
 }
 
-ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
+static size_t auto_size(const claim_s_opts_t *o, int d, double beta, double fac, size_t lo, size_t hi)
 {
-    claim_s_opts_t def;
-    if (!o) {
-        claim_s_opts_default(&def);
-        o = &def;
-    }
-    memset(out, 0, sizeof *out);
-    if (d < 2 || !(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
-        ar_error_set("claim_s_point: need d >= 2, finite beta >= 0, 0 < eps < 1");
-        return AR_EINVAL;
-    }
-    double t0 = cs_now();
-    out->d = d;
-    out->beta = beta;
-    out->eps = eps;
-    out->status = "certified";
-    snprintf(out->lower_method, sizeof out->lower_method, "trivial");
-    out->lower = 1;
-    out->lower_points = 1;
+    if (o->n)
+        return o->n;
+    double f = o->n_factor > 0 ? o->n_factor : fac;
+    size_t nlo = o->n_min ? o->n_min : lo, nhi = o->n_max ? o->n_max : hi;
+    double nf = ceil(f * claim_s_law(d, beta));
+    return nf > (double)nhi ? nhi : nf < (double)nlo ? nlo : (size_t)nf;
+}
 
-    /* dense instance: both ends */
+static void set_lower(claim_s_point_t *out, size_t v, size_t points, const char *method)
+{
+    if (v > out->lower || out->lower_points == 0) {
+        out->lower = v;
+        out->lower_points = points;
+        snprintf(out->lower_method, sizeof out->lower_method, "%s", method);
+    }
+}
+
+/* Dense engine: one O(n^3) bracket of the family's instance. */
+static ar_status point_dense(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
+{
     const char *fam_name = o->family ? o->family : default_family(d);
     sphere_family_t fam;
     ar_status st = sphere_family_parse(fam_name, &fam);
     if (st)
         return st;
-    size_t n = o->n;
-    if (n == 0) {
-        double nf = ceil(o->n_factor * claim_s_law(d, beta));
-        n = nf > (double)o->n_max ? o->n_max : nf < 16 ? 16 : (size_t)nf;
-    }
+    size_t n = auto_size(o, d, beta, 20.0, 16, 2000);
     pointset_t P = { 0 };
     if ((st = sphere_generate(&P, fam, n, (size_t)d, 0.0, o->seed)))
         return st;
@@ -77,13 +79,110 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
         return st;
     if (strcmp(b.status, "certified") != 0)
         out->status = "inconclusive";
+    char m[48];
     out->n = n;
     out->upper = b.upper;
+    out->upper_capped = b.upper >= n;
     out->upper_err = b.up.err;
     snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name, b.up.method);
-    out->lower = b.lower;
-    out->lower_points = n;
-    snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", fam_name, b.lo.method);
+    snprintf(m, sizeof m, "%s/%s", fam_name, b.lo.method);
+    set_lower(out, b.lower, n, m);
+    return AR_OK;
+}
+
+/* Scale engine, d = 2: the circulant bracket of the dense n-gon. */
+static ar_status point_circulant(double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
+{
+    size_t n = o->n ? o->n : CIRC_DEFAULT_N;
+    circ_bracket_t cb;
+    ar_status st = circ_bracket(n, beta, eps, 0, &cb);
+    if (st)
+        return st;
+    if (strcmp(cb.status, "certified") != 0)
+        out->status = "inconclusive";
+    out->n = n;
+    out->upper = cb.upper;
+    out->upper_capped = cb.upper >= n;
+    out->upper_err = cb.upper_err;
+    snprintf(out->upper_method, sizeof out->upper_method, "polygon/%s",
+             cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection");
+    set_lower(out, cb.lower, n, "polygon/circulant-blocks");
+    return AR_OK;
+}
+
+/* Scale engine, d >= 3: the polynomial certificate on the family's instance. */
+static ar_status point_poly(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
+{
+    const char *fam_name = o->family ? o->family : default_family(d);
+    sphere_family_t fam;
+    ar_status st = sphere_family_parse(fam_name, &fam);
+    if (st)
+        return st;
+    size_t n = auto_size(o, d, beta, 40.0, 2000, 20000);
+    pointset_t P = { 0 };
+    if ((st = sphere_generate(&P, fam, n, (size_t)d, 0.0, o->seed)))
+        return st;
+    poly_cert_t pc;
+    st = poly_upper_instance(&P, beta, eps, &pc);
+    pointset_clear(&P);
+    if (st)
+        return st;
+    out->n = n;
+    out->upper = pc.rank;
+    out->upper_capped = pc.capped;
+    out->upper_err = pc.err;
+    snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name, pc.capped ? "trivial" : "polynomial");
+    return AR_OK;
+}
+
+ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
+{
+    claim_s_opts_t def;
+    if (!o) {
+        claim_s_opts_default(&def);
+        o = &def;
+    }
+    memset(out, 0, sizeof *out);
+    if (d < 2 || d > 16 || !(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
+        ar_error_set("claim_s_point: need 2 <= d <= 16, finite beta >= 0, 0 < eps < 1");
+        return AR_EINVAL;
+    }
+    double t0 = cs_now();
+    out->d = d;
+    out->beta = beta;
+    out->eps = eps;
+    out->status = "certified";
+    set_lower(out, 1, 1, "trivial");
+    ar_status st = AR_OK;
+    if (o->instance) {
+        if (o->engine == CLAIM_S_DENSE)
+            st = point_dense(d, beta, eps, o, out);
+        else if (d == 2)
+            st = point_circulant(beta, eps, o, out);
+        else
+            st = point_poly(d, beta, eps, o, out);
+        if (st)
+            return st;
+    }
+    if (o->packing) {
+        pack_cert_t pk;
+        st = pack_lower_search((size_t)d, beta, eps, o->seed, o->packing_max, &pk);
+        if (st)
+            return st;
+        if (pk.certified) {
+            char m[48];
+            snprintf(m, sizeof m, "packing/%s", pk.method);
+            set_lower(out, pk.certified, pk.m, m);
+        }
+    }
+    if (o->continuum && d >= 3) {
+        poly_cert_t pc;
+        st = poly_upper_continuum(d, beta, eps, &pc);
+        if (st)
+            return st;
+        out->continuum = pc.rank;
+        snprintf(out->continuum_method, sizeof out->continuum_method, "continuum/polynomial L=%lu", pc.L);
+    }
     out->seconds = cs_now() - t0;
     return AR_OK;
 }

@@ -19,13 +19,22 @@
 #include <stdint.h>
 #include "numerics/status.h"
 
+typedef enum {
+    CLAIM_S_DENSE = 0,    /* O(n^3) dense bracket of one instance (n <= a few thousand) */
+    CLAIM_S_SCALE = 1     /* structured certificates: circulant (d = 2); cap packings for the
+                             lower end and the polynomial certificate for the upper end (d >= 3) */
+} claim_s_engine_t;
+
 typedef struct {
-    const char *family;   /* dense instance family; NULL = polygon (d=2), fibonacci (d=3), uniform */
-    size_t n;             /* dense instance size; 0 = auto (n_factor * law, clamped to n_max) */
-    double n_factor;      /* auto size factor (default 20) */
-    size_t n_max;         /* largest dense instance (default 2000) */
-    int packing;          /* 1: also try cap packings for the lower end (default 1) */
-    int continuum;        /* 1: compute the continuum upper bound (default 0) */
+    claim_s_engine_t engine; /* default CLAIM_S_SCALE */
+    const char *family;   /* instance family; NULL = polygon (d=2), fibonacci (d=3), uniform */
+    size_t n;             /* instance size; 0 = auto (n_factor * law, clamped to [n_min, n_max]) */
+    double n_factor;      /* auto size factor (default 20 dense, 40 scale) */
+    size_t n_min, n_max;  /* auto size limits (dense: 16..2000; scale: 2000..20000; d = 2 scale: 20160 fixed) */
+    int packing;          /* 1: also certify cap packings for the lower end (default 1) */
+    int instance;         /* 1: certify the upper end on a finite instance (default 1) */
+    int continuum;        /* 1: compute the continuum upper bound (default 0; d >= 3, scale engine) */
+    size_t packing_max;   /* largest packing tried (default 60000) */
     uint64_t seed;        /* for random families and packings (default 1) */
 } claim_s_opts_t;
 
@@ -38,7 +47,8 @@ typedef struct {
     size_t lower;               /* certified lower bound (worst case over sets of lower_points points) */
     size_t lower_points;        /* size of the instance that certifies `lower` */
     char lower_method[48];
-    size_t upper;               /* certified upper bound of the dense instance (0: none) */
+    size_t upper;               /* certified upper bound of the instance (0: none) */
+    int upper_capped;           /* 1: the upper end is the trivial rank <= n (instance too small) */
     double upper_err;
     char upper_method[48];
     size_t continuum;           /* certified continuum upper bound (0: not computed) */
@@ -50,7 +60,7 @@ typedef struct {
 /* The law's value (1+beta)^{(d-1)/2}. */
 double claim_s_law(int d, double beta);
 
-/* Compute one sweep point.  d >= 2, beta >= 0 finite, 0 < eps < 1. */
+/* Compute one sweep point.  d >= 2, beta >= 0 finite, 0 < eps < 1; o may be NULL (defaults). */
 ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out);
 
 #endif

@@ -12,14 +12,33 @@
 
 static const double betas_s2[] = { 30, 100, 300, 1000 };
 static const double betas_s3[] = { 20, 30, 45, 60 };
+static const double betas_s2_scale[] = { 100, 1000, 10000, 100000 };
+static const double betas_s3_scale[] = { 50, 100, 200, 500 };
+static const double betas_s4_scale[] = { 20, 50, 100, 200 };
+static const double betas_s5_scale[] = { 20, 50, 100, 200 };
 
 static const law_t table[] = {
+    /* dense engine (issue #2 machinery: one O(n^3) instance gives both ends) */
     { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2, 4, "polygon", 20.0, 128, 2000,
-      "dense regular polygon (lower: block test matrix, upper: SVD/eig/Cholesky of the same instance)" },
+      "dense regular polygon, n <= 2000 (lower: block test matrix, upper: eigen/Cholesky of the same instance)",
+      0, 0, "instance" },
     { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3, 4, "fibonacci", 30.0, 300, 2000,
-      "dense Fibonacci set (lower: block test matrix, upper: SVD/eig/Cholesky of the same instance)" },
+      "dense Fibonacci set, n <= 2000 (lower: block test matrix, upper: eigen/Cholesky of the same instance)",
+      0, 0, "instance" },
+    /* structured engine (issue #3) */
+    { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2_scale, 4, "polygon", 0.0, 20160, 20160,
+      "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal Fourier band)",
+      1, 1, "instance" },
+    { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3_scale, 4, "fibonacci", 40.0, 2000, 20000,
+      "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci sets, n <= 20000",
+      1, 1, "instance" },
+    { "S", 4, "1+beta", 1.5, 0.1, 0.1, 0.5, 20.0, betas_s4_scale, 4, "uniform", 0.0, 0, 0,
+      "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      1, 1, "continuum" },
+    { "S", 5, "1+beta", 2.0, 0.1, 0.1, 0.25, 40.0, betas_s5_scale, 4, "uniform", 0.0, 0, 0,
+      "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      1, 1, "continuum" },
 };
-
 const law_t *laws_table(size_t *count)
 {
     *count = sizeof table / sizeof table[0];
@@ -32,7 +51,6 @@ double law_value(const law_t *L, double beta)
 }
 
 static const char *const untested[] = {
-    "S", "d >= 4, saturation in n and beta beyond the dense range: issue #3 (structured certificates)",
     "B", "full ball with radial shells and multiplicities: not implemented in this version",
     "R", "per-head r/2 law: not implemented in this version",
     "T", "tolerance-indexed SVD dimension: only the perturbation bound (THEORY 3.3) is implemented and tested",

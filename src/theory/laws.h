@@ -17,10 +17,13 @@ typedef struct {
     double band_lo, band_hi;  /* Theta band: lower/law and upper/law must stay inside */
     const double *betas;      /* sample points of the fit window */
     size_t nbetas;
-    const char *family;       /* dense instance family (constructions/family.h) */
+    const char *family;       /* instance family (constructions/family.h) */
     double n_per_law;         /* instance size n = clamp(n_per_law * law(beta), n_min, n_max) */
     size_t n_min, n_max;
     const char *scope;        /* what this row does and does not test */
+    int engine;               /* claim_s_engine_t: 0 dense O(n^3) instance, 1 structured certificates */
+    int packing;              /* 1: cap packings also certify the lower end */
+    const char *upper_source; /* "instance" or "continuum": which upper bound is fitted */
 } law_t;
 
 /* The table (static storage) and its length. */

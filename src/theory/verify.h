@@ -1,10 +1,11 @@
 /* verify.h -- judge one row of the laws table: sweep beta over the declared
  * window, bracket each instance, fit both bracket ends, check the band.
  *
- * verdict "pass": every bracket certified, both fitted exponents within
+ * verdict "pass": every point certified, both fitted exponents within
  * law->tol of law->predicted, and every lower/law and upper/law inside
- * [band_lo, band_hi].  "fail": all brackets certified but a condition
- * above is violated.  "inconclusive": some bracket could not be certified
+ * [band_lo, band_hi].  "fail": all points certified but a condition
+ * above is violated.  "inconclusive": some point could not be certified,
+ * an instance upper bound was the trivial rank <= n (instance too small),
  * or fewer than 3 points could be fitted. */
 #ifndef ATTNRANK_THEORY_VERIFY_H
 #define ATTNRANK_THEORY_VERIFY_H
@@ -13,14 +14,14 @@
 #include "numerics/status.h"
 #include "theory/laws.h"
 #include "theory/fit.h"
-#include "theory/bracket.h"
+#include "theory/claim_s.h"
 
 #define VERIFY_MAX_POINTS 32
 
 typedef struct {
     double beta;
-    size_t n;
-    bracket_t b;
+    claim_s_point_t p;      /* the certified evidence at this beta */
+    size_t upper_fitted;    /* the upper value that is fitted (instance or continuum) */
 } verify_point_t;
 
 typedef struct {

@@ -100,13 +100,14 @@ END_TEST
 START_TEST(test_verdicts)
 {
     static const double betas[] = { 30, 100, 300 };
-    law_t L = { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas, 3, "polygon", 20.0, 64, 600, "test row" };
+    law_t L = { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas, 3, "polygon", 20.0, 64, 600, "test row", 0, 0,
+                "instance" };
     verify_row_t row;
     ck_assert_int_eq(verify_law(&L, &row, NULL, NULL), AR_OK);
     ck_assert_msg(!strcmp(row.verdict, "pass"), "right exponent: verdict %s (%s)", row.verdict, row.reason);
     ck_assert_uint_eq(row.npts, 3);
     for (size_t i = 0; i < 3; i++)
-        ck_assert(row.pts[i].b.lower <= row.pts[i].b.upper);
+        ck_assert(row.pts[i].p.lower <= row.pts[i].p.upper);
     law_t W = L;
     W.predicted = 1.0;               /* wrong exponent: must fail */
     ck_assert_int_eq(verify_law(&W, &row, NULL, NULL), AR_OK);

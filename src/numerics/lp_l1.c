@@ -1,0 +1,135 @@
+/* lp_l1.c -- weighted l1 fit by GLPK (see lp_l1.h). */
+#include "numerics/lp_l1.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <glpk.h>
+
+static double lp_l1_objective(size_t m, size_t k, const double *F, const double *f,
+                              const double *w, const double *c)
+{
+    double s = 0;
+    for (size_t i = 0; i < m; i++) {
+        double r = f[i];
+        for (size_t j = 0; j < k; j++)
+            r -= F[i + j * m] * c[j];
+        s += (w ? w[i] : 1.0) * fabs(r);
+    }
+    return s;
+}
+
+ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, const double *w,
+                      double *c, double *obj)
+{
+    if (k < 1 || m < k || m > (size_t)1 << 24 || k > (size_t)1 << 16) {
+        ar_error_set("lp_l1_solve: need 1 <= k <= m (got m=%zu, k=%zu)", m, k);
+        return AR_EINVAL;
+    }
+    if (m * k > ((size_t)1 << 27)) {
+        ar_error_set("lp_l1_solve: problem too large (m*k=%zu)", m * k);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (!isfinite(f[i]) || (w && !(isfinite(w[i]) && w[i] > 0))) {
+            ar_error_set("lp_l1_solve: f[%zu] or w[%zu] not finite/positive", i, i);
+            return AR_EINVAL;
+        }
+    }
+    for (size_t t = 0; t < m * k; t++)
+        if (!isfinite(F[t])) {
+            ar_error_set("lp_l1_solve: F has a non-finite entry");
+            return AR_EINVAL;
+        }
+    /* Normalisation: objective coefficients sigma w_i f_i (max 1), constraint
+     * rows rho_j w_i F_ij (max 1 per row).  Reduced cost of column i is then
+     * sigma w_i (f_i - sum_j (pi_j rho_j / sigma) F_ij): c_j = pi_j rho_j / sigma. */
+    double of = 0;
+    for (size_t i = 0; i < m; i++)
+        of = fmax(of, (w ? w[i] : 1.0) * fabs(f[i]));
+    if (of == 0) {                 /* f = 0: c = 0 is optimal */
+        for (size_t j = 0; j < k; j++)
+            c[j] = 0;
+        if (obj)
+            *obj = 0;
+        return AR_OK;
+    }
+    double sigma = 1.0 / of;
+    double *rho = malloc(k * sizeof *rho);
+    int *ia = malloc((m * k + 1) * sizeof *ia);
+    int *ja = malloc((m * k + 1) * sizeof *ja);
+    double *ar = malloc((m * k + 1) * sizeof *ar);
+    if (!rho || !ia || !ja || !ar) {
+        free(rho);
+        free(ia);
+        free(ja);
+        free(ar);
+        ar_error_set("lp_l1_solve: out of memory (m=%zu, k=%zu)", m, k);
+        return AR_ENOMEM;
+    }
+    size_t ne = 0;
+    for (size_t j = 0; j < k; j++) {
+        double mx = 0;
+        for (size_t i = 0; i < m; i++)
+            mx = fmax(mx, (w ? w[i] : 1.0) * fabs(F[i + j * m]));
+        rho[j] = mx > 0 ? 1.0 / mx : 1.0;
+        for (size_t i = 0; i < m; i++) {
+            double v = rho[j] * (w ? w[i] : 1.0) * F[i + j * m];
+            if (v != 0) {
+                ne++;
+                ia[ne] = (int)j + 1;
+                ja[ne] = (int)i + 1;
+                ar[ne] = v;
+            }
+        }
+    }
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MAX);
+    glp_add_rows(P, (int)k);
+    for (size_t j = 0; j < k; j++)
+        glp_set_row_bnds(P, (int)j + 1, GLP_FX, 0.0, 0.0);
+    glp_add_cols(P, (int)m);
+    for (size_t i = 0; i < m; i++) {
+        /* z_i = y_i / w_i in [-1, 1] */
+        glp_set_col_bnds(P, (int)i + 1, GLP_DB, -1.0, 1.0);
+        glp_set_obj_coef(P, (int)i + 1, sigma * (w ? w[i] : 1.0) * f[i]);
+    }
+    glp_load_matrix(P, (int)ne, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.meth = GLP_PRIMAL;
+    parm.presolve = GLP_OFF;
+    int term = glp_term_out(GLP_OFF);       /* glp_scale_prob/glp_adv_basis print otherwise */
+    glp_scale_prob(P, GLP_SF_AUTO);
+    glp_adv_basis(P, 0);
+    int rc = glp_simplex(P, &parm);
+    ar_status st = AR_OK;
+    if (rc != 0 || glp_get_status(P) != GLP_OPT) {
+        /* retry from the standard basis with the dual simplex */
+        glp_std_basis(P);
+        parm.meth = GLP_DUALP;
+        rc = glp_simplex(P, &parm);
+    }
+    glp_term_out(term);
+    if (rc != 0 || glp_get_status(P) != GLP_OPT) {
+        ar_error_set("lp_l1_solve: GLPK simplex failed (rc=%d, status=%d, m=%zu, k=%zu)", rc,
+                     glp_get_status(P), m, k);
+        st = AR_ENUMERIC;
+    } else {
+        for (size_t j = 0; j < k; j++)
+            c[j] = glp_get_row_dual(P, (int)j + 1) * rho[j] / sigma;
+        double o = lp_l1_objective(m, k, F, f, w, c);
+        if (!isfinite(o)) {
+            ar_error_set("lp_l1_solve: non-finite fit (m=%zu, k=%zu)", m, k);
+            st = AR_ENUMERIC;
+        } else if (obj) {
+            *obj = o;
+        }
+    }
+    glp_delete_prob(P);
+    free(rho);
+    return st;
+}

@@ -1,0 +1,25 @@
+/* lp_l1.h -- weighted least-absolute-deviations fit by linear programming
+ * (GLPK simplex).  Numerics only.
+ *
+ *      minimise over c in R^k:   sum_{i<m} w_i | f_i - (F c)_i |
+ *
+ * Solved through the dual LP  max f^T y  s.t.  F^T y = 0, |y_i| <= w_i
+ * (k equality rows, m bounded columns: a small basis when k << m); the
+ * optimal c is the vector of row duals.  The result is a floating-point
+ * candidate (GLPK tolerances), not a rigorous optimum. */
+#ifndef ATTNRANK_NUMERICS_LP_L1_H
+#define ATTNRANK_NUMERICS_LP_L1_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+
+/* F: m x k, column-major (F[i + j*m]); f: m values; w: m positive weights
+ * (NULL = all ones).  1 <= k <= m, all inputs finite.
+ * Outputs: c[0..k-1], and if obj != NULL, *obj = sum_i w_i |f_i - (F c)_i|
+ * recomputed in double from the returned c (not rigorous).
+ * Errors: AR_EINVAL (bad sizes, non-finite input, w_i <= 0), AR_ENOMEM,
+ * AR_ENUMERIC (GLPK did not reach an optimal basis). */
+ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, const double *w,
+                      double *c, double *obj);
+
+#endif
