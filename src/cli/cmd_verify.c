@@ -31,10 +31,10 @@ static void progress(const char *msg, void *ctx)
 static void print_json_row(const verify_row_t *r)
 {
     const law_t *L = r->law;
-    printf("{\"claim\":\"%s\",\"d\":%d,\"variable\":\"%s\",\"predicted\":%.6g,\"tol\":%.6g,\"eps\":%.6g,"
+    printf("{\"claim\":\"%s\",\"kind\":\"%s\",\"d\":%d,\"variable\":\"%s\",\"predicted\":%.6g,\"tol\":%.6g,\"eps\":%.6g,"
            "\"fit_lower\":%.4f,\"fit_lower_se\":%.4f,\"fit_upper\":%.4f,\"fit_upper_se\":%.4f,"
            "\"band\":[%.6g,%.6g],\"observed_band\":[%.6g,%.6g],\"verdict\":\"%s\",\"reason\":",
-           L->claim, L->dim, L->variable, L->predicted, L->tol, L->eps, r->fit_lower.slope,
+           L->claim, L->kind ? L->kind : "exponent", L->dim, L->variable, L->predicted, L->tol, L->eps, r->fit_lower.slope,
            r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->band_lo, L->band_hi,
            r->band_min, r->band_max, r->verdict);
     out_json_string(stdout, r->reason);
@@ -57,6 +57,18 @@ static void print_json_row(const verify_row_t *r)
 static void print_text_row(const verify_row_t *r)
 {
     const law_t *L = r->law;
+    if (L->kind && !strcmp(L->kind, "saturation")) {
+        printf("%-5s %-3d saturation in n at beta = %-8g                                %-12s %6.1fs\n", L->claim,
+               L->dim, L->betas[0], r->verdict, r->seconds);
+        printf("      %s\n", L->scope);
+        for (size_t i = 0; i < r->npts; i++) {
+            const verify_point_t *p = &r->pts[i];
+            printf("      n %-7zu lower %zu (%s)   upper %zu (%s)\n", p->p.n, p->p.lower, p->p.lower_method,
+                   p->p.upper, p->p.upper_method);
+        }
+        printf("      %s\n", r->reason);
+        return;
+    }
     printf("%-5s %-3d %-9.3g %-16s %-16s [%5.2f, %5.2f] in [%g, %g]  %-12s %6.1fs\n", L->claim, L->dim,
            L->predicted, "", "", r->band_min, r->band_max, L->band_lo, L->band_hi, r->verdict, r->seconds);
     printf("      fit_lower %.3f +- %.3f   fit_upper %.3f +- %.3f   (tol %.2g, eps %g, %s engine, upper: %s)\n",

@@ -24,6 +24,10 @@ typedef struct {
     int engine;               /* claim_s_engine_t: 0 dense O(n^3) instance, 1 structured certificates */
     int packing;              /* 1: cap packings also certify the lower end */
     const char *upper_source; /* "instance" or "continuum": which upper bound is fitted */
+    const char *kind;         /* "exponent" (fit over betas) or "saturation" (fixed beta = betas[0],
+                                 instance sizes ns: the min{n, law} shape of claim S) */
+    const double *ns;         /* saturation rows: instance sizes, increasing */
+    size_t nns;
 } law_t;
 
 /* The table (static storage) and its length. */

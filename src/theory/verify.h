@@ -20,7 +20,7 @@
 
 typedef struct {
     double beta;
-    claim_s_point_t p;      /* the certified evidence at this beta */
+    claim_s_point_t p;      /* the certified evidence at this beta (saturation rows: at size p.n) */
     size_t upper_fitted;    /* the upper value that is fitted (instance or continuum) */
 } verify_point_t;
 
@@ -38,7 +38,12 @@ typedef struct {
 /* Progress callback: called before each instance with a short message. */
 typedef void (*verify_progress_fn)(const char *msg, void *ctx);
 
-/* Run the law's sweep and judge it.  Errors (AR_*) only for failures of the
+/* Run the law's sweep and judge it.  Saturation rows (law->kind
+ * "saturation", beta = law->betas[0], sizes law->ns): "pass" when every size
+ * n <= the certified packing size is certified full rank (lower = n), the
+ * upper bounds are non-decreasing in n, the two largest instances' upper
+ * bounds differ by at most law->tol (relative) and the largest is below n/4
+ * (a plateau, not the trivial rank <= n); fit_* stay zero.  Errors (AR_*) only for failures of the
  * machinery itself (allocation, LAPACK); a law the numbers do not support
  * is verdict "fail", not an error. */
 ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx);

@@ -86,7 +86,14 @@ START_TEST(test_table_declarations)
                           t[i].predicted, t[i].dim);
         ck_assert(t[i].tol > 0 && t[i].tol <= 0.1);
         ck_assert(t[i].eps > 0 && t[i].eps < 1);
-        ck_assert(t[i].band_lo > 0 && t[i].band_lo < t[i].band_hi);
+        if (!(t[i].kind && !strcmp(t[i].kind, "saturation")))
+            ck_assert(t[i].band_lo > 0 && t[i].band_lo < t[i].band_hi);
+        if (t[i].kind && !strcmp(t[i].kind, "saturation")) {
+            ck_assert(t[i].nbetas == 1 && t[i].nns >= 3 && t[i].nns <= VERIFY_MAX_POINTS);
+            for (size_t k = 1; k < t[i].nns; k++)
+                ck_assert(t[i].ns[k] > t[i].ns[k - 1]);
+            continue;
+        }
         ck_assert(t[i].nbetas >= 3 && t[i].nbetas <= VERIFY_MAX_POINTS);
         for (size_t k = 1; k < t[i].nbetas; k++)
             ck_assert(t[i].betas[k] > t[i].betas[k - 1]);
@@ -101,7 +108,7 @@ START_TEST(test_verdicts)
 {
     static const double betas[] = { 30, 100, 300 };
     law_t L = { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas, 3, "polygon", 20.0, 64, 600, "test row", 0, 0,
-                "instance" };
+                "instance", "exponent", NULL, 0 };
     verify_row_t row;
     ck_assert_int_eq(verify_law(&L, &row, NULL, NULL), AR_OK);
     ck_assert_msg(!strcmp(row.verdict, "pass"), "right exponent: verdict %s (%s)", row.verdict, row.reason);
