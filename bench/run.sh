@@ -1,12 +1,33 @@
 #!/bin/sh
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
+# Set BENCH_ONLY=name (bracket, circulant, poly, packing, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-build}
+bin=${1:-bin/attnrank}
 mkdir -p "$here/results"
 stamp=$(date -u +%Y-%m-%dT%H:%MZ)
-out="$here/results/bench_bracket.tsv"
-echo "== bench_bracket (issue #2 figures), $stamp" >&2
-{ echo "# run $stamp on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')";
-  "$build/bench/bench_bracket" 2000 4000; } | tee "$out"
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+run() {   # run NAME CMD...: record stdout in results/NAME.tsv
+    name=$1; shift
+    if [ -n "${BENCH_ONLY:-}" ] && [ "$BENCH_ONLY" != "$name" ]; then return 0; fi
+    echo "== $name ($stamp)" >&2
+    { echo "# run $stamp on $(nproc) cores, $cpu"; "$@"; } | tee "$here/results/$name.tsv"
+}
+# issue #2: certified bracket vs one bare SVD (n = 2000), and n = 4000 time/memory
+run bench_bracket "$build/bench/bench_bracket" 2000 4000
+# issue #3: d = 2 circulant path up to beta = 1e5
+run bench_circulant "$build/bench/bench_circulant" 0.1 20160 55440
+# issue #3: polynomial certificate on 20000-point S^2 sets, and the continuum column
+run bench_poly "$build/bench/bench_poly" 20000 500
+# issue #3: packing lower bounds at scale (40 s budget per dimension)
+run bench_packing "$build/bench/bench_packing" 40 60000
+# the claim-S part of make verify, timed
+if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = verify ]; then
+    echo "== verify --claim S ($stamp)" >&2
+    t0=$(date +%s.%N)
+    { echo "# run $stamp on $(nproc) cores, $cpu"; "$bin" verify --claim S;
+      echo "# wall $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s"; } \
+        | tee "$here/results/verify_claim_S.txt"
+fi
