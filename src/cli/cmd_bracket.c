@@ -6,10 +6,12 @@
 #include "cli/source.h"
 #include "numerics/version.h"
 #include "theory/bracket.h"
+#include "theory/bracket_scale.h"
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
     "                        [--prec BITS] [--threads T] [--upper svd,symeig,pchol]\n"
+    "                        [--engine auto|dense|scale]\n"
     "SOURCE is one of\n"
     "  --points X.npy [--multiplicities W.txt]      self-attention on the rows of X\n"
     "  --queries Q.npy --keys K.npy [--multiplicities W.txt]\n"
@@ -19,7 +21,11 @@ static const char help[] =
     "multiplicities, in the max-row-l1 norm; both ends are rigorous certificates.\n"
     ".npy: float64/float32, n x d.  Multiplicities: one positive integer per line.\n"
     "--upper chooses the upper constructions (default: symeig,pchol for self-attention,\n"
-    "svd for cross-attention; symeig and pchol need self-attention).\n";
+    "svd for cross-attention; symeig and pchol need self-attention).\n"
+    "--engine: dense encloses the whole matrix and factors it (O(n^3), n up to a few\n"
+    "thousand); scale (self-attention on the unit sphere) certifies the upper end\n"
+    "with the polynomial certificate in O(n^2) and the lower end on the rows of a\n"
+    "farthest-point subset; auto (default) uses scale above 4000 points on the sphere.\n";
 
 /* Parse the comma-separated --upper list into o. */
 static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
@@ -58,7 +64,7 @@ static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
 int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
-                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "help", 0, NULL } };
+                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "engine", 1, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "bracket")))
@@ -93,8 +99,25 @@ int cmd_bracket(int argc, char **argv)
         source_clear(&S);
         return cmd_fail(st);
     }
+    const char *eng = args_get(o, no, "engine");
+    int scale = 0;
+    if (eng && strcmp(eng, "auto") && strcmp(eng, "dense") && strcmp(eng, "scale")) {
+        source_clear(&S);
+        ar_error_set("--engine: expected auto, dense or scale, got '%s'", eng);
+        return cmd_fail(AR_EINVAL);
+    }
+    if (eng && !strcmp(eng, "scale")) {
+        if (!S.self || !bracket_scale_applies(Q)) {
+            source_clear(&S);
+            ar_error_set("--engine scale needs self-attention on points within 5e-13 of the unit sphere");
+            return cmd_fail(AR_EINVAL);
+        }
+        scale = 1;
+    } else if (!eng || !strcmp(eng, "auto")) {
+        scale = S.self && Q->n > 4000 && bracket_scale_applies(Q);
+    }
     bracket_t b;
-    st = bracket_compute(Q, K, beta, eps, &bo, &b);
+    st = scale ? bracket_compute_scale(Q, beta, eps, &bo, &b) : bracket_compute(Q, K, beta, eps, &bo, &b);
     if (st) {
         source_clear(&S);
         return cmd_fail(st);
@@ -113,11 +136,11 @@ int cmd_bracket(int argc, char **argv)
         printf(",\"log10_n\":%.6f,\"m\":", out_log10_fmpz(nk));
         out_json_fmpz(stdout, mq);
         printf(",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
-               "\"self_attention\":%s,\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
+               "\"self_attention\":%s,\"engine\":\"%s\",\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
                "\"prec\":%ld,\"seed\":%s,\"source\":",
-               K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", b.seconds, b.seconds_enclose,
+               K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", scale ? "scale" : "dense", b.seconds, b.seconds_enclose,
                b.lo.method, b.lo.invnorm, b.up.method, b.up.err, b.maxerr, b.prec, seedbuf);
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
