@@ -23,6 +23,16 @@ run bench_circulant "$build/bench/bench_circulant" 0.1 20160 55440
 run bench_poly "$build/bench/bench_poly" 20000 500
 # issue #3: packing lower bounds at scale (40 s budget per dimension)
 run bench_packing "$build/bench/bench_packing" 40 60000
+# issue #3: large spherical instances through `attnrank bracket --engine scale`
+instances() {
+    printf 'family\td\tn\tbeta\teps\tlower\tupper\tlower_certificate\tupper_certificate\tupper_err\tseconds\n'
+    for spec in "fibonacci 3 20000 50 0.1" "fibonacci 3 20000 200 0.1" "uniform 4 12000 50 0.1" "uniform 4 20000 100 0.3"; do
+        set -- $spec
+        "$bin" bracket --geometry sphere --family "$1" --d "$2" --n "$3" --beta "$4" --eps "$5" --engine scale --format tsv |
+            tail -n 1 | awk -F'\t' -v f="$1" '{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f, $6, $4, $7, $8, $1, $2, $9, $10, $11, $12 }'
+    done
+}
+run bench_instances instances
 # the claim-S part of make verify, timed
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = verify ]; then
     echo "== verify --claim S ($stamp)" >&2

@@ -17,6 +17,18 @@ static double bs_now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+size_t bracket_scale_max_n(void)
+{
+    const char *s = getenv("ATTNRANK_MAX_SCALE_N");
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0)
+            return (size_t)v;
+    }
+    return 200000;
+}
+
 int bracket_scale_applies(const pointset_t *P)
 {
     if (!P || P->d < 2)
@@ -49,7 +61,12 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     ar_status st = pointset_validate(P);
     if (st)
         return st;
-    size_t n = P->n, d = P->d;
+    size_t n = P->n, d = P->d, nmax = bracket_scale_max_n();
+    if (n > nmax) {
+        ar_error_set("bracket: n = %zu exceeds the scale engine's limit of %zu points (O(n^2) work per degree; "
+                     "set ATTNRANK_MAX_SCALE_N to raise it)", n, nmax);
+        return AR_EINVAL;
+    }
     out->m = out->n = n;
     /* upper: polynomial certificate */
     poly_cert_t pc;

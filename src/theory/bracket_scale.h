@@ -24,6 +24,9 @@
 ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, const bracket_opts_t *o,
                                 bracket_t *out);
 
+/* Largest n the scale engine accepts: 200000, or ATTNRANK_MAX_SCALE_N. */
+size_t bracket_scale_max_n(void);
+
 /* 1 if every point of P is within 1e-12 of the unit sphere (the scale
  * engine applies), else 0. */
 int bracket_scale_applies(const pointset_t *P);

@@ -165,7 +165,10 @@ START_TEST(test_bad_geometry)
     expect_clean_error((const char *[]){ "bracket", "--beta", "1", "--eps", "0.1", NULL }, "instance");
     /* sizes beyond memory: refused up front, not by the OOM killer */
     expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
-                                         "--n", "300000", "--beta", "1", "--eps", "0.1", NULL }, "limit");
+                                         "--n", "300000", "--beta", "1", "--eps", "0.1", "--engine", "dense", NULL },
+                       "limit");
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                         "--n", "300000", "--beta", "1", "--eps", "0.1", NULL }, "ATTNRANK_MAX_SCALE_N");
     expect_clean_error((const char *[]){ "frobnicate", NULL }, "unknown command");
 }
 END_TEST
@@ -273,6 +276,58 @@ START_TEST(test_good_runs)
 }
 END_TEST
 
+START_TEST(test_scale_and_plot)
+{
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "2", "--beta", "100:10:3", "--eps", "0.1", NULL },
+                       "beta");
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "2", "--beta", "0:10:3", "--eps", "0.1", NULL },
+                       "beta");
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "2", "--beta", "10:100", "--eps", "0.1", NULL },
+                       "beta");
+    expect_clean_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:100:2", "--eps", "0.1", NULL },
+                       "claim");
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "1", "--beta", "10:100:2", "--eps", "0.1", NULL },
+                       "d");
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "3", "--beta", "10:100:2", "--eps", "1.5", NULL },
+                       "eps");
+    expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "3", "--family", "polygon", "--beta", "10:100:2",
+                                         "--eps", "0.1", NULL }, "polygon");
+    expect_clean_error((const char *[]){ "verify", "--claim", "Q", NULL }, "claim");
+    expect_clean_error((const char *[]){ "bracket", "--queries", "/nonexistent/q.npy", "--keys", "/nonexistent/k.npy",
+                                         "--beta", "1", "--eps", "0.1", "--engine", "scale", NULL }, NULL);
+    char p[300], t[300], pre[300], f[400];
+    snprintf(t, sizeof t, "%s/s2.tsv", tmpdir);
+    run_t r;
+    run(&r, (const char *[]){ "scale", "--claim", "S", "--d", "2", "--beta", "20:200:3", "--eps", "0.1", "--engine",
+                              "dense", "--format", "tsv", NULL });
+    ck_assert_msg(r.status == 0, "scale failed: %s", r.err);
+    ck_assert_msg(strstr(r.out, "fitted exponent") != NULL, "no fit line: %s", r.out);
+    size_t rows = 0;
+    for (const char *q = r.out; (q = strchr(q, '\n')); q++)
+        rows++;
+    ck_assert_msg(rows == 6, "scale tsv: %zu lines, expected 6 (comment, header, 3 rows, fit)", rows);
+    write_bytes("s2.tsv", r.out, strlen(r.out), p, sizeof p);
+    (void)t;
+    snprintf(pre, sizeof pre, "%s/plot", tmpdir);
+    run(&r, (const char *[]){ "plot", "--input", p, "--out", pre, NULL });
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        ck_assert_msg(r.status == 0, "plot failed: %s", r.err);
+        const char *ext[] = { ".svg", ".png", ".dat", ".gp" };
+        for (int i = 0; i < 4; i++) {
+            snprintf(f, sizeof f, "%s%s", pre, ext[i]);
+            FILE *fp = fopen(f, "rb");
+            ck_assert_msg(fp != NULL, "plot did not write %s", f);
+            fseek(fp, 0, SEEK_END);
+            ck_assert_msg(ftell(fp) > (i < 2 ? 1000 : 50), "%s is (nearly) empty", f);
+            fclose(fp);
+        }
+    }
+    write_bytes("bad.tsv", "d\tbeta\n2\tx\n", 11, p, sizeof p);
+    expect_clean_error((const char *[]){ "plot", "--input", p, "--out", pre, NULL }, "bad.tsv");
+    expect_clean_error((const char *[]){ "plot", "--input", "/nonexistent/t.tsv", "--out", pre, NULL }, "nonexistent");
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -282,6 +337,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_bad_geometry);
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_good_runs);
+    tcase_add_test(tc, test_scale_and_plot);
     suite_add_tcase(s, tc);
     return s;
 }
