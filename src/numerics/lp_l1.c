@@ -1,6 +1,8 @@
 /* lp_l1.c -- weighted l1 fit by GLPK (see lp_l1.h). */
 #include "numerics/lp_l1.h"
 
+#include <lapacke.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <glpk.h>
@@ -16,6 +18,66 @@ static double lp_l1_objective(size_t m, size_t k, const double *F, const double 
         s += (w ? w[i] : 1.0) * fabs(r);
     }
     return s;
+}
+
+/* Fallback when both simplex methods and the interior-point method fail
+ * (seen on badly scaled fits: Chebyshev degree ~85 against exp(1000 (s-1))):
+ * iteratively reweighted least squares for min sum_i w_i |f_i - (F c)_i|,
+ * each step one weighted dgels.  Approximate; callers that need rigour
+ * certify the result independently. */
+static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f, const double *w,
+                               double *coef, double *obj)
+{
+    double *G = ar_calloc(m * k, sizeof *G, "irls matrix"), *r = ar_calloc(m, sizeof *r, "irls rhs");
+    double *u = ar_calloc(m, sizeof *u, "irls weights");
+    if (!G || !r || !u) {
+        free(G); free(r); free(u);
+        return AR_ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++)
+        u[i] = w[i];
+    ar_status st = AR_OK;
+    for (int it = 0; it < 30; it++) {
+        for (size_t i = 0; i < m; i++) {
+            double sq = sqrt(u[i]);
+            r[i] = sq * f[i];
+            for (size_t j = 0; j < k; j++)
+                G[i + j * m] = sq * F[i + j * m];
+        }
+        lapack_int info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)k, 1, G, (lapack_int)m,
+                                        r, (lapack_int)m);
+        if (info != 0) {
+            ar_error_set("lp_l1_solve: least-squares fallback failed (info %d)", (int)info);
+            st = AR_ENUMERIC;
+            break;
+        }
+        for (size_t j = 0; j < k; j++)
+            coef[j] = r[j];
+        /* residuals and new weights w_i / max(|res_i|, floor) */
+        double scale = 0;
+        for (size_t i = 0; i < m; i++)
+            scale = fmax(scale, fabs(f[i]));
+        double floor_ = 1e-14 * (scale > 0 ? scale : 1);
+        for (size_t i = 0; i < m; i++) {
+            double v = 0;
+            for (size_t j = 0; j < k; j++)
+                v += F[i + j * m] * coef[j];
+            double res = fabs(f[i] - v);
+            u[i] = w[i] / (res > floor_ ? res : floor_);
+        }
+    }
+    if (st == AR_OK && obj) {
+        double o = 0;
+        for (size_t i = 0; i < m; i++) {
+            double v = 0;
+            for (size_t j = 0; j < k; j++)
+                v += F[i + j * m] * coef[j];
+            o += w[i] * fabs(f[i] - v);
+        }
+        *obj = o;
+    }
+    free(G); free(r); free(u);
+    return st;
 }
 
 ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, const double *w,
@@ -113,11 +175,29 @@ ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, cons
         parm.meth = GLP_DUALP;
         rc = glp_simplex(P, &parm);
     }
-    glp_term_out(term);
+    int interior = 0;
     if (rc != 0 || glp_get_status(P) != GLP_OPT) {
-        ar_error_set("lp_l1_solve: GLPK simplex failed (rc=%d, status=%d, m=%zu, k=%zu)", rc,
-                     glp_get_status(P), m, k);
-        st = AR_ENUMERIC;
+        /* last resort: the interior-point method (only a candidate is needed:
+         * every use of the fit is certified independently) */
+        glp_iptcp ip;
+        glp_init_iptcp(&ip);
+        ip.msg_lev = GLP_MSG_OFF;
+        rc = glp_interior(P, &ip);
+        interior = rc == 0 && glp_ipt_status(P) == GLP_OPT;
+    }
+    glp_term_out(term);
+    if (interior) {
+        for (size_t j = 0; j < k; j++)
+            c[j] = glp_ipt_row_dual(P, (int)j + 1) * rho[j] / sigma;
+        double o = lp_l1_objective(m, k, F, f, w, c);
+        if (!isfinite(o)) {
+            ar_error_set("lp_l1_solve: non-finite fit (m=%zu, k=%zu)", m, k);
+            st = AR_ENUMERIC;
+        } else if (obj) {
+            *obj = o;
+        }
+    } else if (rc != 0 || glp_get_status(P) != GLP_OPT) {
+        st = lp_l1_irls(m, k, F, f, w, c, obj);
     } else {
         for (size_t j = 0; j < k; j++)
             c[j] = glp_get_row_dual(P, (int)j + 1) * rho[j] / sigma;

@@ -5,8 +5,11 @@
  *
  * Solved through the dual LP  max f^T y  s.t.  F^T y = 0, |y_i| <= w_i
  * (k equality rows, m bounded columns: a small basis when k << m); the
- * optimal c is the vector of row duals.  The result is a floating-point
- * candidate (GLPK tolerances), not a rigorous optimum. */
+ * optimal c is the vector of row duals.  Solver chain: primal simplex,
+ * dual simplex from the standard basis, interior point, and finally
+ * iteratively reweighted least squares (LAPACK dgels; approximate) when
+ * GLPK fails on a badly scaled problem.  The result is a floating-point
+ * candidate, not a rigorous optimum. */
 #ifndef ATTNRANK_NUMERICS_LP_L1_H
 #define ATTNRANK_NUMERICS_LP_L1_H
 
@@ -18,7 +21,7 @@
  * Outputs: c[0..k-1], and if obj != NULL, *obj = sum_i w_i |f_i - (F c)_i|
  * recomputed in double from the returned c (not rigorous).
  * Errors: AR_EINVAL (bad sizes, non-finite input, w_i <= 0), AR_ENOMEM,
- * AR_ENUMERIC (GLPK did not reach an optimal basis). */
+ * AR_ENUMERIC (every method failed, or the fit is not finite). */
 ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, const double *w,
                       double *c, double *obj);
 
