@@ -349,11 +349,25 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* Regression: at beta = 1000, degree 85, every GLPK method failed and the fit
+ * aborted the continuum search; the IRLS fallback must give a candidate whose
+ * certified continuum error is below 0.1 (the l1-optimal rank 7396 = 86^2). */
+START_TEST(test_fit_fallback_beta1000)
+{
+    double c[86], est, err;
+    ck_assert_msg(poly_fit(3, 1000.0, 85, c, &est) == AR_OK, "poly_fit: %s", ar_error_get());
+    ck_assert_int_eq(poly_continuum_error(3, 1000.0, c, 85, &err), AR_OK);
+    ck_assert_msg(err < 0.1, "certified continuum error %g at L = 85, beta = 1000", err);
+}
+END_TEST
+
+
 Suite *suite_cert_poly(void)
 {
     Suite *s = suite_create("cert_poly");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_dim);
+    tcase_add_test(tc, test_fit_fallback_beta1000);
     tcase_add_test(tc, test_rank_svd);
     tcase_add_test(tc, test_instance_vs_truth);
     tcase_add_test(tc, test_continuum_vs_quadrature);
