@@ -33,6 +33,11 @@ instances() {
     done
 }
 run bench_instances instances
+# issue #3: claim-S sweep tables for d = 2..5 and their plot (bench/results/claim_S/)
+if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = claim_S ]; then
+    echo "== claim-S sweeps and plot ($stamp)" >&2
+    sh "$here/claim_S_sweeps.sh" "$bin"
+fi
 # the claim-S part of make verify, timed
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = verify ]; then
     echo "== verify --claim S ($stamp)" >&2

@@ -57,8 +57,14 @@ static ar_status read_table(const char *path, prow_t *rows[PLOT_MAXD], size_t cn
             continue;
         char *fld[20];
         size_t nf = 0;
-        for (char *save = NULL, *t = strtok_r(line, "\t\n", &save); t && nf < 20; t = strtok_r(NULL, "\t\n", &save))
+        line[strcspn(line, "\r\n")] = '\0';
+        for (char *t = line; t && nf < 20;) {      /* split on single tabs (empty fields kept) */
             fld[nf++] = t;
+            char *tab = strchr(t, '\t');
+            if (tab)
+                *tab = '\0';
+            t = tab ? tab + 1 : NULL;
+        }
         char *e1, *e2, *e3, *e4, *e5, *e6;
         if (nf < 16) {
             ar_error_set("%s:%zu: expected 16 tab-separated fields of 'attnrank scale --format tsv', got %zu",

@@ -190,11 +190,13 @@ int cmd_scale(int argc, char **argv)
         double law = claim_s_law((int)d, p->beta);
         if (fmt == SF_MD) {
             printf("| %zu | %g | %zu | %zu | %zu | %s | %zu | %s | %zu | %.4g | %.3f | %.3f | %.2f |\n", d, p->beta,
-                   p->n, p->lower, p->lower_points, p->lower_method, p->upper, p->upper_method, p->continuum, law,
+                   p->n, p->lower, p->lower_points, p->lower_method, p->upper,
+                   p->upper_method[0] ? p->upper_method : "-", p->continuum, law,
                    p->lower / law, p->upper / law, p->seconds);
         } else if (fmt == SF_TSV) {
             printf("%zu\t%.17g\t%zu\t%zu\t%zu\t%s\t%zu\t%.6g\t%s\t%zu\t%s\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", d, p->beta, p->n,
-                   p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err, p->upper_method, p->continuum,
+                   p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err,
+                   p->upper_method[0] ? p->upper_method : "-", p->continuum,
                    p->continuum_method[0] ? p->continuum_method : "-", law, p->lower / law, p->upper / law,
                    p->status, p->seconds);
         } else {

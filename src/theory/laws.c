@@ -15,7 +15,7 @@ static const double betas_s3[] = { 20, 30, 45, 60 };
 static const double betas_s2_scale[] = { 100, 1000, 10000, 100000 };
 static const double betas_s3_scale[] = { 50, 100, 200, 500 };
 static const double betas_s4_scale[] = { 20, 50, 100, 200 };
-static const double betas_s5_scale[] = { 10, 20, 50, 100 };
+static const double betas_s5_scale[] = { 20, 50, 100, 200 };
 static const double beta_sat3[] = { 50 };
 static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
 
