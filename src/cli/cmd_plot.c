@@ -178,10 +178,10 @@ int cmd_plot(int argc, char **argv)
     static const char *colours[] = { "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d" };
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 0)
-            fprintf(fg, "set terminal svg size 900,650 dynamic font 'Helvetica,13'\nset output '%s.svg'\n", out);
+            fprintf(fg, "set terminal svg size 1150,650 dynamic font 'Helvetica,13'\nset output '%s.svg'\n", out);
         else
-            fprintf(fg, "set terminal pngcairo size 900,650 font 'Helvetica,11'\nset output '%s.png'\n", out);
-        fprintf(fg, "set logscale xy\nset grid\nset key top left\nset xlabel '1 + beta'\n"
+            fprintf(fg, "set terminal pngcairo size 1150,650 font 'Helvetica,11'\nset output '%s.png'\n", out);
+        fprintf(fg, "set logscale xy\nset grid\nset key outside right top\nset xlabel '1 + beta'\n"
                     "set ylabel 'certified eps-rank bracket'\nset title '%s'\n",
                 title ? title : "attnrank: certified eps-rank brackets vs (1+beta)^{(d-1)/2}");
         fprintf(fg, "plot \\\n");

@@ -1,8 +1,8 @@
-set terminal svg size 900,650 dynamic font 'Helvetica,13'
+set terminal svg size 1150,650 dynamic font 'Helvetica,13'
 set output 'bench/results/claim_S/claim_S.svg'
 set logscale xy
 set grid
-set key top left
+set key outside right top
 set xlabel '1 + beta'
 set ylabel 'certified eps-rank bracket'
 set title 'claim S: certified eps-rank (eps = 0.1) vs (1+beta), slopes (d-1)/2'
@@ -21,11 +21,11 @@ plot \
   'bench/results/claim_S/claim_S.dat' index 3 using 1:4 with linespoints pt 2 dt 3 lc rgb '#e7298a' title 'd=5 upper (continuum)', \
   'bench/results/claim_S/claim_S.dat' index 3 using 1:(0.73012287778631868*$1**2) with lines dt 2 lc rgb '#e7298a' title 'slope 2'
 unset output
-set terminal pngcairo size 900,650 font 'Helvetica,11'
+set terminal pngcairo size 1150,650 font 'Helvetica,11'
 set output 'bench/results/claim_S/claim_S.png'
 set logscale xy
 set grid
-set key top left
+set key outside right top
 set xlabel '1 + beta'
 set ylabel 'certified eps-rank bracket'
 set title 'claim S: certified eps-rank (eps = 0.1) vs (1+beta), slopes (d-1)/2'
