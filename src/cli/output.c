@@ -1,5 +1,6 @@
 /* output.c -- JSON helpers and timing. */
 #include "cli/output.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <time.h>
@@ -41,7 +42,5 @@ double out_log10_fmpz(const fmpz_t x)
 
 double out_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return clock_now();
 }

@@ -1,5 +1,6 @@
 /* bracket.c -- certified bracket lower <= rank_eps(A) <= upper (THEORY 3.4, 3.5). */
 #include "theory/bracket.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,13 +9,6 @@
 #include <time.h>
 #include "numerics/fps.h"
 #include "numerics/softmax.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void bracket_opts_default(bracket_opts_t *o)
 {
@@ -34,7 +28,7 @@ static void take_upper(bracket_t *out, const upper_cert_t *c)
 ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                           const bracket_opts_t *o, bracket_t *out)
 {
-    double t0 = now_seconds();
+    double t0 = clock_now();
     bracket_opts_t def;
     if (!o) {
         bracket_opts_default(&def);
@@ -70,9 +64,9 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     smx_t A;
     memset(&A, 0, sizeof A);
-    double t1 = now_seconds();
+    double t1 = clock_now();
     st = smx_compute(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->prec, o->threads);
-    out->seconds_enclose = now_seconds() - t1;
+    out->seconds_enclose = clock_now() - t1;
     if (st != AR_OK)
         return st;
     out->maxerr = A.maxerr;
@@ -90,7 +84,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     if (!(2.0 * A.maxerr < eps)) {
         smx_clear(&A);
-        out->seconds = now_seconds() - t0;
+        out->seconds = clock_now() - t0;
         return AR_OK;                       /* status stays "inconclusive" */
     }
 
@@ -133,7 +127,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     out->upper = out->up.rank;
 
     if (o->use_lower) {
-        double t2 = now_seconds();
+        double t2 = clock_now();
         order = ar_calloc(m, sizeof *order, "farthest-point order");
         if (!order) {
             st = AR_ENOMEM;
@@ -153,7 +147,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        out->seconds_lower = now_seconds() - t2;
+        out->seconds_lower = clock_now() - t2;
     }
     out->lower = out->lo.rank;
     if (out->lower > out->upper) {
@@ -168,6 +162,6 @@ done:
     free(logt);
     free(order);
     smx_clear(&A);
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_now() - t0;
     return st;
 }

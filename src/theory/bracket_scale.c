@@ -1,5 +1,6 @@
 /* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
 #include "theory/bracket_scale.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,13 +10,6 @@
 #include "numerics/fps.h"
 #include "numerics/softmax.h"
 #include "theory/cert_poly.h"
-
-static double bs_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 size_t bracket_scale_max_n(void)
 {
@@ -53,7 +47,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     }
     memset(out, 0, sizeof *out);
     out->status = "inconclusive";
-    double t0 = bs_now();
+    double t0 = clock_now();
     if (!(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
         ar_error_set("bracket: need finite beta >= 0 and 0 < eps < 1");
         return AR_EINVAL;
@@ -78,7 +72,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     out->up.seconds = pc.seconds;
     snprintf(out->up.method, sizeof out->up.method, "%s", pc.capped ? "trivial" : "polynomial");
     /* lower: block certificates on the rows of a farthest-point prefix */
-    double t1 = bs_now();
+    double t1 = clock_now();
     size_t M = pc.rank < n ? pc.rank : n;
     size_t *order = ar_calloc(n, sizeof *order, "farthest-point order");
     double *xs = ar_calloc(M * d, sizeof *xs, "prefix points");
@@ -95,7 +89,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     smx_t A;
     memset(&A, 0, sizeof A);
     st = smx_compute(&A, xs, M, P->x, n, d, P->w, beta, o->prec, o->threads);
-    out->seconds_enclose = bs_now() - t1;
+    out->seconds_enclose = clock_now() - t1;
     if (st) {
         free(order); free(xs);
         return st;
@@ -123,7 +117,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
         snprintf(out->up.method, sizeof out->up.method, "trivial");
     }
     out->lower = out->lo.rank;
-    out->seconds_lower = bs_now() - t1;
+    out->seconds_lower = clock_now() - t1;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",
                      out->lower, out->lo.method, out->upper, out->up.method);
@@ -134,6 +128,6 @@ done:
     smx_clear(&A);
     free(order);
     free(xs);
-    out->seconds = bs_now() - t0;
+    out->seconds = clock_now() - t0;
     return st;
 }

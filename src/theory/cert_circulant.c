@@ -2,6 +2,8 @@
  * attention matrix: Arb enclosure of the first row, band upper certificates
  * (projection and l1-optimal LP), circulant block lower certificates. */
 #include "theory/cert_circulant.h"
+#include "theory/cert_lower.h"
+#include "numerics/clock.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -11,13 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include "numerics/circulant.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 long circ_default_prec(size_t n, double beta)
 {
@@ -345,7 +340,7 @@ static void lp_search(search_t *S, size_t Kmax, size_t kfail, size_t kok)
 ar_status circ_upper_search(const circ_instance_t *I, circ_upper_method_t method, double eps,
                             size_t kfail, size_t kok, circ_upper_t *out, double **coef)
 {
-    double t0 = now_seconds();
+    double t0 = clock_now();
     if (coef)
         *coef = NULL;
     if (!I || !I->a || !out) {
@@ -404,7 +399,7 @@ ar_status circ_upper_search(const circ_instance_t *I, circ_upper_method_t method
     }
     free(S.c);
     free(S.best);
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 
@@ -452,21 +447,10 @@ double circ_lower_invnorm(const circ_instance_t *I, size_t m)
     return r;
 }
 
-/* eps * bound < 1 with the product rounded upward */
-static int certifies(double eps, double bound)
-{
-    if (!(bound < INFINITY) || !(bound >= 0))
-        return 0;
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    volatile double p = eps * bound;
-    fesetround(mode);
-    return p < 1.0;
-}
 
 ar_status circ_lower_search(const circ_instance_t *I, double eps, size_t mmax, circ_lower_t *out)
 {
-    double t0 = now_seconds();
+    double t0 = clock_now();
     if (!I || !I->a || !out) {
         ar_error_set("circ_lower_search: missing argument");
         return AR_EINVAL;
@@ -489,14 +473,14 @@ ar_status circ_lower_search(const circ_instance_t *I, double eps, size_t mmax, c
             continue;
         double b = circ_lower_invnorm(I, m);
         out->probes++;
-        if (certifies(eps, b)) {
+        if (lower_certifies(eps, b)) {
             out->rank = m;
             out->step = p;
             out->invnorm = b;
             break;
         }
     }
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 
@@ -517,7 +501,7 @@ static int lp_affordable(size_t n, size_t Kproj)
 
 ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracket_t *out)
 {
-    double t0 = now_seconds();
+    double t0 = clock_now();
     if (!out) {
         ar_error_set("circ_bracket: missing output");
         return AR_EINVAL;
@@ -536,7 +520,7 @@ ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracke
     out->eps = eps;
     out->prec = I.prec;
     out->arad = I.arad;
-    out->seconds_enclose = now_seconds() - t0;
+    out->seconds_enclose = clock_now() - t0;
     out->lower = 1;
     out->upper = out->upper_projection = out->upper_lp = n;
     out->lower_m_step = n;
@@ -545,7 +529,7 @@ ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracke
     if (!(2.0 * I.arad < eps)) {
         out->status = "inconclusive";
         circ_instance_clear(&I);
-        out->seconds = now_seconds() - t0;
+        out->seconds = clock_now() - t0;
         return AR_OK;
     }
 
@@ -599,7 +583,7 @@ ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracke
     }
     out->status = "certified";
     circ_instance_clear(&I);
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 fail:
     circ_instance_clear(&I);

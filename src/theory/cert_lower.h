@@ -25,6 +25,11 @@ typedef struct {
     double seconds;
 } lower_cert_t;
 
+/* The certificate's inequality: 1 if eps * bound < 1 with the product
+ * rounded upward (so rounding can never make a failing test pass), 0 for a
+ * non-finite or negative bound.  bound is a certified ||M^{-1}||_inf. */
+int lower_certifies(double eps, double bound);
+
 /* Certificate for one given row set S (rows[0..m), distinct) with the block
  * test matrix described above.  out->rank = m if certified, else the trivial
  * certificate (rank 1 when eps < 1).  0 < eps < 1 required (AR_EINVAL

@@ -1,6 +1,7 @@
 /* cert_packing.c -- diagonal dominance of packings in O(m * neighbours).
  * Proofs of every bound used here: proofs-notes/packing-lower-bounds.md. */
 #include "theory/cert_packing.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,13 +19,6 @@
 #define PHI2_MIN 0x1p-30
 #define PHI2_MAX 150.0      /* > (2 * 1.5)^2 * 16: every pair is evaluated */
 #define INVNORM_MAX 6000
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Upper bound of the ball t as a double (rounded up; never below 2^-1000
  * so that a positive quantity stays positive). */
@@ -381,7 +375,7 @@ ar_status pack_diagdom_phi(const pointset_t *P, double beta, double eps, double 
         ar_error_set("pack_diagdom: phi2 must be finite and >= 0 (phi2=%g)", phi2);
         return AR_EINVAL;
     }
-    double t0 = now();
+    double t0 = clock_now();
     cert_init(out, P, beta, eps, "diagdom");
     size_t m = P->n;
     double tau = (1.0 - eps) / (1.0 + eps);     /* only used to choose phi2 */
@@ -401,7 +395,7 @@ ar_status pack_diagdom_phi(const pointset_t *P, double beta, double eps, double 
             break;
         phi2 = p2 + 2.0 * log(1e3) / beta;
     }
-    out->seconds = now() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 
@@ -423,7 +417,7 @@ ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t
                      INVNORM_MAX);
         return AR_EINVAL;
     }
-    double t0 = now();
+    double t0 = clock_now();
     size_t m = P->n;
     cert_init(out, P, beta, eps, "invnorm");
     out->max_R = NAN;
@@ -448,7 +442,7 @@ ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t
     out->certified = lc.rank == m ? m : 0;
     if (out->certified && strcmp(lc.method, "diagdom") == 0)
         out->method = "invnorm-varah";
-    out->seconds = now() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 
@@ -496,7 +490,7 @@ ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t see
                      "max_points=%zu)", INVNORM_MAX, d, beta, eps, max_points);
         return AR_EINVAL;
     }
-    double t0 = now();
+    double t0 = clock_now();
     pack_cert_t best, c;
     memset(&best, 0, sizeof best);
     best.d = d;
@@ -561,7 +555,7 @@ ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t see
     }
 #undef PROBE
     *out = best;
-    out->seconds = now() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 

@@ -6,6 +6,7 @@
  * FPU in FE_UPWARD mode (own loops, -frounding-math); lower bounds are
  * obtained as negated upper bounds (dn_* helpers). */
 #include "theory/cert_poly.h"
+#include "numerics/clock.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -29,13 +30,6 @@
 #define CP_PREC 128
 
 /* ---------- small helpers ---------- */
-
-static double cp_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* In FE_UPWARD mode: lower bounds by negation (GCC keeps these with
  * -frounding-math: sign-dependent rounding is honoured). */
@@ -942,7 +936,7 @@ static int cp_eps_ok(double eps) { return isfinite(eps) && eps > 0 && eps < 1; }
 
 ar_status poly_upper_continuum(int d, double beta, double eps, poly_cert_t *out)
 {
-    double t0 = cp_now();
+    double t0 = clock_now();
     if (d < 2 || d > 64 || !cp_beta_ok(beta) || !cp_eps_ok(eps) || !out) {
         ar_error_set("poly_upper_continuum: need 2 <= d <= 64, 0 <= beta <= 1e7, 0 < eps < 1 (got d=%d, beta=%g, eps=%g)",
                      d, beta, eps);
@@ -974,13 +968,13 @@ ar_status poly_upper_continuum(int d, double beta, double eps, poly_cert_t *out)
     out->eps = eps;
     out->evals = S.evals;
     sr_clear(&S);
-    out->seconds = cp_now() - t0;
+    out->seconds = clock_now() - t0;
     return st;
 }
 
 ar_status poly_upper_instance(const pointset_t *P, double beta, double eps, poly_cert_t *out)
 {
-    double t0 = cp_now();
+    double t0 = clock_now();
     if (!cp_eps_ok(eps) || !out) {
         ar_error_set("poly_upper_instance: eps=%g must be in (0, 1)", eps);
         return AR_EINVAL;
@@ -1031,6 +1025,6 @@ ar_status poly_upper_instance(const pointset_t *P, double beta, double eps, poly
     out->eps = eps;
     out->evals = S.evals;
     sr_clear(&S);              /* also frees I */
-    out->seconds = cp_now() - t0;
+    out->seconds = clock_now() - t0;
     return st;
 }

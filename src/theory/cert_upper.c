@@ -2,6 +2,7 @@
  * (THEORY 3.5): truncated SVD, symmetrised eigen-decomposition and pivoted
  * Cholesky, each certified by resid_r1_bound. */
 #include "theory/cert_upper.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,13 +11,6 @@
 #include <time.h>
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char *method_name(upper_method_t m)
 {
@@ -181,7 +175,7 @@ static int valid_smx(const smx_t *A, const char *who)
 ar_status upper_certify(const smx_t *A, upper_method_t method, const double *logt, double eps,
                         upper_cert_t *out, double **U, double **V)
 {
-    double t0 = now_seconds();
+    double t0 = clock_now();
     if (U) *U = NULL;
     if (V) *V = NULL;
     memset(out, 0, sizeof *out);
@@ -203,7 +197,7 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
     }
     set_trivial(A, out);
     if (r <= 1) {                       /* nothing below the trivial rank */
-        out->seconds = now_seconds() - t0;
+        out->seconds = clock_now() - t0;
         return AR_OK;
     }
     double *Ua, *Va;
@@ -213,7 +207,7 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
     if (st != AR_OK)
         return st;
     if (!applies) {
-        out->seconds = now_seconds() - t0;
+        out->seconds = clock_now() - t0;
         return AR_OK;
     }
     if (kmax > r - 1)
@@ -265,7 +259,7 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
         }
     }
     free(Ua); free(Va); free(work);
-    out->seconds = now_seconds() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }
 

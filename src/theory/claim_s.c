@@ -1,5 +1,6 @@
 /* claim_s.c -- one point of a claim-S sweep (see claim_s.h). */
 #include "theory/claim_s.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,13 +13,6 @@
 #include "theory/cert_poly.h"
 
 #define CIRC_DEFAULT_N 20160   /* 2^6 3^2 5 7: many divisors for the block lower certificate */
-
-static double cs_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 void claim_s_opts_default(claim_s_opts_t *o)
 {
@@ -147,7 +141,7 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
         ar_error_set("claim_s_point: need 2 <= d <= 16, finite beta >= 0, 0 < eps < 1");
         return AR_EINVAL;
     }
-    double t0 = cs_now();
+    double t0 = clock_now();
     out->d = d;
     out->beta = beta;
     out->eps = eps;
@@ -183,6 +177,6 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
         out->continuum = pc.rank;
         snprintf(out->continuum_method, sizeof out->continuum_method, "continuum/polynomial L=%lu", pc.L);
     }
-    out->seconds = cs_now() - t0;
+    out->seconds = clock_now() - t0;
     return AR_OK;
 }

@@ -1,5 +1,6 @@
 /* verify.c -- sweep, bracket, fit and judge one law. */
 #include "theory/verify.h"
+#include "numerics/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,17 +8,10 @@
 #include <time.h>
 #include "theory/cert_packing.h"
 
-static double verify_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* Saturation row: see verify.h. */
 static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
 {
-    double t0 = verify_now(), beta = law->betas[0];
+    double t0 = clock_now(), beta = law->betas[0];
     if (progress)
         progress("saturation: certifying a packing", ctx);
     pack_cert_t pk;
@@ -67,7 +61,7 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
             row->band_max = fmax(row->band_max, r);
         }
     }
-    row->seconds = verify_now() - t0;
+    row->seconds = clock_now() - t0;
     if (row->npts < 3 || !certified) {
         row->verdict = "inconclusive";
         snprintf(row->reason, sizeof row->reason, "too few sizes or a point not certified");
@@ -91,7 +85,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
     row->law = law;
     if (law->kind && strcmp(law->kind, "saturation") == 0)
         return verify_saturation(law, row, progress, ctx);
-    double t0 = verify_now();
+    double t0 = clock_now();
     int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
     claim_s_opts_t co;
     claim_s_opts_default(&co);
@@ -139,7 +133,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         row->band_min = fmin(row->band_min, fmin(r1, r2));
         row->band_max = fmax(row->band_max, fmax(r1, r2));
     }
-    row->seconds = verify_now() - t0;
+    row->seconds = clock_now() - t0;
     if (!all_certified || row->npts < 3) {
         row->verdict = "inconclusive";
         snprintf(row->reason, sizeof row->reason, "%s",

@@ -1,0 +1,8 @@
+/* clock.h -- wall-clock timing for reports. */
+#ifndef ATTNRANK_NUMERICS_CLOCK_H
+#define ATTNRANK_NUMERICS_CLOCK_H
+
+/* Seconds on the monotonic clock (for differences only). */
+double clock_now(void);
+
+#endif
