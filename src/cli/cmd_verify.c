@@ -145,7 +145,8 @@ int cmd_verify(int argc, char **argv)
         if (claim && strcmp(claim, u[i]))
             continue;
         if (fmt == FMT_JSON) {
-            printf("{\"claim\":\"%s\",\"verdict\":\"inconclusive\",\"implemented\":false,\"reason\":", u[i]);
+            printf("{\"claim\":\"%s\",\"d\":null,\"predicted\":null,\"fit_lower\":null,\"fit_upper\":null,"
+                   "\"band\":null,\"verdict\":\"inconclusive\",\"implemented\":false,\"reason\":", u[i]);
             out_json_string(stdout, u[i + 1]);
             printf("}\n");
         } else {

@@ -10,6 +10,9 @@
 #include "constructions/pointset.h"
 #include "numerics/blas_select.h"
 #include "theory/bracket.h"
+#include "theory/cert_circulant.h"
+#include "theory/cert_packing.h"
+#include "theory/cert_poly.h"
 
 #define GOLDEN_PATH "tests/golden/brackets.tsv"
 
@@ -59,12 +62,34 @@ static void golden_row(const golden_case_t *c, char *buf, size_t cap)
     pointset_clear(&K);
 }
 
+/* The structured certificates of issue #3, one row each. */
+static size_t golden_structured(char rows[][256], size_t k)
+{
+    circ_bracket_t cb;
+    ck_assert_msg(circ_bracket(2520, 1000, 0.1, 0, &cb) == AR_OK, "circulant: %s", ar_error_get());
+    snprintf(rows[k++], 256, "circulant-2520-gon\t2520\t%zu\t%zu\tcirculant-blocks\t%s\t%s", cb.lower, cb.upper,
+             cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection", cb.status);
+    pointset_t P = { 0 };
+    ck_assert_int_eq(sphere_generate(&P, FAMILY_FIBONACCI, 3000, 3, 0, 1), AR_OK);
+    poly_cert_t pc;
+    ck_assert_msg(poly_upper_instance(&P, 20, 0.1, &pc) == AR_OK, "poly: %s", ar_error_get());
+    snprintf(rows[k++], 256, "polynomial-fibonacci-d3\t3000\t-\t%zu\t-\tpolynomial L=%lu\tcertified", pc.rank, pc.L);
+    pointset_clear(&P);
+    ck_assert_msg(poly_upper_continuum(4, 50, 0.1, &pc) == AR_OK, "continuum: %s", ar_error_get());
+    snprintf(rows[k++], 256, "continuum-d4\t-\t-\t%zu\t-\tpolynomial L=%lu\tcertified", pc.rank, pc.L);
+    pack_cert_t pk;
+    ck_assert_msg(pack_lower_search(4, 50, 0.1, 1, 60000, &pk) == AR_OK, "packing: %s", ar_error_get());
+    snprintf(rows[k++], 256, "packing-search-d4\t%zu\t%zu\t-\t%s\t-\tcertified", pk.m, pk.certified, pk.method);
+    return k;
+}
+
 START_TEST(test_golden_brackets)
 {
-    size_t nc = sizeof cases / sizeof cases[0];
-    char rows[8][256];
-    for (size_t i = 0; i < nc; i++)
+    size_t nc0 = sizeof cases / sizeof cases[0];
+    char rows[16][256];
+    for (size_t i = 0; i < nc0; i++)
         golden_row(&cases[i], rows[i], sizeof rows[i]);
+    size_t nc = golden_structured(rows, nc0);
     if (getenv("ATTNRANK_GOLDEN_UPDATE")) {
         FILE *f = fopen(GOLDEN_PATH, "w");
         ck_assert_msg(f != NULL, "cannot write %s", GOLDEN_PATH);
