@@ -51,7 +51,7 @@ static ar_status parse_grid(const char *s, double *lo, double *hi, size_t *count
     if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
         (st = args_size("beta COUNT", c2 + 1, 1, SCALE_MAX, count)))
         return st;
-    if (*hi < *lo || (*count > 1 && *lo <= 0 && *hi > 0 && 0)) {
+    if (*hi < *lo) {
         ar_error_set("--beta: need LO <= HI");
         return AR_EINVAL;
     }

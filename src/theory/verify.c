@@ -54,7 +54,7 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
         if (pt->p.upper < prev)
             ok = 0;
         prev = pt->p.upper;
-        double lawv = law_value(law, beta) > 0 ? pow(1 + beta, 0.5 * (law->dim - 1)) : 1;
+        double lawv = pow(1 + beta, 0.5 * (law->dim - 1));   /* the claim-S law at this beta */
         double r = (double)pt->p.upper / lawv;
         if (!pt->p.upper_capped) {
             row->band_min = fmin(row->band_min, r);
