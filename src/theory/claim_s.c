@@ -54,17 +54,25 @@ static void set_lower(claim_s_point_t *out, size_t v, size_t points, const char 
     }
 }
 
+/* The family's instance of size n on S^{d-1} (*fam_name receives the family's name). */
+static ar_status cs_instance(int d, size_t n, const claim_s_opts_t *o, pointset_t *P, const char **fam_name)
+{
+    *fam_name = o->family ? o->family : default_family(d);
+    sphere_family_t fam;
+    ar_status st = sphere_family_parse(*fam_name, &fam);
+    if (st)
+        return st;
+    return sphere_generate(P, fam, n, (size_t)d, 0.0, o->seed);
+}
+
 /* Dense engine: one O(n^3) bracket of the family's instance. */
 static ar_status point_dense(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
 {
-    const char *fam_name = o->family ? o->family : default_family(d);
-    sphere_family_t fam;
-    ar_status st = sphere_family_parse(fam_name, &fam);
-    if (st)
-        return st;
+    const char *fam_name;
     size_t n = auto_size(o, d, beta, 20.0, 16, 2000);
     pointset_t P = { 0 };
-    if ((st = sphere_generate(&P, fam, n, (size_t)d, 0.0, o->seed)))
+    ar_status st = cs_instance(d, n, o, &P, &fam_name);
+    if (st)
         return st;
     bracket_t b;
     st = bracket_compute(&P, &P, beta, eps, NULL, &b);
@@ -107,14 +115,11 @@ static ar_status point_circulant(double beta, double eps, const claim_s_opts_t *
 /* Scale engine, d >= 3: the polynomial certificate on the family's instance. */
 static ar_status point_poly(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out)
 {
-    const char *fam_name = o->family ? o->family : default_family(d);
-    sphere_family_t fam;
-    ar_status st = sphere_family_parse(fam_name, &fam);
-    if (st)
-        return st;
+    const char *fam_name;
     size_t n = auto_size(o, d, beta, 40.0, 2000, 20000);
     pointset_t P = { 0 };
-    if ((st = sphere_generate(&P, fam, n, (size_t)d, 0.0, o->seed)))
+    ar_status st = cs_instance(d, n, o, &P, &fam_name);
+    if (st)
         return st;
     poly_cert_t pc;
     st = poly_upper_instance(&P, beta, eps, &pc);
