@@ -18,23 +18,6 @@
 
 #define HP 400
 
-/* a uniform double in [0, 1) from a 64-bit generator (independent of rng.h's API) */
-static uint64_t sm_state;
-static uint64_t sm_next(void)
-{
-    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double unif(void)
-{
-    return (double)(sm_next() >> 11) * 0x1p-53;
-}
-static long irand(long lo, long hi) /* inclusive */
-{
-    return lo + (long)(sm_next() % (uint64_t)(hi - lo + 1));
-}
 
 /* cos(2 pi j/n) at HP bits */
 static void hp_cos(mpfr_t r, long j, long n)
@@ -89,15 +72,15 @@ END_TEST
 
 START_TEST(test_symbol_direct)
 {
-    sm_state = test_seed() * 7919 + 1;
+    test_rng_init(test_seed() * 7919 + 1);
     mpfr_t re, im, t, c, s;
     mpfr_inits2(HP, re, im, t, c, s, (mpfr_ptr)0);
     for (int it = 0; it < 40; it++) {
-        size_t m = (size_t)irand(1, 45);
+        size_t m = (size_t)test_irand(1, 45);
         arb_ptr v = _arb_vec_init((slong)m);
         double *vd = malloc(m * sizeof *vd);
         for (size_t k = 0; k < m; k++) {
-            vd[k] = ldexp((double)irand(-1000, 1000), -(int)irand(0, 20));
+            vd[k] = ldexp((double)test_irand(-1000, 1000), -(int)test_irand(0, 20));
             arb_set_d(v + k, vd[k]);
         }
         acb_ptr W = _acb_vec_init((slong)m);
@@ -174,13 +157,13 @@ static double exact_invnorm(const long *c, size_t m, fmpq_t out)
 
 START_TEST(test_inv_norm_exact)
 {
-    sm_state = test_seed() * 104729 + 3;
+    test_rng_init(test_seed() * 104729 + 3);
     int nsing = 0, nreg = 0;
     for (int it = 0; it < 300; it++) {
-        size_t m = (size_t)irand(1, 9);
+        size_t m = (size_t)test_irand(1, 9);
         long c[9];
         for (size_t k = 0; k < m; k++)
-            c[k] = irand(-4, 4);
+            c[k] = test_irand(-4, 4);
         if (it % 7 == 0) /* singular: equal entries with a zero sum or m even alternating */
             for (size_t k = 0; k < m; k++)
                 c[k] = (m % 2 == 0) ? ((k % 2) ? -1 : 1) : 0;
@@ -217,15 +200,15 @@ END_TEST
 
 START_TEST(test_inv_norm_dense)
 {
-    sm_state = test_seed() * 15485863 + 5;
+    test_rng_init(test_seed() * 15485863 + 5);
     for (int it = 0; it < 40; it++) {
-        size_t m = (size_t)irand(2, 60);
+        size_t m = (size_t)test_irand(2, 60);
         double *c = malloc(m * sizeof *c);
         double *M = malloc(m * m * sizeof *M);
         arb_ptr v = _arb_vec_init((slong)m);
-        double diag = 0.3 + unif();
+        double diag = 0.3 + test_unif();
         for (size_t k = 0; k < m; k++) {
-            c[k] = (k == 0) ? diag : (unif() - 0.5) * 2.0 / (double)m;
+            c[k] = (k == 0) ? diag : (test_unif() - 0.5) * 2.0 / (double)m;
             arb_set_d(v + k, c[k]);
         }
         for (size_t i = 0; i < m; i++)
@@ -268,15 +251,15 @@ static double hp_band_err(const double *ahalf, size_t n, const double *c, size_t
 
 START_TEST(test_band_ubound)
 {
-    sm_state = test_seed() * 2147483647ULL + 11;
+    test_rng_init(test_seed() * 2147483647ULL + 11);
     for (int it = 0; it < 120; it++) {
-        size_t n = (size_t)irand(1, 70), h = circ_half_len(n);
-        size_t K = (size_t)irand(0, (long)n); /* also aliasing K >= n/2 */
+        size_t n = (size_t)test_irand(1, 70), h = circ_half_len(n);
+        size_t K = (size_t)test_irand(0, (long)n); /* also aliasing K >= n/2 */
         double *ad = malloc(h * sizeof *ad), *c = malloc((K + 1) * sizeof *c);
         for (size_t k = 0; k < h; k++)
-            ad[k] = (it % 3 == 0) ? ldexp(unif(), -1060) : unif() / (double)n; /* subnormals too */
+            ad[k] = (it % 3 == 0) ? ldexp(test_unif(), -1060) : test_unif() / (double)n; /* subnormals too */
         for (size_t f = 0; f <= K; f++)
-            c[f] = (it % 3 == 0) ? ldexp(unif() - 0.5, -1050) : (unif() - 0.5) / (double)n;
+            c[f] = (it % 3 == 0) ? ldexp(test_unif() - 0.5, -1050) : (test_unif() - 0.5) / (double)n;
         arb_ptr A = _arb_vec_init((slong)h), C = _arb_vec_init((slong)h);
         for (size_t k = 0; k < h; k++)
             arb_set_d(A + k, ad[k]);
@@ -324,17 +307,17 @@ static void band_half(double *ahalf, size_t n, const double *c, size_t K)
 
 START_TEST(test_band_candidates)
 {
-    sm_state = test_seed() * 999983 + 17;
+    test_rng_init(test_seed() * 999983 + 17);
     for (int it = 0; it < 40; it++) {
-        size_t n = (size_t)irand(5, 120), h = circ_half_len(n);
-        size_t K0 = (size_t)irand(0, (long)(n - 1) / 2 - 1 >= 0 ? (long)(n - 1) / 2 - 1 : 0);
-        size_t K = K0 + (size_t)irand(0, 2);
+        size_t n = (size_t)test_irand(5, 120), h = circ_half_len(n);
+        size_t K0 = (size_t)test_irand(0, (long)(n - 1) / 2 - 1 >= 0 ? (long)(n - 1) / 2 - 1 : 0);
+        size_t K = K0 + (size_t)test_irand(0, 2);
         if (2 * K + 1 >= n)
             K = K0;
         double *c0 = calloc(K + 1, sizeof *c0), *c = calloc(K + 1, sizeof *c);
         double *ad = malloc(h * sizeof *ad);
         for (size_t f = 0; f <= K0; f++)
-            c0[f] = unif() - 0.5;
+            c0[f] = test_unif() - 0.5;
         band_half(ad, n, c0, K0);
         /* projection of a band function returns its coefficients (2K+1 <= n) */
         circ_band_project(c, ad, n, K);
@@ -358,15 +341,15 @@ END_TEST
  * random perturbations (convexity: a local check of optimality) */
 START_TEST(test_l1_fit_optimal)
 {
-    sm_state = test_seed() * 7777777 + 19;
+    test_rng_init(test_seed() * 7777777 + 19);
     for (int it = 0; it < 25; it++) {
-        size_t n = (size_t)irand(3, 90), h = circ_half_len(n);
-        size_t K = (size_t)irand(0, (long)(n - 3) / 2 > 0 ? (long)(n - 3) / 2 : 0);
+        size_t n = (size_t)test_irand(3, 90), h = circ_half_len(n);
+        size_t K = (size_t)test_irand(0, (long)(n - 3) / 2 > 0 ? (long)(n - 3) / 2 : 0);
         double *ad = malloc(h * sizeof *ad), *cp = malloc((K + 1) * sizeof *cp);
         double *cl = malloc((K + 1) * sizeof *cl), *cq = malloc((K + 1) * sizeof *cq);
-        double beta = 1 + 40 * unif();
+        double beta = 1 + 40 * test_unif();
         for (size_t k = 0; k < h; k++)
-            ad[k] = exp(beta * (cos(2 * M_PI * (double)k / (double)n) - 1)) + 0.01 * unif();
+            ad[k] = exp(beta * (cos(2 * M_PI * (double)k / (double)n) - 1)) + 0.01 * test_unif();
         arb_ptr A = _arb_vec_init((slong)h), C = _arb_vec_init((slong)h);
         for (size_t k = 0; k < h; k++)
             arb_set_d(A + k, ad[k]);
@@ -381,9 +364,9 @@ START_TEST(test_l1_fit_optimal)
                       it, n, K, el, ep);
         ck_assert_msg(fabs(lpv - tl) <= 1e-9 * (1 + tl), "lp value %g vs its error %g", lpv, tl);
         for (int r = 0; r < 20; r++) {
-            double scale = ldexp(1.0, -(int)irand(3, 20));
+            double scale = ldexp(1.0, -(int)test_irand(3, 20));
             for (size_t f = 0; f <= K; f++)
-                cq[f] = cl[f] + scale * (unif() - 0.5);
+                cq[f] = cl[f] + scale * (test_unif() - 0.5);
             double tq = hp_band_err(ad, n, cq, K, 0);
             ck_assert_msg(tq >= tl * (1 - 1e-9) - 1e-12, "perturbation improves the lp fit: it=%d n=%zu "
                           "K=%zu %.17g < %.17g", it, n, K, tq, tl);
@@ -400,14 +383,14 @@ END_TEST
 
 START_TEST(test_lp_warm)
 {
-    sm_state = test_seed() * 31337 + 23;
+    test_rng_init(test_seed() * 31337 + 23);
     for (int it = 0; it < 15; it++) {
-        size_t n = (size_t)irand(40, 400), h = circ_half_len(n), stride = (size_t)irand(1, 3);
+        size_t n = (size_t)test_irand(40, 400), h = circ_half_len(n), stride = (size_t)test_irand(1, 3);
         double *ad = malloc(h * sizeof *ad);
-        double beta = 5 + 200 * unif();
+        double beta = 5 + 200 * test_unif();
         for (size_t k = 0; k < h; k++)
             ad[k] = exp(beta * (cos(2 * M_PI * (double)k / (double)n) - 1));
-        size_t K1 = (size_t)irand(0, 8), K2 = K1 + (size_t)irand(1, 8);
+        size_t K1 = (size_t)test_irand(0, 8), K2 = K1 + (size_t)test_irand(1, 8);
         double *c = malloc((K2 + 1) * sizeof *c), *cc = malloc((K2 + 1) * sizeof *cc);
         circ_lp_t *lp, *cp;
         double v1, v2, vc, v3;

@@ -22,22 +22,6 @@
 
 #define HP 400
 
-static uint64_t sm_state;
-static uint64_t sm_next(void)
-{
-    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double unif(void)
-{
-    return (double)(sm_next() >> 11) * 0x1p-53;
-}
-static long irand(long lo, long hi)
-{
-    return lo + (long)(sm_next() % (uint64_t)(hi - lo + 1));
-}
 
 /* the exact first row a_k = exp(beta cos(2 pi k/n)) / Z, k = 0..n-1, at HP bits */
 static mpfr_t *hp_row(size_t n, double beta)
@@ -109,10 +93,10 @@ static int meets(const arb_t x, const mpfr_t r)
 
 START_TEST(test_enclosure)
 {
-    sm_state = test_seed() * 6151 + 1;
+    test_rng_init(test_seed() * 6151 + 1);
     for (int it = 0; it < 30; it++) {
-        size_t n = (size_t)irand(1, 90);
-        double beta = (it % 5 == 0) ? 0.0 : ldexp(unif(), (int)irand(-3, 12));
+        size_t n = (size_t)test_irand(1, 90);
+        double beta = (it % 5 == 0) ? 0.0 : ldexp(test_unif(), (int)test_irand(-3, 12));
         circ_instance_t I;
         ck_assert_int_eq(circ_instance_init(&I, n, beta, 0), AR_OK);
         mpfr_t *a = hp_row(n, beta);
@@ -144,10 +128,10 @@ static double w_entry(size_t j, size_t b, size_t n, size_t m)
 
 START_TEST(test_block_matrix)
 {
-    sm_state = test_seed() * 3571 + 2;
+    test_rng_init(test_seed() * 3571 + 2);
     for (int it = 0; it < 25; it++) {
-        size_t n = (size_t)irand(1, 60);
-        double beta = ldexp(unif(), (int)irand(-2, 7));
+        size_t n = (size_t)test_irand(1, 60);
+        double beta = ldexp(test_unif(), (int)test_irand(-2, 7));
         circ_instance_t I;
         ck_assert_int_eq(circ_instance_init(&I, n, beta, 0), AR_OK);
         mpfr_t *a = hp_row(n, beta);
@@ -207,11 +191,11 @@ END_TEST
 
 START_TEST(test_upper_recomputed)
 {
-    sm_state = test_seed() * 7001 + 3;
+    test_rng_init(test_seed() * 7001 + 3);
     for (int it = 0; it < 24; it++) {
-        size_t n = (size_t)irand(2, 200);
-        double beta = ldexp(1.0 + unif(), (int)irand(0, 9));
-        double eps = 0.02 + 0.5 * unif();
+        size_t n = (size_t)test_irand(2, 200);
+        double beta = ldexp(1.0 + test_unif(), (int)test_irand(0, 9));
+        double eps = 0.02 + 0.5 * test_unif();
         circ_instance_t I;
         ck_assert_int_eq(circ_instance_init(&I, n, beta, 0), AR_OK);
         mpfr_t *a = hp_row(n, beta);
@@ -243,11 +227,11 @@ END_TEST
 
 START_TEST(test_vs_dense_bracket)
 {
-    sm_state = test_seed() * 4409 + 4;
+    test_rng_init(test_seed() * 4409 + 4);
     for (int it = 0; it < 10; it++) {
-        size_t n = (size_t)irand(2, 120);
-        double beta = ldexp(1.0 + unif(), (int)irand(0, 8));
-        double eps = 0.03 + 0.4 * unif();
+        size_t n = (size_t)test_irand(2, 120);
+        double beta = ldexp(1.0 + test_unif(), (int)test_irand(0, 8));
+        double eps = 0.03 + 0.4 * test_unif();
         circ_bracket_t cb;
         ck_assert_int_eq(circ_bracket(n, beta, eps, 0, &cb), AR_OK);
         pointset_t P = { 0 };
@@ -265,11 +249,11 @@ END_TEST
 
 START_TEST(test_lower_le_upper)
 {
-    sm_state = test_seed() * 9173 + 5;
+    test_rng_init(test_seed() * 9173 + 5);
     for (int it = 0; it < 30; it++) {
-        size_t n = (size_t)irand(1, 600);
-        double beta = ldexp(1.0 + unif(), (int)irand(-2, 12));
-        double eps = 0.01 + 0.9 * unif();
+        size_t n = (size_t)test_irand(1, 600);
+        double beta = ldexp(1.0 + test_unif(), (int)test_irand(-2, 12));
+        double eps = 0.01 + 0.9 * test_unif();
         circ_instance_t I;
         ck_assert_int_eq(circ_instance_init(&I, n, beta, 0), AR_OK);
         circ_lower_t lo;

@@ -20,16 +20,6 @@
 
 /* ---- small helpers -------------------------------------------------- */
 
-static uint64_t rng_state;
-static double unif(void)   /* splitmix64 -> [0,1) */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1p-53;
-}
-
 /* Point sets from src/constructions/sphere.h (correctly rounded coordinates). */
 static void pts_polygon(pointset_t *P, size_t n)
 {
@@ -143,15 +133,15 @@ END_TEST
 
 START_TEST(test_bessel_scaled_double)
 {
-    rng_state = test_seed() * 7919u + 1;
+    test_rng_init(test_seed() * 7919u + 1);
     arb_t nu, x, tr, ex;
     arb_init(nu);
     arb_init(x);
     arb_init(tr);
     arb_init(ex);
     for (int it = 0; it < 300; it++) {
-        double dn = (it % 3 == 0) ? floor(60 * unif()) : 80 * unif();
-        double dx = (it % 2 == 0) ? 1e-3 + 5 * unif() : exp(log(1e-2) + unif() * log(1e5));
+        double dn = (it % 3 == 0) ? floor(60 * test_unif()) : 80 * test_unif();
+        double dx = (it % 2 == 0) ? 1e-3 + 5 * test_unif() : exp(log(1e-2) + test_unif() * log(1e5));
         double rel;
         double v = bessel_i_scaled_d(dn, dx, &rel);
         /* truth: unscaled I_nu(x) times e^{-x} at 600 bits */
@@ -207,13 +197,13 @@ END_TEST
 START_TEST(test_eigen_d3_closed_form)
 {
     /* S^2: lambda_0 = sinh(b)/b, lambda_1 = cosh(b)/b - sinh(b)/b^2 (scaled by e^{-b}). */
-    rng_state = test_seed() * 104729u + 3;
+    test_rng_init(test_seed() * 104729u + 3);
     const long prec = 256;
     arb_t lam, b, s, c, e, t0, t1;
     arb_init(lam); arb_init(b); arb_init(s); arb_init(c); arb_init(e); arb_init(t0); arb_init(t1);
     double fixed[] = { 1e-3, 0.5, 1.0, 10.0, 100.0, 700.0, 5000.0 };
     for (int it = 0; it < 47; it++) {
-        double beta = it < 7 ? fixed[it] : exp(log(1e-2) + unif() * log(1e5));
+        double beta = it < 7 ? fixed[it] : exp(log(1e-2) + test_unif() * log(1e5));
         arb_set_d(b, beta);
         arb_sinh_cosh(s, c, b, prec);
         arb_neg(e, b);
