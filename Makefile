@@ -27,13 +27,13 @@ PKGS_CFLAGS = $(shell pkg-config --cflags lapacke check 2>/dev/null)
 PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -Isrc -Itests \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/numerics/*.c src/constructions/*.c src/theory/*.c))
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*.c theory/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 TEST_SRC ?= $(sort $(wildcard tests/*/test_*.c))

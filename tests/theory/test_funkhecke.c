@@ -1,5 +1,5 @@
 /* test_funkhecke.c -- Funk-Hecke spectrum of exp(beta x.y) on S^{d-1}
- * (src/theory/funkhecke.h, src/numerics/bessel.h; proofs-notes/funk-hecke.md).
+ * (theory/funkhecke.h, numerics/bessel.h; proofs-notes/funk-hecke.md).
  *
  * Truths used: closed forms of the harmonic dimensions, elementary closed
  * forms of lambda_0, lambda_1 on S^2, the trapezoid rule for the integral
@@ -20,7 +20,7 @@
 
 /* ---- small helpers -------------------------------------------------- */
 
-/* Point sets from src/constructions/sphere.h (correctly rounded coordinates). */
+/* Point sets from constructions/sphere.h (correctly rounded coordinates). */
 static void pts_polygon(pointset_t *P, size_t n)
 {
     ar_status st = sphere_polygon(P, n);
