@@ -74,6 +74,8 @@ int cmd_bracket(int argc, char **argv)
                   { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "engine", 1, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
+    if (cmd_bracket_is_ball(argc, argv))          /* claim B: ball instances */
+        return cmd_bracket_ball(argc, argv);
     if ((st = args_parse(argc, argv, 2, o, no, "bracket")))
         return cmd_fail(st);
     if (args_get(o, no, "help")) {

@@ -6,6 +6,9 @@
 #define ATTNRANK_CLI_COMMANDS_H
 
 int cmd_bracket(int argc, char **argv);
+/* `bracket --geometry ball` (cli/cmd_bracket_ball.c) and its detection in argv. */
+int cmd_bracket_ball(int argc, char **argv);
+int cmd_bracket_is_ball(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_funkhecke(int argc, char **argv);

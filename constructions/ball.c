@@ -137,12 +137,13 @@ static ar_status shell_points(buf_t *b, size_t d, double r, double a, size_t k, 
 static ar_status gen_shells(buf_t *b, const ball_spec_t *s)
 {
     double sq = sqrt(s->beta), hr = s->c_radial / sq, a = s->c_angular / sq;
+    /* K + 1 shells from radius 1 down to exactly rho0, spacing (1 - rho0)/K >= h_r;
+     * K = 0 (shell thinner than h_r): the unit sphere alone */
     size_t K = (size_t)floor((1.0 - s->rho0) / hr + 1e-9);
+    double step = K ? (1.0 - s->rho0) / (double)K : 0.0;
     for (size_t k = 0; k <= K; k++) {
-        double r = 1.0 - (double)k * hr;
-        if (r < s->rho0 - 1e-12)
-            break;
-        if (r < 0.5 * hr) {             /* only possible for rho0 < h_r / 2: the centre */
+        double r = k == K ? (K ? s->rho0 : 1.0) : 1.0 - (double)k * step;
+        if (r == 0.0) {                 /* rho0 = 0: the centre */
             double p[16] = { 0 };
             return buf_push(b, p);
         }

@@ -3,15 +3,16 @@
  *
  * Families (all deterministic; coordinates are computed in double precision
  * and the stored doubles ARE the instance):
- *   shells   radial shells of radii 1, 1 - h_r, 1 - 2 h_r, ... >= rho0 with
- *            h_r = c_radial / sqrt(beta); on each shell of radius r a cap
+ *   shells   K + 1 radial shells of radii 1 - k (1 - rho0)/K, k = 0..K (the
+ *            innermost exactly rho0), K = floor((1 - rho0)/h_r) with
+ *            h_r = c_radial / sqrt(beta) (K = 0: the unit sphere alone); on
+ *            each shell of radius r a cap
  *            packing with nearest spacing ~ a = c_angular / sqrt(beta)
  *            (angular separation a / r): d = 2 evenly spaced points on the
  *            circle, staggered by half a step on alternate shells; d = 3 a
  *            Fibonacci spiral of ~ 4 pi r^2 / (a^2 sqrt(3)/2) points, rotated
  *            per shell; d >= 4 the greedy cap packing of sphere_packing.
- *            rho0 = 0: the innermost shell closer than h_r / 2 to the centre
- *            is replaced by the origin.
+ *            rho0 = 0: the innermost "shell" is the origin.
  *   dense    the cubic lattice of spacing h (offset h/2) intersected with the
  *            shell rho0 <= |x| <= 1, h chosen for about `npoints` points.
  *   uniform  `npoints` i.i.d. uniform points of the shell (rejection from the
