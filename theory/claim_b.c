@@ -20,7 +20,7 @@ void claim_b_opts_default(claim_b_opts_t *o)
     o->npoints = 2500;
 }
 
-static const double scales[] = { 1.0, 0.96, 0.92, 0.88, 0.84 };
+static const double scales[] = { 1.12, 1.06, 1.0, 0.95, 0.9 };
 
 /* Best certified shells lower bound; N of its instance into logN. */
 static ar_status shells_lower(size_t d, double beta, double eps, const claim_b_opts_t *o, ball_lower_t *best,

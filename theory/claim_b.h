@@ -3,7 +3,7 @@
  *
  * lower end: the best certified cluster certificate (theory/cert_ball.h) on
  *            the shells instance of constructions/ball.h, over the spacing
- *            scales {1, 0.96, 0.92, 0.88, 0.84} x the defaults (largest
+ *            scales {1.12, 1.06, 1, 0.95, 0.9} x the defaults (largest
  *            certified count wins); the instance's exact total point count
  *            N (with multiplicities) gives log10_n;
  * upper end: bracket_compute_ball on a dense lattice instance (or uniform
