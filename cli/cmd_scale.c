@@ -80,6 +80,8 @@ int cmd_scale(int argc, char **argv)
                   { "no-instance", 0, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
+    if (cmd_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
+        return cmd_scale_ball(argc, argv);
     if ((st = args_parse(argc, argv, 2, o, no, "scale")))
         return cmd_fail(st);
     if (args_get(o, no, "help")) {

@@ -13,6 +13,9 @@ int cmd_generate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_funkhecke(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
+/* `scale --claim B` (cli/cmd_scale_ball.c) and its detection in argv. */
+int cmd_scale_ball(int argc, char **argv);
+int cmd_scale_is_ball(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
 /* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */

@@ -284,7 +284,7 @@ START_TEST(test_scale_and_plot)
                        "beta");
     expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "2", "--beta", "10:100", "--eps", "0.1", NULL },
                        "beta");
-    expect_clean_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:100:2", "--eps", "0.1", NULL },
+    expect_clean_error((const char *[]){ "scale", "--claim", "R", "--d", "2", "--beta", "10:100:2", "--eps", "0.1", NULL },
                        "claim");
     expect_clean_error((const char *[]){ "scale", "--claim", "S", "--d", "1", "--beta", "10:100:2", "--eps", "0.1", NULL },
                        "d");

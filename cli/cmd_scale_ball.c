@@ -1,0 +1,204 @@
+/* cmd_scale_ball.c -- `attnrank scale --claim B`: a beta sweep of claim B
+ * (ball instances with Gaussian multiplicities), one claim_b_point per beta,
+ * with the sphere packing at the same beta as a contrast column and the
+ * fitted exponents.  Called from cmd_scale when --claim B is given. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "numerics/version.h"
+#include "theory/cert_packing.h"
+#include "theory/claim_b.h"
+#include "theory/fit.h"
+
+#define SCALE_B_MAX 64
+
+static const char help[] =
+    "Usage: attnrank scale --claim B --d D --beta LO:HI:COUNT --eps E [--rho0 R] [--unweighted]\n"
+    "                      [--upper] [--npoints N] [--no-sphere] [--format md|tsv|json]\n"
+    "Per beta (COUNT geometric values, <= 64): the certified lower end on radial shells\n"
+    "with Gaussian multiplicities (rho0 default sqrt(3)/2; 0 = full ball), its exact\n"
+    "total point count log10 n and the condition n >= e^{beta/8}; with --upper the\n"
+    "certified upper end of a dense weighted lattice of about N distinct points\n"
+    "(default 2000); the certified sphere cap packing at the same beta (contrast,\n"
+    "unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n";
+
+/* 1 if argv asks for --claim B. */
+int cmd_scale_is_ball(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--claim=B") == 0)
+            return 1;
+        if (strcmp(argv[i], "--claim") == 0 && i + 1 < argc && strcmp(argv[i + 1], "B") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static ar_status grid_b(const char *s, double *lo, double *hi, size_t *count)
+{
+    char buf[128];
+    if (!s || strlen(s) >= sizeof buf) {
+        ar_error_set("--beta: expected LO:HI:COUNT");
+        return AR_EINVAL;
+    }
+    strcpy(buf, s);
+    char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2) {
+        ar_error_set("--beta: expected LO:HI:COUNT, got '%s'", s);
+        return AR_EINVAL;
+    }
+    *c1 = *c2 = '\0';
+    ar_status st;
+    if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
+        (st = args_size("beta COUNT", c2 + 1, 1, SCALE_B_MAX, count)))
+        return st;
+    if (!(*lo > 0) || *hi < *lo) {
+        ar_error_set("--beta: need 0 < LO <= HI");
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+int cmd_scale_ball(int argc, char **argv)
+{
+    opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
+                  { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
+                  { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL } };
+    size_t no = sizeof o / sizeof o[0];
+    ar_status st;
+    if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
+        return cmd_fail(st);
+    if (args_get(o, no, "help")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    size_t d, count;
+    double lo, hi, eps;
+    if (!args_get(o, no, "d")) {
+        ar_error_set("scale --claim B needs --d");
+        return cmd_fail(AR_EINVAL);
+    }
+    if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) || (st = grid_b(args_get(o, no, "beta"), &lo, &hi, &count)) ||
+        (st = args_eps(args_get(o, no, "eps"), &eps)))
+        return cmd_fail(st);
+    const char *fs = args_get(o, no, "format");
+    int fmt = 0;   /* 0 md, 1 tsv, 2 json */
+    if (fs && !strcmp(fs, "tsv"))
+        fmt = 1;
+    else if (fs && !strcmp(fs, "json"))
+        fmt = 2;
+    else if (fs && strcmp(fs, "md")) {
+        ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
+        return cmd_fail(AR_EINVAL);
+    }
+    claim_b_opts_t co;
+    claim_b_opts_default(&co);
+    if (args_get(o, no, "rho0")) {
+        if ((st = args_double("rho0", args_get(o, no, "rho0"), &co.rho0)))
+            return cmd_fail(st);
+        if (!(co.rho0 >= 0 && co.rho0 < 1)) {
+            ar_error_set("--rho0 must be in [0, 1), got %g", co.rho0);
+            return cmd_fail(AR_EINVAL);
+        }
+    }
+    co.unweighted = args_get(o, no, "unweighted") != NULL;
+    co.upper = args_get(o, no, "upper") != NULL;
+    if (args_get(o, no, "npoints") && (st = args_size("npoints", args_get(o, no, "npoints"), 1, 100000, &co.npoints)))
+        return cmd_fail(st);
+    int sphere = args_get(o, no, "no-sphere") == NULL;
+    law_point_t *pts = calloc(count, sizeof *pts);
+    size_t *sph = calloc(count, sizeof *sph);
+    double *xs = calloc(count, sizeof *xs), *yl = calloc(count, sizeof *yl), *yu = calloc(count, sizeof *yu),
+           *ys = calloc(count, sizeof *ys);
+    if (!pts || !sph || !xs || !yl || !yu || !ys) {
+        free(pts); free(sph); free(xs); free(yl); free(yu); free(ys);
+        ar_error_set("scale: out of memory");
+        return cmd_fail(AR_ENOMEM);
+    }
+    int rc = 0;
+    for (size_t t = 0; t < count; t++) {
+        double beta = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
+        if ((st = claim_b_point(d, beta, eps, &co, &pts[t]))) {
+            rc = cmd_fail(st);
+            goto done;
+        }
+        if (sphere) {
+            pack_cert_t pk;
+            if ((st = pack_lower_search(d, beta, eps, 1, 200000, &pk))) {
+                rc = cmd_fail(st);
+                goto done;
+            }
+            sph[t] = pk.certified ? pk.certified : 1;
+        }
+        xs[t] = beta;
+        yl[t] = (double)pts[t].lower;
+        yu[t] = (double)pts[t].upper;
+        ys[t] = (double)sph[t];
+    }
+    fit_t fl, fu, fsph;
+    memset(&fl, 0, sizeof fl);
+    memset(&fu, 0, sizeof fu);
+    memset(&fsph, 0, sizeof fsph);
+    int have_fit = count >= 2;
+    if (have_fit) {
+        fit_loglog(xs, yl, count, &fl);
+        if (co.upper)
+            fit_loglog(xs, yu, count, &fu);
+        if (sphere)
+            fit_loglog(xs, ys, count, &fsph);
+    }
+    double ex = 0.5 * (double)d;
+    if (fmt == 1)
+        printf("# attnrank scale --claim B --d %zu --eps %g --rho0 %g%s; %s\n"
+               "beta\tlower\tupper\tsphere\tlaw\tlog10_n\tlower_certificate\tupper_certificate\tn\tseconds\n",
+               d, eps, co.rho0, co.unweighted ? " --unweighted" : "", version_line());
+    else if (fmt == 0)
+        printf("claim B, d = %zu, eps = %g, rho0 = %g%s (law beta^%g)\n\n"
+               "| beta | lower | upper | sphere | beta^(d/2) | log10 n | n >= e^(beta/8) | lower cert | upper cert |\n"
+               "|---|---|---|---|---|---|---|---|---|\n",
+               d, eps, co.rho0, co.unweighted ? ", unweighted" : "", ex);
+    for (size_t t = 0; t < count; t++) {
+        const law_point_t *p = &pts[t];
+        double law = pow(p->beta, ex);
+        int cond = p->log10_n >= p->beta / 8.0 / log(10.0);
+        char ub[32] = "-";
+        if (p->upper)
+            snprintf(ub, sizeof ub, "%zu%s", p->upper, p->upper_capped ? " (= n)" : "");
+        if (fmt == 1)
+            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t%s\t%s\t%zu\t%.3f\n", p->beta, p->lower,
+                   p->upper, sph[t], law, p->log10_n, p->lower_method,
+                   p->upper_method[0] ? p->upper_method : "-", p->n, p->seconds);
+        else if (fmt == 0)
+            printf("| %g | %zu | %s | %zu | %.4g | %.1f | %s | %s | %s |\n", p->beta, p->lower,
+                   ub, sph[t], law, p->log10_n, cond ? "yes" : "no", p->lower_method,
+                   p->upper_method[0] ? p->upper_method : "-");
+        else {
+            printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"rho0\":%.17g,\"weighted\":%s,"
+                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":\"%s\",\"upper\":%zu,"
+                   "\"upper_capped\":%s,\"upper_certificate\":\"%s\",\"n\":%zu,\"log10_n\":%.6f,"
+                   "\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,\"note\":",
+                   d, p->beta, eps, co.rho0, co.unweighted ? "false" : "true", p->lower, p->lower_points,
+                   p->lower_method, p->upper, p->upper_capped ? "true" : "false", p->upper_method, p->n,
+                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds);
+            out_json_string(stdout, p->note);
+            printf("}\n");
+        }
+    }
+    if (fmt == 0 && have_fit) {
+        printf("\nfitted exponents (log-log least squares): lower %.3f", fl.slope);
+        if (co.upper)
+            printf(", upper %.3f", fu.slope);
+        if (sphere)
+            printf(", sphere packing %.3f (ball/sphere: %.3f)", fsph.slope, fl.slope - fsph.slope);
+        printf("; law %g\n", ex);
+    } else if (fmt == 1 && have_fit) {
+        printf("# fit lower %.4f upper %.4f sphere %.4f law %g\n", fl.slope, fu.slope, fsph.slope, ex);
+    }
+done:
+    free(pts); free(sph); free(xs); free(yl); free(yu); free(ys);
+    return rc;
+}
