@@ -23,21 +23,21 @@ mkdir -p "$out"
     --format tsv > "$out/d3_ball_upper.tsv"
 if command -v gnuplot > /dev/null 2>&1; then
     cat > "$out/claim_B.gp" <<GP
-set terminal svg size 900,600 dynamic
+set terminal svg size 1100,600 dynamic noenhanced
 set output "$out/claim_B.svg"
 set logscale xy
 set key outside right
 set grid
 set xlabel "beta"
-set ylabel "certified eps-rank bound (eps = 0.1)"
-set title "sphere vs ball (d = 2): circle packings ~ beta^(1/2), weighted disk ~ beta"
+set ylabel "certified bound on rank_eps"
+set title "sphere vs ball (d = 2, eps = 0.1): circle packings ~ sqrt(beta), weighted disk ~ beta"
 plot "$out/d2_disk.tsv" using 1:2 with linespoints pt 7 title "disk, Gaussian multiplicities: lower", \
      "$out/d2_annulus.tsv" using 1:2 with linespoints pt 5 title "annulus |x|^2 in [3/4,1]: lower", \
      "$out/d2_disk_upper.tsv" using 1:3 with linespoints pt 6 title "weighted disk lattice: upper", \
      "$out/d2_disk_unweighted.tsv" using 1:3 with linespoints pt 4 title "unweighted disk lattice: upper", \
      "$out/d2_disk.tsv" using 1:4 with linespoints pt 9 title "circle packing (sphere S^1): lower", \
-     x title "beta^1" dt 2, 4.5*sqrt(x) title "4.5 beta^(1/2)" dt 3
-set terminal pngcairo size 900,600
+     x title "beta" dt 2, 4.5*sqrt(x) title "4.5 sqrt(beta)" dt 3
+set terminal pngcairo size 1100,600 noenhanced
 set output "$out/claim_B.png"
 replot
 GP

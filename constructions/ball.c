@@ -168,7 +168,7 @@ static ar_status gen_dense(buf_t *b, const ball_spec_t *s)
     double h = pow(shell_volume(d, s->rho0) / (double)s->npoints, 1.0 / (double)d);
     long L = (long)ceil(1.0 / h) + 1;
     long idx[16];
-    double p[16];
+    double p[16] = { 0 };
     double r02 = s->rho0 * s->rho0;
     for (size_t c = 0; c < d; c++)
         idx[c] = -L;
@@ -197,7 +197,7 @@ static ar_status gen_uniform(buf_t *b, const ball_spec_t *s)
 {
     rng_t r;
     rng_init(&r, s->seed);
-    double p[16], r02 = s->rho0 * s->rho0;
+    double p[16] = { 0 }, r02 = s->rho0 * s->rho0;
     while (b->n < s->npoints) {
         double n2 = 0.0;
         for (size_t c = 0; c < s->d; c++) {

@@ -36,7 +36,7 @@ static const double betas_b2[] = { 50, 100, 150, 200 };
 static const double betas_b3[] = { 10, 20, 35, 60 };
 static const double betas_b2_annulus[] = { 1000, 3000, 10000 };
 static const double betas_b3_annulus[] = { 300, 1000, 2000 };
-static const double betas_b3_full_lower[] = { 100, 300, 1000 };
+static const double betas_b3_full_lower[] = { 100, 250, 600 };
 static const double betas_b2_contrast[] = { 100, 300, 1000, 3000 };
 static const claim_b_opts_t b_full2 = { .rho0 = 0.0, .lower = 1, .upper = 1, .upper_family = "dense",
                                         .npoints = 2000 };
@@ -46,7 +46,7 @@ static const claim_b_opts_t b_full3 = { .rho0 = 0.0, .lower = 1, .upper = 1, .up
 static const claim_b_opts_t b_annulus = { .rho0 = 0.86602540378443865, .lower = 1 };
 static const claim_b_opts_t b_contrast = { .rho0 = 0.0, .lower = 1, .sphere_contrast = 1 };
 static const claim_b_opts_t b_unweighted = { .rho0 = 0.0, .unweighted = 1, .lower = 1, .upper = 1,
-                                             .upper_family = "dense", .npoints = 2000 };
+                                             .upper_family = "dense", .npoints = 1500 };
 
 #define B_ROW .claim = "B", .eps = 0.1, .variable = "beta", .point = claim_b_law_point
 
