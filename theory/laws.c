@@ -111,7 +111,7 @@ static const law_t table[] = {
       .betas = betas_b3_full_lower, .nbetas = 3, .family = "ball shells", .opts = &b_full_lower,
       .upper_source = "instance", .kind = "report",
       .scope = "full 3-ball: certified lower end only, beyond the dense window of the exponent row" },
-    { B_ROW, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 0.0, .band_hi = INFINITY,
+    { B_ROW, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_b2_contrast, .nbetas = 4, .family = "sphere packing vs ball shells", .opts = &b_contrast,
       .upper_source = "instance", .kind = "report",
       .scope = "contrast: certified circle packing (claim S, exponent 1/2) against the full-disk shells on the "
