@@ -73,7 +73,7 @@ verify-run: $(BUILD)/tests/run_verify $(BIN)
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(BENCH_BIN)
+bench-run: $(BIN) $(BENCH_BIN) $(BUILD)/tests/run_verify
 	@BUILD=$(BUILD) sh bench/run.sh $(abspath $(BIN))
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
