@@ -28,10 +28,37 @@
 #if defined(__has_attribute)
 #if __has_attribute(noipa)
 #define FROUND_BODY __attribute__((noinline, noipa))
+/* out[j] <= (scale / 2) sum_{c<d} (x[c] - Y[j d + c])^2 for j < cnt, every
+ * operation rounded toward -infinity (differences taken as max - min, so
+ * each is a lower bound of the absolute difference): a lower bound by
+ * construction, also under overflow (a downward result never exceeds the
+ * exact one; +inf cannot occur from finite inputs) and underflow.  NaN for
+ * a NaN coordinate or a scale that is not >= 0.  O(cnt d), one mode switch. */
+void fround_half_sqdist_down(const double *x, const double *Y, size_t d, size_t cnt, double scale,
+                             double *out);
+
 #endif
+/* out[j] <= (scale / 2) sum_{c<d} (x[c] - Y[j d + c])^2 for j < cnt, every
+ * operation rounded toward -infinity (differences taken as max - min, so
+ * each is a lower bound of the absolute difference): a lower bound by
+ * construction, also under overflow (a downward result never exceeds the
+ * exact one; +inf cannot occur from finite inputs) and underflow.  NaN for
+ * a NaN coordinate or a scale that is not >= 0.  O(cnt d), one mode switch. */
+void fround_half_sqdist_down(const double *x, const double *Y, size_t d, size_t cnt, double scale,
+                             double *out);
+
 #endif
 #ifndef FROUND_BODY
 #define FROUND_BODY __attribute__((noinline))
+/* out[j] <= (scale / 2) sum_{c<d} (x[c] - Y[j d + c])^2 for j < cnt, every
+ * operation rounded toward -infinity (differences taken as max - min, so
+ * each is a lower bound of the absolute difference): a lower bound by
+ * construction, also under overflow (a downward result never exceeds the
+ * exact one; +inf cannot occur from finite inputs) and underflow.  NaN for
+ * a NaN coordinate or a scale that is not >= 0.  O(cnt d), one mode switch. */
+void fround_half_sqdist_down(const double *x, const double *Y, size_t d, size_t cnt, double scale,
+                             double *out);
+
 #endif
 
 typedef void (*fround_body_fn)(void *ctx);
@@ -54,5 +81,14 @@ double fround_mul_up(double a, double b);
 double fround_mul_down(double a, double b);
 double fround_div_up(double a, double b);
 double fround_div_down(double a, double b);
+
+/* out[j] <= (scale / 2) sum_{c<d} (x[c] - Y[j d + c])^2 for j < cnt, every
+ * operation rounded toward -infinity (differences taken as max - min, so
+ * each is a lower bound of the absolute difference): a lower bound by
+ * construction, also under overflow (a downward result never exceeds the
+ * exact one; +inf cannot occur from finite inputs) and underflow.  NaN for
+ * a NaN coordinate or a scale that is not >= 0.  O(cnt d), one mode switch. */
+void fround_half_sqdist_down(const double *x, const double *Y, size_t d, size_t cnt, double scale,
+                             double *out);
 
 #endif
