@@ -6,7 +6,8 @@
  * are adjacent doubles (correct directed rounding, not just a bound); the
  * caller's rounding mode never changes a result and is restored; the
  * downward scaled squared distance is a lower bound of the exact value, also
- * where round-to-nearest overshoots and beyond the double range. */
+ * where round-to-nearest overshoots, just below 1e300 (where the former
+ * softmax shortcut was not a lower bound) and beyond the double range. */
 #include <check.h>
 #include <fenv.h>
 #include <float.h>
@@ -224,13 +225,31 @@ START_TEST(test_half_sqdist_down)
         }
     }
     ck_assert_msg(rn_over > 50 && tight > 200, "rn_over %d tight %d", rn_over, tight);
-    /* an exact value just below 1e300 whose nearest evaluation is above it:
-     * the bound stays below (the old shortcut answered 1e300 here) */
-    double x0 = 0.0, y0 = sqrt(2e300) * (1.0 - 0x1p-40), o;
-    fround_half_sqdist_down(&x0, &y0, 1, 1, 1.0, &o);
-    exact_half_sqdist(ex, &x0, &y0, 1, 1.0);
+    /* d = 32, x = 0, beta = 1: the exact u = |y|^2/2 lies just below 1e300
+     * (relative gap 4.5e-17) while its round-to-nearest evaluation is above
+     * 1e300, where the former softmax shortcut (sym_u_lower) answered 1e300,
+     * not a lower bound.  The downward bound stays below. */
+    static const double yb[32] = {
+        0x1.38d352e5096b4p+496, 0x1.38d352e5096b0p+496, 0x1.38d352e5096b3p+496, 0x1.38d352e5096abp+496,
+        0x1.38d352e5096adp+496, 0x1.38d352e5096b4p+496, 0x1.38d352e5096abp+496, 0x1.38d352e5096aep+496,
+        0x1.38d352e5096aap+496, 0x1.38d352e5096abp+496, 0x1.38d352e5096b4p+496, 0x1.38d352e5096b4p+496,
+        0x1.38d352e5096b0p+496, 0x1.38d352e5096abp+496, 0x1.38d352e5096adp+496, 0x1.38d352e5096acp+496,
+        0x1.38d352e5096b1p+496, 0x1.38d352e5096b1p+496, 0x1.38d352e5096aep+496, 0x1.38d352e5096afp+496,
+        0x1.38d352e5096abp+496, 0x1.38d352e5096afp+496, 0x1.38d352e5096b4p+496, 0x1.38d352e5096b1p+496,
+        0x1.38d352e5096abp+496, 0x1.38d352e5096afp+496, 0x1.38d352e5096b1p+496, 0x1.38d352e5096adp+496,
+        0x1.38d352e5096b4p+496, 0x1.38d352e5096aep+496, 0x1.38d352e5096b1p+496, 0x1.38d352e5096aep+496};
+    double xb[32] = {0}, o;
+    exact_half_sqdist(ex, xb, yb, 32, 1.0);
+    q_set_d(q, 1e300);
+    ck_assert(fmpq_cmp(ex, q) < 0);                   /* exact u < 1e300 */
+    double srn = 0;
+    for (int c = 0; c < 32; c++)
+        srn += yb[c] * yb[c];
+    ck_assert(0.5 * srn > 1e300);                     /* nearest evaluation > 1e300 */
+    fround_half_sqdist_down(xb, yb, 32, 1, 1.0, &o);
     q_set_d(q, o);
-    ck_assert(fmpq_cmp(q, ex) <= 0 && o > 0.99e300);
+    ck_assert(fmpq_cmp(q, ex) <= 0 && o > 0.999e300);
+    double x0 = 0.0, y0;
     /* beyond the range: finite, a lower bound (DBL_MAX, halved at the end) */
     y0 = 1e200;
     fround_half_sqdist_down(&x0, &y0, 1, 1, 1e100, &o);
