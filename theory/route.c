@@ -194,7 +194,10 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     snprintf(out->upper_route, sizeof out->upper_route, "trivial");
 
     int structured = self && o->engine != ROUTE_DENSE;
-    int on_sphere = self && bracket_scale_applies(Q) && n <= bracket_scale_max_n();
+    /* on the sphere above the scale engine's size limit, the scale route runs and refuses
+     * with its own message (naming ATTNRANK_MAX_SCALE_N) rather than falling back to an
+     * n x n dense matrix */
+    int on_sphere = self && bracket_scale_applies(Q);
     int dense_ok = o->engine == ROUTE_DENSE || (o->engine == ROUTE_AUTO && big <= o->dense_max);
     int ran_structured = 0;
 
@@ -219,7 +222,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         }
         if (!polygon_done && on_sphere) {
             ran_structured = 1;
-            if (dense_ok) {               /* the dense route gives the lower end; add the polynomial upper */
+            if (dense_ok && n <= bracket_scale_max_n()) {               /* the dense route gives the lower end; add the polynomial upper */
                 add_route(out, "polynomial");
                 poly_cert_t pc;
                 if ((st = poly_upper_instance(Q, beta, eps, &pc)))
