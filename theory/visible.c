@@ -563,6 +563,67 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
     return AR_OK;
 }
 
+/* a + b in the current mode. */
+static __attribute__((noinline)) double dir_add(double a, double b)
+{
+    return a + b;
+}
+
+ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
+                              size_t *lower, size_t *upper, double *eta_used, const char **status)
+{
+    ar_status st;
+    double e;
+    if (!(eps > 0 && eps < 1)) {
+        ar_error_set("visible_bracket_via: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    if (k == 0) {
+        ar_error_set("visible_bracket_via: rank k must be >= 1");
+        return AR_EINVAL;
+    }
+    if ((st = visible_eta(v, k, &e)))
+        return st;
+    if (eta_used)
+        *eta_used = e;
+    int mode = fegetround();
+    fesetround(FE_DOWNWARD);
+    double eps_up = dir_sub(eps, e);           /* eps_up + eta <= eps */
+    fesetround(FE_UPWARD);
+    double eps_lo = dir_add(eps, e);           /* eps_lo - eta >= eps */
+    fesetround(mode);
+    if (!(eps_up > 0) || !(eps_lo < 1)) {
+        ar_error_set("visible_bracket_via: eta(%zu) = %.6g leaves no slack around eps = %g", k, e, eps);
+        return AR_EINVAL;
+    }
+    bracket_opts_t o1, o2;
+    if (bo)
+        o1 = *bo;
+    else
+        bracket_opts_default(&o1);
+    o2 = o1;
+    o1.use_lower = 0;                          /* upper run */
+    o2.use_svd = o2.use_symeig = o2.use_pchol = 0;   /* lower run */
+    o2.use_lower = 1;
+    pointset_t Qk, Kk;
+    if ((st = visible_factors(v, k, w, &Qk, &Kk)))
+        return st;
+    bracket_t b1, b2;
+    st = bracket_compute(&Qk, &Kk, 1.0, eps_up, &o1, &b1);
+    if (!st)
+        st = bracket_compute(&Qk, &Kk, 1.0, eps_lo, &o2, &b2);
+    pointset_clear(&Qk);
+    pointset_clear(&Kk);
+    if (st)
+        return st;
+    *upper = b1.upper;
+    *lower = b2.lower;
+    if (status)
+        *status = (!strcmp(b1.status, "certified") && !strcmp(b2.status, "certified")) ? "certified"
+                                                                                         : "inconclusive";
+    return AR_OK;
+}
+
 /* ---------------------------------------------------------------------
  * Weights-only mode.
  * --------------------------------------------------------------------- */
