@@ -112,6 +112,8 @@ START_TEST(test_embed_exact)
                 b += Q.x[i * 2 + c] * (K.x[j * 2 + c] - K.x[c]);
             ck_assert_msg(a == b, "i=%zu j=%zu: %.17g vs %.17g", i, j, a, b);
         }
+    pointset_clear(&Qh);
+    pointset_clear(&Kh);
     /* the Hadamard rotation needs dh a power of 4 */
     e.dh = 8;
     ck_assert_int_eq(head_embed(&Q, &K, &e, &Qh, &Kh), AR_EINVAL);

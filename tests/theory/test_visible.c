@@ -451,6 +451,7 @@ START_TEST(test_bilinear)
         ck_assert_int_eq(visible_bilinear_rtau(&v, taus, 1, rt, et), AR_OK);
         ck_assert_msg(worst <= v.eta[k] * (1 + 1e-6), "k=%zu: sampled change %g > eta %g", k, worst, v.eta[k]);
     }
+    visible_bilinear_clear(&v);
     ck_assert_int_eq(visible_bilinear(WQ, WK, dm, dh, 0.4, 0.0, NULL, &v), AR_EINVAL);
     ck_assert_int_eq(visible_bilinear(WQ, WK, dm, dh, -1, 1.0, NULL, &v), AR_EINVAL);
     free(WQ); free(WK);
