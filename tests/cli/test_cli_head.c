@@ -149,6 +149,10 @@ START_TEST(test_instance_json)
     ck_assert(lo >= 1 && lo <= up && up <= 10);
     ck_assert(strstr(r.out, "\"eta\":") && strstr(r.out, "\"tol\":") && strstr(r.out, "\"attnrank\":"));
     ck_assert(strstr(r.out, "\"beta\":0.44721359549995793"));     /* default 1/sqrt(5) */
+    /* --exact-max 0: no exact rank */
+    const char *a3[] = { "head", "--queries", pq, "--keys", pk, "--exact-max", "0", "--format", "json", NULL };
+    run(&r, a3);
+    ck_assert_msg(r.status == 0 && json_int(r.out, "r_exact") == -1 && json_int(r.out, "r") == 2, "%s", r.out);
     /* text output too */
     const char *a2[] = { "head", "--queries", pq, "--keys", pk, "--beta", "2", NULL };
     run(&r, a2);
