@@ -55,6 +55,8 @@ print("\t".join(str(x) for x in [sys.argv[1], sys.argv[2], sys.argv[3], d["lower
     rm -rf "$tmp"
 }
 run bench_routes routes
+# issue #8: visible dimension of a 64-dim head, and `attnrank head` on 512 tokens
+if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = head ]; then sh "$here/head_bench.sh" "$bin"; fi
 # issue #3: claim-S sweep tables for d = 2..5 and their plot (bench/results/claim_S/)
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = claim_S ]; then
     echo "== claim-S sweeps and plot ($stamp)" >&2
