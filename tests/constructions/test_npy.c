@@ -518,6 +518,7 @@ END_TEST
 #endif
 #endif
 
+#ifndef TEST_HAVE_ASAN
 /* Current address-space size of this process in bytes (0 if unknown). */
 static unsigned long long vm_size(void)
 {
@@ -531,6 +532,7 @@ static unsigned long long vm_size(void)
         fclose(f);
     return kb * 1024;
 }
+#endif
 
 /* issue 10.2: when memory runs out while reading, mult_read fails with
  * AR_ENOMEM; it never returns the part read so far as the whole file.  The
