@@ -83,11 +83,10 @@ void oom_blas_guard(char **argv)
 {
     if (!oom_as_limited())
         return;
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("ATTNRANK_OOM_REEXEC") &&
-        setenv("OPENBLAS_NUM_THREADS", "1", 1) == 0 && setenv("ATTNRANK_OOM_REEXEC", "1", 1) == 0) {
-        execv("/proc/self/exe", argv);
-        unsetenv("OPENBLAS_NUM_THREADS");   /* exec failed: carry on */
-    }
+    const char *t = getenv("OPENBLAS_NUM_THREADS");
+    if ((!t || strcmp(t, "1") != 0) && !getenv("ATTNRANK_OOM_REEXEC") &&
+        setenv("OPENBLAS_NUM_THREADS", "1", 1) == 0 && setenv("ATTNRANK_OOM_REEXEC", "1", 1) == 0)
+        execv("/proc/self/exe", argv);   /* on failure: carry on */
     void *p = malloc(OOM_BLAS_BUFFER);
     if (!p)
         oom_fail("OpenBLAS work buffer under the address-space limit (ulimit -v)", OOM_BLAS_BUFFER);

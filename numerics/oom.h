@@ -26,9 +26,10 @@ void oom_install(const char *prog);
 _Noreturn void oom_fail(const char *what, size_t bytes);
 
 /* Under a finite RLIMIT_AS only (no effect otherwise):
- *  - unless OPENBLAS_NUM_THREADS is set, re-execute /proc/self/exe once with
- *    OPENBLAS_NUM_THREADS=1 (OpenBLAS starts its threads when it is loaded,
- *    and each one spins if its buffer cannot be allocated);
+ *  - re-execute /proc/self/exe once with OPENBLAS_NUM_THREADS=1 (overriding
+ *    any other value: OpenBLAS starts its threads when it is loaded, and each
+ *    one spins if its buffer cannot be allocated), so BLAS runs on one
+ *    thread under any finite limit;
  *  - check that OpenBLAS's work buffer fits (oom_fail otherwise) and make
  *    OpenBLAS take it now, with a 1 x 1 dgemm, so that later allocation
  *    failures happen in code that reports them.
