@@ -6,6 +6,8 @@
 #                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
 #   make bench      run the benchmarks in bench/ and record their figures
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
+#   make fuzz       libFuzzer runs of the file readers, FUZZ_SECONDS (600) each (clang)
+#   make fuzz-smoke the same, 30 s each (.ci/run)
 #   make install PREFIX=/usr/local
 #
 # The targets check/verify/bench first run scripts/deps.sh, then re-invoke
@@ -123,11 +125,49 @@ $(BUILD)/tests/run_verify.o: tests/verify/run_verify.c $(BUILD)/tests/verify_sui
 $(BUILD)/tests/run_verify: $(BUILD)/tests/run_verify.o $(VERIFY_OBJ) $(BUILD)/lib/libattnrank.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+# ---- fuzzing (clang + libFuzzer; tests/fuzz/fuzz_*.c, seeds in tests/fuzz/corpus/<name>/) ----
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD := build-fuzz
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
+              -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIB_SRC := constructions/npy.c constructions/pointset.c numerics/status.c cli/table.c cli/args.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+fuzz fuzz-smoke:
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory fuzz-run $(if $(filter fuzz-smoke,$@),FUZZ_SECONDS=30)
+
+fuzz-build: $(FUZZ_BIN)
+
+# One harness at a time; new inputs go to $(FUZZ_BUILD)/corpus/<name>, the
+# seeds in tests/fuzz/corpus/<name> are only read.  A finding stops make.
+fuzz-run: $(FUZZ_BIN)
+	@for h in $(FUZZ_NAMES); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/artifacts; \
+	  echo "== fuzz_$$h: $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=4096 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$h- $(FUZZ_BUILD)/corpus/$$h tests/fuzz/corpus/$$h \
+	    2> $(FUZZ_BUILD)/fuzz_$$h.log || { tail -40 $(FUZZ_BUILD)/fuzz_$$h.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|Done " $(FUZZ_BUILD)/fuzz_$$h.log; \
+	done
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lflint -lmpfr -lgmp -lm
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnrank
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

@@ -4,6 +4,7 @@
 #include <flint/flint.h>
 #include "cli/commands.h"
 #include "numerics/blas_select.h"
+#include "numerics/oom.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
 
@@ -36,6 +37,8 @@ int cmd_fail(int st)
 
 int main(int argc, char **argv)
 {
+    oom_install("attnrank");
+    oom_blas_guard(argv);
     blas_select_kernel(argc, argv);
     int rc;
     if (argc < 2) {
