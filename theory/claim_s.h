@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "numerics/status.h"
+#include "theory/law_point.h"
+#include "theory/laws.h"
 
 typedef enum {
     CLAIM_S_DENSE = 0,    /* O(n^3) dense bracket of one instance (n <= a few thousand) */
@@ -40,27 +42,18 @@ typedef struct {
 
 void claim_s_opts_default(claim_s_opts_t *o);
 
-typedef struct {
-    int d;
-    double beta, eps;
-    size_t n;                   /* dense instance size used for `upper` (0: none) */
-    size_t lower;               /* certified lower bound (worst case over sets of lower_points points) */
-    size_t lower_points;        /* size of the instance that certifies `lower` */
-    char lower_method[48];
-    size_t upper;               /* certified upper bound of the instance (0: none) */
-    int upper_capped;           /* 1: the upper end is the trivial rank <= n (instance too small) */
-    double upper_err;
-    char upper_method[48];
-    size_t continuum;           /* certified continuum upper bound (0: not computed) */
-    char continuum_method[48];
-    const char *status;         /* "certified" or "inconclusive" */
-    double seconds;
-} claim_s_point_t;
+/* A claim-S sweep point is the generic law point (theory/law_point.h). */
+typedef law_point_t claim_s_point_t;
 
 /* The law's value (1+beta)^{(d-1)/2}. */
 double claim_s_law(int d, double beta);
 
 /* Compute one sweep point.  d >= 2, beta >= 0 finite, 0 < eps < 1; o may be NULL (defaults). */
 ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o, claim_s_point_t *out);
+
+/* The claim-S point of a laws-table row (law_point_fn): the row's engine,
+ * family, size rule and packing/continuum switches turned into
+ * claim_s_opts_t; saturation rows pass the size in out->n on entry. */
+ar_status claim_s_law_point(const law_t *L, double beta, law_point_t *out);
 
 #endif

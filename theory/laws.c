@@ -9,6 +9,8 @@
 #include "theory/laws.h"
 
 #include <math.h>
+#include <string.h>
+#include "theory/claim_s.h"
 
 static const double betas_s2[] = { 30, 100, 300, 1000 };
 static const double betas_s3[] = { 20, 30, 45, 60 };
@@ -19,32 +21,44 @@ static const double betas_s5_scale[] = { 20, 50, 100, 200 };
 static const double beta_sat3[] = { 50 };
 static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
 
+/* Claim S rows share these fields. */
+#define S_ROW .claim = "S", .eps = 0.1, .point = claim_s_law_point
+
 static const law_t table[] = {
-    /* dense engine (issue #2 machinery: one O(n^3) instance gives both ends) */
-    { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2, 4, "polygon", 20.0, 128, 2000,
-      "dense regular polygon, n <= 2000 (lower: block test matrix, upper: eigen/Cholesky of the same instance)",
-      0, 0, "instance", "exponent", NULL, 0 },
-    { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3, 4, "fibonacci", 30.0, 300, 2000,
-      "dense Fibonacci set, n <= 2000 (lower: block test matrix, upper: eigen/Cholesky of the same instance)",
-      0, 0, "instance", "exponent", NULL, 0 },
-    /* structured engine (issue #3) */
-    { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas_s2_scale, 4, "polygon", 0.0, 20160, 20160,
-      "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal Fourier band)",
-      1, 1, "instance", "exponent", NULL, 0 },
-    { "S", 3, "1+beta", 1.0, 0.1, 0.1, 1.0, 16.0, betas_s3_scale, 4, "fibonacci", 40.0, 2000, 20000,
-      "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci sets, n <= 20000",
-      1, 1, "instance", "exponent", NULL, 0 },
-    { "S", 4, "1+beta", 1.5, 0.1, 0.1, 0.5, 20.0, betas_s4_scale, 4, "uniform", 0.0, 0, 0,
-      "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
-      1, 1, "continuum", "exponent", NULL, 0 },
-    { "S", 5, "1+beta", 2.0, 0.1, 0.1, 0.25, 40.0, betas_s5_scale, 4, "uniform", 0.0, 0, 0,
-      "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
-      1, 1, "continuum", "exponent", NULL, 0 },
+    /* dense engine: one O(n^3) instance gives both ends */
+    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+      .betas = betas_s2, .nbetas = 4, .family = "polygon", .n_per_law = 20.0, .n_min = 128, .n_max = 2000,
+      .scope = "dense regular polygon, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
+      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .betas = betas_s3, .nbetas = 4, .family = "fibonacci", .n_per_law = 30.0, .n_min = 300, .n_max = 2000,
+      .scope = "dense Fibonacci set, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
+      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
+    /* structured engine */
+    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+      .betas = betas_s2_scale, .nbetas = 4, .family = "polygon", .n_per_law = 0.0, .n_min = 20160, .n_max = 20160,
+      .scope = "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal "
+               "Fourier band)",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .betas = betas_s3_scale, .nbetas = 4, .family = "fibonacci", .n_per_law = 40.0, .n_min = 2000, .n_max = 20000,
+      .scope = "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci "
+               "sets, n <= 20000",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
+      .betas = betas_s4_scale, .nbetas = 4, .family = "uniform",
+      .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
+      .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
+      .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
     /* saturation in n at fixed beta: full rank below the law, a plateau above it */
-    { "S", 3, "n", 0.0, 0.05, 0.1, 0.0, 0.0, beta_sat3, 1, "fibonacci", 0.0, 0, 0,
-      "beta = 50: n <= packing size certified full rank (subsets of a certified packing); Fibonacci instances' "
-      "polynomial upper bound stops growing once n passes the law (last two sizes within 5%)",
-      1, 1, "instance", "saturation", ns_sat3, 9 },
+    { S_ROW, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
+      .family = "fibonacci",
+      .scope = "beta = 50: n <= packing size certified full rank (subsets of a certified packing); Fibonacci "
+               "instances' polynomial upper bound stops growing once n passes the law (last two sizes within 5%)",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "saturation", .ns = ns_sat3, .nns = 9 },
 };
 const law_t *laws_table(size_t *count)
 {
@@ -52,9 +66,21 @@ const law_t *laws_table(size_t *count)
     return table;
 }
 
+double law_variable(const law_t *L, double beta)
+{
+    return L->variable && strcmp(L->variable, "beta") == 0 ? beta : 1.0 + beta;
+}
+
 double law_value(const law_t *L, double beta)
 {
-    return pow(1.0 + beta, L->predicted);
+    if (L->law)
+        return L->law(L, beta);
+    return pow(law_variable(L, beta), L->predicted);
+}
+
+int law_asserted(const law_t *L)
+{
+    return !L->kind || strcmp(L->kind, "report") != 0;
 }
 
 static const char *const untested[] = {

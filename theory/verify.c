@@ -18,10 +18,10 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
     ar_status st = pack_lower_search((size_t)law->dim, beta, law->eps, 1, 60000, &pk);
     if (st)
         return st;
-    claim_s_opts_t co;
-    claim_s_opts_default(&co);
-    co.family = law->family;
-    co.packing = 0;
+    if (!law->point) {
+        ar_error_set("verify_law: row of claim %s has no point function", law->claim);
+        return AR_EINVAL;
+    }
     int ok = 1, certified = 1;
     size_t prev = 0;
     row->band_min = INFINITY;
@@ -35,8 +35,8 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
         }
         verify_point_t *pt = &row->pts[row->npts++];
         pt->beta = beta;
-        co.n = n;
-        if ((st = claim_s_point(law->dim, beta, law->eps, &co, &pt->p)))
+        pt->p.n = n;
+        if ((st = law->point(law, beta, &pt->p)))
             return st;
         /* lower end: an n-point subset of the certified packing (full rank) */
         size_t k = pack_multiset_lower(&pk, n);
@@ -87,18 +87,8 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         return verify_saturation(law, row, progress, ctx);
     double t0 = clock_now();
     int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
-    claim_s_opts_t co;
-    claim_s_opts_default(&co);
-    co.engine = law->engine ? CLAIM_S_SCALE : CLAIM_S_DENSE;
-    co.family = law->family;
-    co.n_factor = law->n_per_law;
-    co.n_min = law->n_min;
-    co.n_max = law->n_max;
-    co.packing = law->packing;
-    co.instance = !continuum;
-    co.continuum = continuum;
-    if (strcmp(law->claim, "S") != 0) {
-        ar_error_set("verify_law: no sweep for claim %s", law->claim);
+    if (!law->point) {
+        ar_error_set("verify_law: row of claim %s has no point function", law->claim);
         return AR_EINVAL;
     }
     int all_certified = 1;
@@ -115,7 +105,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         }
         verify_point_t *pt = &row->pts[row->npts];
         pt->beta = beta;
-        ar_status st = claim_s_point(law->dim, beta, law->eps, &co, &pt->p);
+        ar_status st = law->point(law, beta, &pt->p);
         if (st)
             return st;
         row->npts++;
@@ -126,7 +116,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         if (!continuum && pt->p.upper_capped)
             all_certified = 0;
         double lawv = law_value(law, beta);
-        xs[t] = 1.0 + beta;
+        xs[t] = law_variable(law, beta);
         lo[t] = (double)pt->p.lower;
         up[t] = (double)pt->upper_fitted;
         double r1 = lo[t] / lawv, r2 = up[t] / lawv;

@@ -8,6 +8,7 @@
 #include "numerics/rng.h"
 #include "theory/fit.h"
 #include "theory/laws.h"
+#include "theory/claim_s.h"
 #include "theory/verify.h"
 
 START_TEST(test_fit_exact_power_law)
@@ -107,8 +108,10 @@ END_TEST
 START_TEST(test_verdicts)
 {
     static const double betas[] = { 30, 100, 300 };
-    law_t L = { "S", 2, "1+beta", 0.5, 0.1, 0.1, 1.0, 10.0, betas, 3, "polygon", 20.0, 64, 600, "test row", 0, 0,
-                "instance", "exponent", NULL, 0 };
+    law_t L = { .claim = "S", .dim = 2, .variable = "1+beta", .predicted = 0.5, .tol = 0.1, .eps = 0.1,
+                .band_lo = 1.0, .band_hi = 10.0, .betas = betas, .nbetas = 3, .family = "polygon",
+                .n_per_law = 20.0, .n_min = 64, .n_max = 600, .scope = "test row", .engine = 0, .packing = 0,
+                .upper_source = "instance", .kind = "exponent", .point = claim_s_law_point };
     verify_row_t row;
     ck_assert_int_eq(verify_law(&L, &row, NULL, NULL), AR_OK);
     ck_assert_msg(!strcmp(row.verdict, "pass"), "right exponent: verdict %s (%s)", row.verdict, row.reason);

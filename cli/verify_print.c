@@ -1,0 +1,113 @@
+/* verify_print.c -- the verdict table (see verify_print.h). */
+#include "cli/verify_print.h"
+
+#include <string.h>
+#include "cli/output.h"
+#include "numerics/version.h"
+
+void verify_print_header(FILE *f)
+{
+    fprintf(f, "claim d   predicted                                   rank/law band               verdict      time\n");
+}
+
+void verify_print_progress(const char *msg, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "\r\033[K[verify] %s", msg);
+    fflush(stderr);
+}
+
+void verify_print_untested(FILE *f, const char *claim, int json)
+{
+    const char *const *u = laws_untested();
+    for (size_t i = 0; u[i]; i += 2) {
+        if (claim && strcmp(claim, u[i]))
+            continue;
+        if (json) {
+            fprintf(f, "{\"claim\":\"%s\",\"d\":null,\"predicted\":null,\"fit_lower\":null,\"fit_upper\":null,"
+                       "\"band\":null,\"verdict\":\"inconclusive\",\"implemented\":false,\"reason\":", u[i]);
+            out_json_string(f, u[i + 1]);
+            fprintf(f, "}\n");
+        } else {
+            fprintf(f, "%-5s inconclusive (no check in this version): %s\n", u[i], u[i + 1]);
+        }
+    }
+}
+
+/* The verdict column: rows that are never asserted say so. */
+static const char *shown_verdict(const verify_row_t *r, char *buf, size_t len)
+{
+    if (law_asserted(r->law))
+        return r->verdict;
+    snprintf(buf, len, "report:%s", r->verdict);
+    return buf;
+}
+
+void verify_print_json(FILE *f, const verify_row_t *r)
+{
+    const law_t *L = r->law;
+    fprintf(f, "{\"claim\":\"%s\",\"kind\":\"%s\",\"d\":%d,\"variable\":\"%s\",\"predicted\":%.6g,\"tol\":%.6g,\"eps\":%.6g,"
+           "\"fit_lower\":%.4f,\"fit_lower_se\":%.4f,\"fit_upper\":%.4f,\"fit_upper_se\":%.4f,"
+           "\"band\":[%.6g,%.6g],\"observed_band\":[%.6g,%.6g],\"verdict\":\"%s\",\"asserted\":%s,\"reason\":",
+           L->claim, L->kind ? L->kind : "exponent", L->dim, L->variable, L->predicted, L->tol, L->eps, r->fit_lower.slope,
+           r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->band_lo, L->band_hi,
+           r->band_min, r->band_max, r->verdict, law_asserted(L) ? "true" : "false");
+    out_json_string(f, r->reason);
+    fprintf(f, ",\"points\":[");
+    for (size_t i = 0; i < r->npts; i++) {
+        const verify_point_t *p = &r->pts[i];
+        fprintf(f, "%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"upper\":%zu,"
+               "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":\"%s\","
+               "\"upper_certificate\":\"%s\",\"continuum_certificate\":\"%s\",\"log10_n\":%.6g,\"seconds\":%.3f,"
+               "\"note\":",
+               i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points, p->p.upper, p->p.continuum,
+               p->upper_fitted, p->p.status, p->p.lower_method, p->p.upper_method, p->p.continuum_method,
+               p->p.log10_n, p->p.seconds);
+        out_json_string(f, p->p.note);
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
+           L->engine ? "scale" : "dense", L->upper_source);
+    out_json_string(f, L->scope);
+    fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, version_json_fields());
+}
+
+void verify_print_text(FILE *f, const verify_row_t *r)
+{
+    const law_t *L = r->law;
+    char vb[32];
+    if (L->kind && !strcmp(L->kind, "saturation")) {
+        fprintf(f, "%-5s %-3d saturation in n at beta = %-8g                                %-12s %6.1fs\n", L->claim,
+               L->dim, L->betas[0], shown_verdict(r, vb, sizeof vb), r->seconds);
+        fprintf(f, "      %s\n", L->scope);
+        for (size_t i = 0; i < r->npts; i++) {
+            const verify_point_t *p = &r->pts[i];
+            fprintf(f, "      n %-7zu lower %zu (%s)   upper %zu (%s)\n", p->p.n, p->p.lower, p->p.lower_method,
+                   p->p.upper, p->p.upper_method);
+        }
+        fprintf(f, "      %s\n", r->reason);
+        return;
+    }
+    fprintf(f, "%-5s %-3d %-9.3g %-16s %-16s [%5.2f, %5.2f] in [%g, %g]  %-12s %6.1fs\n", L->claim, L->dim,
+           L->predicted, L->variable, "", r->band_min, r->band_max, L->band_lo, L->band_hi,
+            shown_verdict(r, vb, sizeof vb), r->seconds);
+    fprintf(f, "      fit_lower %.3f +- %.3f   fit_upper %.3f +- %.3f   (tol %.2g, eps %g, %s engine, upper: %s)\n",
+           r->fit_lower.slope, r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->tol,
+           L->eps, strcmp(L->claim, "S") ? "claim's own" : L->engine ? "scale" : "dense", L->upper_source);
+    fprintf(f, "      %s\n", L->scope);
+    for (size_t i = 0; i < r->npts; i++) {
+        const verify_point_t *p = &r->pts[i];
+        if (p->p.continuum && !p->p.upper)
+            fprintf(f, "      beta %-8g lower %zu (%s, %zu points)   continuum upper %zu (%s)   %.2fs\n", p->beta,
+                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.continuum, p->p.continuum_method,
+                   p->p.seconds);
+        else
+            fprintf(f, "      beta %-8g lower %zu (%s, %zu points)   upper %zu (%s, n = %zu)   %.2fs\n", p->beta,
+                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.upper, p->p.upper_method, p->p.n,
+                   p->p.seconds);
+        if (p->p.note[0])
+            fprintf(f, "        %s\n", p->p.note);
+    }
+    fprintf(f, "      %s\n", r->reason);
+}
+

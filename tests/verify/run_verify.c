@@ -1,0 +1,40 @@
+/* run_verify.c -- `make verify`: the theorem checks as one Check run.
+ *
+ * Each tests/verify/verify_<claim>.c defines Suite *suite_verify_<claim>(void)
+ * (one test per law row); the Makefile lists them in verify_suites.h.  Prints
+ * the verdict table on stdout (JSON lines with ATTNRANK_VERIFY_FORMAT=json),
+ * progress on stderr, and ends with Check's summary line; the exit status is
+ * non-zero when an asserted row does not pass.  Select a claim with
+ * CK_RUN_SUITE=verify_S (make verify CLAIM=S). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <flint/flint.h>
+#include "verify_suites.h"
+#include "cli/verify_print.h"
+#include "numerics/blas_select.h"
+
+typedef Suite *(*suite_fn)(void);
+
+int main(int argc, char **argv)
+{
+    blas_select_kernel(argc, argv);
+    const char *fmt = getenv("ATTNRANK_VERIFY_FORMAT");
+    int json = fmt && strcmp(fmt, "json") == 0;
+    const char *sel = getenv("CK_RUN_SUITE");
+    const char *claim = sel && strncmp(sel, "verify_", 7) == 0 ? sel + 7 : NULL;
+    if (!json)
+        verify_print_header(stdout);
+    verify_print_untested(stdout, claim, json);
+    fflush(stdout);
+    suite_fn suites[] = { VERIFY_SUITES };
+    size_t ns = sizeof suites / sizeof suites[0];
+    SRunner *sr = srunner_create(NULL);
+    for (size_t i = 0; i < ns; i++)
+        srunner_add_suite(sr, suites[i]());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    flint_cleanup_master();
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,23 @@
+/* verifyutil.h -- the theorem checks of `make verify` as Check tests.
+ *
+ * Each tests/verify/verify_<claim>.c defines Suite *suite_verify_<claim>(void)
+ * with one test per row of the laws table (theory/laws.c) for that claim;
+ * each test calls verify_assert_row(claim, k).  The runner
+ * (tests/verify/run_verify.c) is built by `make verify`, not by `make check`. */
+#ifndef ATTNRANK_TESTS_VERIFYUTIL_H
+#define ATTNRANK_TESTS_VERIFYUTIL_H
+
+#include <stddef.h>
+
+/* Run the k-th row (0-based, in table order) of `claim` in the laws table:
+ * sweep, bracket, fit, judge (theory/verify.h); print the row on stdout (text,
+ * or one JSON line when ATTNRANK_VERIFY_FORMAT=json) and its progress on
+ * stderr; then assert with Check that the machinery succeeded and, for rows
+ * of kind "exponent" or "saturation", that the verdict is "pass".  Rows of
+ * kind "report" are printed and never asserted. */
+void verify_assert_row(const char *claim, size_t k);
+
+/* Number of rows of `claim` in the laws table. */
+size_t verify_rows(const char *claim);
+
+#endif
