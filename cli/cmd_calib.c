@@ -17,7 +17,8 @@
 static const char help[] =
     "Usage: attnrank calib [--data DIR] [--licenses DIR] [--sentences N] [--eps E]\n"
     "                      [--scales S1,S2,..] [--taus T1,T2,..] [--tau-main T]\n"
-    "                      [--perms P] [--seed S] [--threads T] [--format text|json]\n"
+    "                      [--perms P] [--seed S] [--threads T] [--format text|tsv|json]\n"
+    "                      [--per-sentence]\n"
     "Claim E on Google's Universal Sentence Encoder lite (2 layers x 4 heads; run\n"
     "'make calib-data' first; DIR defaults to .cache/calib) over the committed\n"
     "corpus of license sentences (/usr/share/common-licenses, checked against\n"
@@ -29,7 +30,11 @@ static const char help[] =
     "Ends with Spearman's rho between the mean reduction 1 - r(tau)/dh at the main\n"
     "tau (default 0.1) and the mean certified upper bound across settings, with a\n"
     "permutation p-value (P = 10000 permutations, seed 1).\n"
-    "JSON: one line per (layer, head, scale), then one line with spearman, p_value.\n";
+    "TSV: one row per (layer, head, scale) under a header, then '#' comment lines\n"
+    "with the Spearman results.\n"
+    "JSON: one line per (layer, head, scale), then one line with spearman, p_value;\n"
+    "--per-sentence (JSON only) first prints one line per (layer, head, scale,\n"
+    "sentence) with \"sentence\", \"n\", \"r\", \"r_tau\", \"lower\", \"upper\".\n";
 
 static ar_status parse_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
 {
@@ -76,6 +81,21 @@ static void print_sz(size_t v)
         printf("%zu", v);
 }
 
+static void print_sentences(const calib_result_t *R)
+{
+    const calib_opts_t *o = &R->opts;
+    for (size_t i = 0; i < R->nset; i++) {
+        const calib_setting_t *S = &R->set[i];
+        for (size_t s = 0; s < S->nsent; s++) {
+            printf("{\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"sentence\":%zu,\"n\":%zu,\"r\":%zu,\"r_tau\":{",
+                   S->layer, S->head, S->scale, s, S->ntok[s], S->r[s]);
+            for (size_t t = 0; t < o->ntau; t++)
+                printf("%s\"%g\":%zu", t ? "," : "", o->taus[t], S->r_tau[s * o->ntau + t]);
+            printf("},\"lower\":%zu,\"upper\":%zu}\n", S->lower[s], S->upper[s]);
+        }
+    }
+}
+
 static void print_json(const calib_result_t *R)
 {
     const calib_opts_t *o = &R->opts;
@@ -120,6 +140,34 @@ static void print_json(const calib_result_t *R)
            R->seconds);
 }
 
+static void print_tsv(const calib_result_t *R)
+{
+    const calib_opts_t *o = &R->opts;
+    double tm = o->taus[o->tau_main];
+    printf("layer\thead\tdh\tscale\tbeta\tsentences\tr_median\tr_tau_median\treduction\treduction_vis\t"
+           "lower_mean\tupper_mean\tupper_median\tupper_frac\tcertified\trw_tau\trw_tau_emp\tseconds\n");
+    for (size_t i = 0; i < R->nset; i++) {
+        const calib_setting_t *S = &R->set[i];
+        printf("%zu\t%zu\t%zu\t%g\t%.9g\t%zu\t%g\t%g\t%.4f\t%.4f\t%.3f\t%.3f\t%g\t%.4f\t%zu\t", S->layer, S->head,
+               S->dh, S->scale, S->beta, S->nsent, S->r_median, S->r_tau_median[o->tau_main],
+               S->reduction_mean[o->tau_main], S->reduction_vis_mean[o->tau_main], S->lower_mean, S->upper_mean,
+               S->upper_median, S->upper_frac_mean, S->ncertified);
+        size_t a = S->rw_tau[o->tau_main], b = S->rw_tau_emp[o->tau_main];
+        if (a == VISIBLE_NONE) printf("-\t"); else printf("%zu\t", a);
+        if (b == VISIBLE_NONE) printf("-\t"); else printf("%zu\t", b);
+        printf("%.3f\n", S->seconds);
+    }
+    printf("# tau %g eps %g sentences %zu settings %zu perms %zu seed %llu\n", tm, o->eps, R->nsent, R->nset,
+           o->nperm, (unsigned long long)o->seed);
+    printf("# spearman(reduction, upper_mean) %.4f p %.4g\n", R->spearman, R->p_value);
+    printf("# spearman(r_tau_median, upper_mean) %.4f p %.4g\n", R->spearman_rtau, R->p_value_rtau);
+    printf("# spearman(reduction_vis, upper_mean) %.4f p %.4g\n", R->spearman_vis, R->p_value_vis);
+    for (size_t l = 0; l < REAL_LAYERS; l++)
+        printf("# layer %zu spearman(reduction, upper_mean) %.4f p %.4g\n", l, R->spearman_layer[l],
+               R->p_value_layer[l]);
+    printf("# seconds %.1f\n", R->seconds);
+}
+
 static void print_text(const calib_result_t *R)
 {
     const calib_opts_t *o = &R->opts;
@@ -160,7 +208,8 @@ int cmd_calib(int argc, char **argv)
 {
     opt_t o[] = { { "data", 1, NULL }, { "licenses", 1, NULL }, { "sentences", 1, NULL }, { "eps", 1, NULL },
                   { "scales", 1, NULL }, { "taus", 1, NULL }, { "tau-main", 1, NULL }, { "perms", 1, NULL },
-                  { "seed", 1, NULL }, { "threads", 1, NULL }, { "format", 1, NULL }, { "help", 0, NULL } };
+                  { "seed", 1, NULL }, { "threads", 1, NULL }, { "format", 1, NULL }, { "per-sentence", 0, NULL },
+                  { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "calib")))
@@ -175,8 +224,9 @@ int cmd_calib(int argc, char **argv)
     const char *v;
     if ((st = args_format(args_get(o, no, "format"), &fmt)))
         return cmd_fail(st);
-    if (fmt == FMT_TSV) {
-        ar_error_set("--format: calib supports text or json");
+    int per_sentence = args_get(o, no, "per-sentence") != NULL;
+    if (per_sentence && fmt != FMT_JSON) {
+        ar_error_set("--per-sentence needs --format json");
         return cmd_fail(AR_EINVAL);
     }
     if ((v = args_get(o, no, "eps")) && (st = args_eps(v, &co.eps)))
@@ -238,8 +288,12 @@ int cmd_calib(int argc, char **argv)
     corpus_clear(&C);
     if (st)
         return cmd_fail(st);
+    if (per_sentence)
+        print_sentences(&R);
     if (fmt == FMT_JSON)
         print_json(&R);
+    else if (fmt == FMT_TSV)
+        print_tsv(&R);
     else
         print_text(&R);
     calib_result_clear(&R);

@@ -99,7 +99,7 @@ START_TEST(calib_errors)
     const char *a2[] = { "calib", "--eps", "2", NULL };
     crun(&r, a2);
     one_error_line(&r, 2);
-    const char *a3[] = { "calib", "--format", "tsv", NULL };
+    const char *a3[] = { "calib", "--format", "csv", NULL };
     crun(&r, a3);
     one_error_line(&r, 2);
     const char *a4[] = { "calib", "--taus", "0.1,0.05", "--data", "/nonexistent", NULL };
@@ -113,6 +113,9 @@ START_TEST(calib_errors)
     one_error_line(&r, 2);
     const char *a7[] = { "calib", "--scales", "1,x", NULL };
     crun(&r, a7);
+    one_error_line(&r, 2);
+    const char *a9[] = { "calib", "--per-sentence", NULL };
+    crun(&r, a9);
     one_error_line(&r, 2);
     const char *a8[] = { "calib", "--help", NULL };
     crun(&r, a8);
@@ -151,6 +154,23 @@ START_TEST(calib_json)
         }
     }
     ck_assert_uint_eq(lines, 9);
+    /* per-sentence lines first: 8 settings x 2 sentences */
+    const char *b[] = { "calib", "--data", d && *d ? d : ".cache/calib", "--sentences", "2", "--scales", "1",
+                        "--perms", "100", "--format", "json", "--per-sentence", NULL };
+    crun(&r, b);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    size_t sent = 0;
+    lines = 0;
+    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+        lines++;
+        if (strstr(line, "\"sentence\":")) {
+            ck_assert_uint_le(lines, 16);
+            ck_assert_ptr_nonnull(strstr(line, "\"upper\":"));
+            sent++;
+        }
+    }
+    ck_assert_uint_eq(sent, 16);
+    ck_assert_uint_eq(lines, 25);
 }
 END_TEST
 
