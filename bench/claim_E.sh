@@ -4,6 +4,7 @@
 # the mean certified upper bound against the effective-dimension reduction
 # (claim_E.svg, claim_E.png when gnuplot can write PNG).
 # Needs `make calib-data`.  Usage: sh bench/claim_E.sh [attnrank]
+# PLOT_ONLY=1 redraws the plot from an existing calib.tsv.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-bin/attnrank}
@@ -12,16 +13,18 @@ mkdir -p "$out"
 stamp=$(date -u +%Y-%m-%dT%H:%MZ)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 load=$(cut -d' ' -f1 /proc/loadavg)
-t0=$(date +%s.%N)
-"$bin" calib --format tsv > "$out/calib.tsv.tmp"
-t1=$(date +%s.%N)
-{ echo "# run $stamp on $(nproc) cores, $cpu; load average at start $load"; cat "$out/calib.tsv.tmp";
-  echo "# wall seconds (whole command, incl. model load) $(echo "$t1 - $t0" | bc)"; } > "$out/calib.tsv"
-rm -f "$out/calib.tsv.tmp"
+if [ -z "${PLOT_ONLY:-}" ]; then
+    t0=$(date +%s.%N)
+    "$bin" calib --format tsv > "$out/calib.tsv.tmp"
+    t1=$(date +%s.%N)
+    { echo "# run $stamp on $(nproc) cores, $cpu; load average at start $load"; cat "$out/calib.tsv.tmp";
+      echo "# wall seconds (whole command, incl. model load) $(echo "$t1 - $t0" | bc)"; } > "$out/calib.tsv"
+    rm -f "$out/calib.tsv.tmp"
+fi
 command -v gnuplot >/dev/null 2>&1 || { echo "claim_E: gnuplot absent, no plot" >&2; exit 0; }
 plot() {   # plot TERMINAL FILE
     gnuplot <<GP
-set terminal $1
+set terminal $1 noenhanced
 set output "$2"
 set datafile separator "\t"
 set key outside right top
