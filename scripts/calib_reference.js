@@ -21,6 +21,11 @@ const SENTENCES = [
   "The quick brown fox jumps over the lazy dog.",
   "You may obtain a copy of the License at the address below.",
   "Permission is hereby granted, free of charge, to any person obtaining a copy of this software.",
+  // verbatim corpus sentences with quotes, brackets, digits and capitals
+  "For the purposes of this definition, \"control\" means (i) the power, direct or indirect, to cause the direction or management of such entity, whether by contract or otherwise, or (ii) ownership of fifty percent (50%) or more of the outstanding shares, or (iii) beneficial ownership of such entity.",
+  "(Don't include the brackets!) The text should be enclosed in the appropriate comment syntax for the file format.",
+  "THIS SOFTWARE IS PROVIDED BY THE REGENTS AND CONTRIBUTORS ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED.",
+  "Odd ASCII: {braces} [brackets] <angles> ~tilde^caret |pipe| back\\slash @at #hash $5.00 & 100% _under_ `tick` = +-*/ ;:?!",
 ];
 
 function writeNpy(file, data, shape) {

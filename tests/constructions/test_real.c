@@ -216,6 +216,56 @@ START_TEST(weights_corrupt)
 }
 END_TEST
 
+
+/* Every proper prefix of a valid model.json / vocab.json is refused with a
+ * one-line message; seeded random byte corruptions never crash. */
+START_TEST(truncated_and_corrupt_files)
+{
+    write_synthetic(20, "");
+    char p[256];
+    snprintf(p, sizeof p, "%s/model.json", tmpdir);
+    FILE *f = fopen(p, "rb");
+    ck_assert_ptr_nonnull(f);
+    char full[1024];
+    size_t len = fread(full, 1, sizeof full - 1, f);
+    fclose(f);
+    full[len] = '\0';
+    tfjs_weights_t W;
+    for (size_t L = 0; L < len; L++) {
+        write_file("model.json", full, L);
+        ar_status st = tfjs_weights_load(model_path(), &W);
+        ck_assert_msg(st == AR_EINVAL, "prefix of %zu bytes: status %d", L, (int)st);
+        ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    test_rng_init(test_seed());
+    for (int trial = 0; trial < 300; trial++) {
+        char buf[1024];
+        memcpy(buf, full, len);
+        int flips = (int)test_irand(1, 4);
+        for (int k = 0; k < flips; k++)
+            buf[test_irand(0, (long)len - 1)] = (char)test_irand(1, 255);
+        write_file("model.json", buf, len);
+        if (tfjs_weights_load(model_path(), &W) == AR_OK)
+            tfjs_weights_clear(&W);
+        else
+            ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    const char *voc = "[[\"\\ufffd\",0],[\"<s>\",0],[\"</s>\",0],[\"x1\",0],[\"x2\",0],[\"x3\",0],"
+                      "[\"\\u2581ab\",-1.0],[\"b\",null]]";
+    size_t vl = strlen(voc);
+    snprintf(p, sizeof p, "%s/vocab.json", tmpdir);
+    spm_vocab_t V;
+    write_file("vocab.json", voc, vl);
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_OK);
+    ck_assert(V.score[7] == 0.0);   /* null score reads as 0, as in the package */
+    spm_vocab_clear(&V);
+    for (size_t L = 0; L < vl; L++) {
+        write_file("vocab.json", voc, L);
+        ck_assert_msg(spm_vocab_load(p, &V) == AR_EINVAL, "vocab prefix %zu accepted", L);
+    }
+}
+END_TEST
+
 /* ---------- tokenizer ---------- */
 
 static ar_status encode(const spm_vocab_t *V, const char *s, int **ids, size_t *n)
@@ -430,6 +480,7 @@ Suite *suite_real(void)
     tcase_add_test(tc, json_invalid);
     tcase_add_test(tc, weights_synthetic);
     tcase_add_test(tc, weights_corrupt);
+    tcase_add_test(tc, truncated_and_corrupt_files);
     tcase_add_test(tc, tokenizer_synthetic);
     tcase_add_test(tc, real_model_errors);
     suite_add_tcase(s, tc);
