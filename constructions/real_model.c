@@ -11,7 +11,6 @@
 #define P_MOD "module/Encoder_en/KonaTransformer/Encode/"
 #define P_APP "module_apply_default/Encoder_en/KonaTransformer/Encode/"
 #define P_TS P_APP "TransformerStack/"
-#define REAL_MAX_TOKENS 512
 
 static ar_status get(const tfjs_weights_t *W, double **out, size_t ndim, size_t d0, size_t d1,
                      size_t d2, size_t d3, const char *fmt, size_t l)
@@ -119,6 +118,14 @@ static ar_status load_all(const tfjs_weights_t *W, real_model_t *M)
         ar_error_set("%s: layer-norm epsilon %g out of range", W->path, M->ln_eps);
         return AR_EINVAL;
     }
+    int32_t clip;
+    st = tfjs_weights_get_i32(W, "module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Less/y", &clip);
+    if (st) return st;
+    if (clip < 2 || clip > 4096) {
+        ar_error_set("%s: maximum length %d out of range", W->path, (int)clip);
+        return AR_EINVAL;
+    }
+    M->max_tokens = (size_t)clip;
     for (size_t l = 0; l < REAL_LAYERS; l++) {
         st = load_layer(W, l, &M->layer[l]);
         if (st) return st;
@@ -281,8 +288,8 @@ done:
 ar_status real_model_forward(const real_model_t *M, const int *ids, size_t n, real_acts_t *A)
 {
     memset(A, 0, sizeof *A);
-    if (n < 1 || n > REAL_MAX_TOKENS) {
-        ar_error_set("forward: %zu tokens (1..%d supported)", n, REAL_MAX_TOKENS);
+    if (n < 1 || n > M->max_tokens) {
+        ar_error_set("forward: %zu tokens (the model reads at most %zu)", n, M->max_tokens);
         return AR_EINVAL;
     }
     for (size_t t = 0; t < n; t++)

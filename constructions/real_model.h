@@ -15,6 +15,8 @@
  *     layer 0: x1 = concat_h(A_h v_h) Wo + bo + (x0 Wres + bres)   (256 -> 512)
  *              x2 = x1 + relu(LN_ffn(x1) W1 + b1) W2 + b2
  *   d_0 = 256, d_1 = 512 (dh 64 and 128).
+ * The graph drops token positions >= 128 (ClipToMaxLength, checked at load);
+ * real_model_forward refuses longer inputs instead of clipping them.
  * All arithmetic is in double on the exact float32 weights; the model itself
  * runs in float32, so agreement is to float32 rounding (~1e-6 relative). */
 #ifndef ATTNRANK_CONSTRUCTIONS_REAL_MODEL_H
@@ -47,6 +49,7 @@ typedef struct {
     double *timing;             /* inverse timescales (float32 values) */
     double ln_eps;
     real_layer_t layer[REAL_LAYERS];
+    size_t max_tokens;          /* the graph's ClipToMaxLength bound (128) */
     char dir[512];
 } real_model_t;
 
@@ -63,7 +66,7 @@ typedef struct {
 ar_status real_model_load(const char *dir, real_model_t *M);
 void real_model_clear(real_model_t *M);
 
-/* Forward pass of ids[0..n) (1 <= n <= 512, ids < n_emb) up to layer 1's
+/* Forward pass of ids[0..n) (1 <= n <= max_tokens, ids < n_emb) up to layer 1's
  * attention input.  A is filled (free with real_acts_clear). */
 ar_status real_model_forward(const real_model_t *M, const int *ids, size_t n, real_acts_t *A);
 void real_acts_clear(real_acts_t *A);

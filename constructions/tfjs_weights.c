@@ -213,3 +213,15 @@ ar_status tfjs_weights_get(const tfjs_weights_t *W, const char *name, size_t ndi
     *out = x;
     return AR_OK;
 }
+
+ar_status tfjs_weights_get_i32(const tfjs_weights_t *W, const char *name, int32_t *out)
+{
+    const tfjs_entry_t *e = tfjs_weights_find(W, name);
+    if (!e || !e->is_int || e->count != 1 || e->ndim > 1) {
+        ar_error_set("%s: no int32 scalar named '%s'", W->path, name);
+        return AR_EINVAL;
+    }
+    uint32_t u = le32(W->group_data[e->group] + e->offset);
+    memcpy(out, &u, sizeof *out);
+    return AR_OK;
+}

@@ -55,4 +55,8 @@ const tfjs_entry_t *tfjs_weights_find(const tfjs_weights_t *W, const char *name)
 ar_status tfjs_weights_get(const tfjs_weights_t *W, const char *name, size_t ndim,
                            const size_t *dims, double **out);
 
+/* The int32 scalar (shape [] or [1]) named `name`; AR_EINVAL if missing or
+ * of another dtype or size. */
+ar_status tfjs_weights_get_i32(const tfjs_weights_t *W, const char *name, int32_t *out);
+
 #endif

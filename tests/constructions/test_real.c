@@ -152,6 +152,10 @@ START_TEST(weights_synthetic)
     ck_assert_int_eq(tfjs_weights_get(&W, "b", 1, db, &x), AR_OK);
     ck_assert(x[0] == 10.0 && x[1] == 11.0 && x[2] == 12.0);
     free(x);
+    int32_t iv;
+    ck_assert_int_eq(tfjs_weights_get_i32(&W, "i", &iv), AR_OK);
+    ck_assert_int_eq(iv, 7);
+    ck_assert_int_eq(tfjs_weights_get_i32(&W, "b", &iv), AR_EINVAL);
     /* wrong shape, int dtype, missing name */
     ck_assert_int_eq(tfjs_weights_get(&W, "b", 2, da, &x), AR_EINVAL);
     ck_assert_int_eq(tfjs_weights_get(&W, "i", 0, NULL, &x), AR_EINVAL);
@@ -454,6 +458,12 @@ START_TEST(real_against_tfjs)
     for (size_t c = 0; c < 128; c++)
         mxbk = fmax(mxbk, fabs(bK[c]));
     ck_assert(mxbk < 1e-4);   /* the key bias is ~0 in this model */
+    ck_assert_uint_eq(M.max_tokens, 128);
+    int many[129] = { 0 };
+    real_acts_t A2;
+    ck_assert_int_eq(real_model_forward(&M, many, 129, &A2), AR_EINVAL);
+    many[0] = 8002;
+    ck_assert_int_eq(real_model_forward(&M, many, 3, &A2), AR_EINVAL);
     free(WQ); free(WK); free(bQ); free(bK);
     real_model_clear(&M);
 }
