@@ -92,6 +92,10 @@ static ar_status vocab_fill(const char *path, const json_t *root, spm_vocab_t *V
             ar_error_set("%s: vocabulary entry %zu is not valid UTF-8", path, i);
             return AR_EINVAL;
         }
+        if (k > SPM_MAX_PIECE) {
+            ar_error_set("%s: vocabulary entry %zu is longer than %d characters", path, i, SPM_MAX_PIECE);
+            return AR_EINVAL;
+        }
         V->len[i] = (size_t)k;
         for (long j = 0; j < k; j++)
             V->len16[i] += V->cp[i][j] >= 0x10000 ? 2 : 1;

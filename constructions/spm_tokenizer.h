@@ -23,6 +23,7 @@
 
 #define SPM_RESERVED 6
 #define SPM_MAX_INPUT 4096
+#define SPM_MAX_PIECE 256     /* longest accepted piece, in code points (the pinned vocabulary: 16) */
 
 typedef struct {
     size_t n;              /* vocabulary size */

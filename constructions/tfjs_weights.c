@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/json.h"
@@ -136,6 +137,28 @@ static ar_status load_manifest(const char *path, const json_t *root, const char 
             W->n_entries++;
         }
         W->group_bytes[g] = off;
+        /* sizes first, so that a manifest claiming huge tensors costs nothing */
+        size_t have = 0;
+        for (size_t k = 0; k < paths->len; k++) {
+            const json_t *pk = &paths->items[k];
+            if (pk->type != JSON_STRING || strchr(pk->str, '/') || strstr(pk->str, "..") || !*pk->str) {
+                ar_error_set("%s: shard path %zu is not a plain file name", path, k);
+                return AR_EINVAL;
+            }
+            char sp[1024];
+            struct stat sb;
+            snprintf(sp, sizeof sp, "%s%s", dir, pk->str);
+            if (stat(sp, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+                ar_error_set("%s: cannot open shard %s", path, sp);
+                return AR_EIO;
+            }
+            have += (size_t)sb.st_size;
+        }
+        if (have != off) {
+            ar_error_set("%s: shards hold %zu bytes, the manifest needs %zu (%s)", path, have, off,
+                         have < off ? "truncated?" : "padded?");
+            return AR_EINVAL;
+        }
         W->group_data[g] = ar_calloc(off ? off : 1, 1, "shard data");
         if (!W->group_data[g]) return AR_ENOMEM;
         size_t len = 0;

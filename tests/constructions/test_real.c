@@ -317,6 +317,14 @@ START_TEST(tokenizer_synthetic)
         write_str("vocab.json", bad[i]);
         ck_assert_msg(spm_vocab_load(p, &V) == AR_EINVAL, "accepted vocabulary %zu", i);
     }
+    /* a piece longer than SPM_MAX_PIECE characters */
+    char longv[600];
+    int k = snprintf(longv, sizeof longv, "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],[\"");
+    memset(longv + k, 'x', SPM_MAX_PIECE + 1);
+    snprintf(longv + k + SPM_MAX_PIECE + 1, sizeof longv - (size_t)k - SPM_MAX_PIECE - 1, "\",-1]]");
+    write_str("vocab.json", longv);
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "longer than"));
 }
 END_TEST
 
