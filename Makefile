@@ -49,7 +49,7 @@ VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o 
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: all deps check check-run verify verify-run bench bench-run calib-data install clean
+.PHONY: FORCE all deps check check-run verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -74,7 +74,7 @@ verify-run: $(BUILD)/tests/run_verify $(BIN)
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(BENCH_BIN)
+bench-run: $(BIN) $(BENCH_BIN) $(BUILD)/tests/run_verify
 	@BUILD=$(BUILD) sh bench/run.sh $(abspath $(BIN))
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
@@ -93,18 +93,23 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/suites.h: $(TEST_SRC)
+# regenerated on every run (only rewritten when the suite list changed), so that
+# a TEST_SRC subset never leaves a stale list behind
+$(BUILD)/tests/suites.h: $(TEST_SRC) FORCE
 	@mkdir -p $(dir $@)
 	@{ for s in $(SUITES); do echo "Suite *suite_$${s#test_}(void);"; done; \
 	   echo "#define ALL_SUITES \\"; \
-	   for s in $(SUITES); do echo "    suite_$${s#test_}, \\"; done; echo ""; } > $@
+	   for s in $(SUITES); do echo "    suite_$${s#test_}, \\"; done; echo ""; } > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+FORCE:
 
 $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
 
 $(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(BUILD)/lib/libattnrank.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out FORCE,$^) $(LDLIBS_ALL)
 
 $(BUILD)/tests/verify_suites.h: $(VERIFY_SRC)
 	@mkdir -p $(dir $@)

@@ -7,6 +7,8 @@
 #include "numerics/version.h"
 #include "theory/bracket.h"
 #include "theory/bracket_scale.h"
+#include "theory/route.h"
+#include <math.h>
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
@@ -20,12 +22,17 @@ static const char help[] =
     "Prints lower <= rank_eps(A) <= upper for A = rowsoftmax(beta Q K^T) with key\n"
     "multiplicities, in the max-row-l1 norm; both ends are rigorous certificates.\n"
     ".npy: float64/float32, n x d.  Multiplicities: one positive integer per line.\n"
-    "--upper chooses the upper constructions (default: symeig,pchol for self-attention,\n"
-    "svd for cross-attention; symeig and pchol need self-attention).\n"
-    "--engine: dense encloses the whole matrix and factors it (O(n^3), n up to a few\n"
-    "thousand); scale (self-attention on the unit sphere) certifies the upper end\n"
-    "with the polynomial certificate in O(n^2) and the lower end on the rows of a\n"
-    "farthest-point subset; auto (default) uses scale above 4000 points on the sphere.\n";
+    "Every certificate that applies to the instance and is affordable runs, and the\n"
+    "best end of each is reported with its route (proofs-notes/routes.md):\n"
+    "  circulant   a stored regular polygon (any n), exact n-gon at eps +- eta\n"
+    "  packing     diagonal dominance on all points (above the dense size)\n"
+    "  polynomial  harmonic polynomial upper certificate, points on the unit sphere\n"
+    "  dense       whole-matrix enclosure, factorisations, block lower certificates\n"
+    "              (max(m, n) <= 4000, or when nothing else applies)\n"
+    "  scale       lower end on farthest-point rows, sphere above the dense size\n"
+    "--upper chooses the dense route's constructions (default: symeig, pchol and, when\n"
+    "they may not match it, the truncated SVD for self-attention; svd for cross-attention).\n"
+    "--engine dense|scale restricts to the dense or to the structured routes.\n";
 
 /* Parse the comma-separated --upper list into o. */
 static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
@@ -100,28 +107,22 @@ int cmd_bracket(int argc, char **argv)
         return cmd_fail(st);
     }
     const char *eng = args_get(o, no, "engine");
-    int scale = 0;
+    route_opts_t ro;
+    route_opts_default(&ro);
+    ro.bracket = bo;
     if (eng && strcmp(eng, "auto") && strcmp(eng, "dense") && strcmp(eng, "scale")) {
         source_clear(&S);
         ar_error_set("--engine: expected auto, dense or scale, got '%s'", eng);
         return cmd_fail(AR_EINVAL);
     }
-    if (eng && !strcmp(eng, "scale")) {
-        if (!S.self || !bracket_scale_applies(Q)) {
-            source_clear(&S);
-            ar_error_set("--engine scale needs self-attention on points within 5e-13 of the unit sphere");
-            return cmd_fail(AR_EINVAL);
-        }
-        scale = 1;
-    } else if (!eng || !strcmp(eng, "auto")) {
-        scale = S.self && Q->n > 4000 && bracket_scale_applies(Q);
-    }
-    bracket_t b;
-    st = scale ? bracket_compute_scale(Q, beta, eps, &bo, &b) : bracket_compute(Q, K, beta, eps, &bo, &b);
+    ro.engine = !eng || !strcmp(eng, "auto") ? ROUTE_AUTO : !strcmp(eng, "dense") ? ROUTE_DENSE : ROUTE_SCALE;
+    route_result_t rr;
+    st = route_bracket(Q, K, beta, eps, &ro, &rr);
     if (st) {
         source_clear(&S);
         return cmd_fail(st);
     }
+    const bracket_t *b = &rr.b;
     fmpz_t nk, mq;
     fmpz_init(nk);
     fmpz_init(mq);
@@ -131,27 +132,31 @@ int cmd_bracket(int argc, char **argv)
     if (S.has_seed)
         snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)S.seed);
     if (fmt == FMT_JSON) {
-        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", b.lower, b.upper, b.status);
+        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", b->lower, b->upper, b->status);
         out_json_fmpz(stdout, nk);
         printf(",\"log10_n\":%.6f,\"m\":", out_log10_fmpz(nk));
         out_json_fmpz(stdout, mq);
         printf(",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
-               "\"self_attention\":%s,\"engine\":\"%s\",\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
+               "\"self_attention\":%s,\"engine\":\"%s\",\"routes\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
+               "\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
                "\"prec\":%ld,\"seed\":%s,\"source\":",
-               K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", scale ? "scale" : "dense", b.seconds, b.seconds_enclose,
-               b.lo.method, b.lo.invnorm, b.up.method, b.up.err, b.maxerr, b.prec, seedbuf);
+               K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto", rr.routes, rr.lower_route,
+               rr.upper_route, b->seconds, b->seconds_enclose, b->lo.method, isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0,
+               b->up.method, b->up.err, b->maxerr, b->prec, seedbuf);
+        if (rr.polygon_n)
+            printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", rr.polygon_n, rr.polygon_eta);
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
-        printf("%zu\t%zu\t%s\t", b.lower, b.upper, b.status);
+        printf("%zu\t%zu\t%s\t", b->lower, b->upper, b->status);
         fmpz_fprint(stdout, nk);
         putchar('\t');
         fmpz_fprint(stdout, mq);
-        printf("\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", Q->d, beta, eps, b.lo.method, b.up.method,
-               b.up.err, b.seconds);
+        printf("\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", Q->d, beta, eps, b->lo.method, b->up.method,
+               b->up.err, b->seconds);
     } else {
         printf("instance   %s\n", S.description);
         printf("           %s-attention, %zu x %zu distinct rows x keys, d = %zu, n = ",
@@ -159,13 +164,21 @@ int cmd_bracket(int argc, char **argv)
         fmpz_fprint(stdout, nk);
         printf(" (with multiplicity)\n");
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
-        printf("rank_eps   in [%zu, %zu]   (%s)\n", b.lower, b.upper, b.status);
-        printf("lower      %zu by %s", b.lower, b.lo.method);
-        if (strcmp(b.lo.method, "trivial") != 0)
-            printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", b.lo.invnorm, eps * b.lo.invnorm);
-        printf("\nupper      %zu by %s: ||A - B||_r1 <= %.6g <= eps\n", b.upper, b.up.method, b.up.err);
-        printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", b.maxerr, b.prec);
-        printf("time       %.3f s (enclosure %.3f s)\n", b.seconds, b.seconds_enclose);
+        printf("rank_eps   in [%zu, %zu]   (%s)\n", b->lower, b->upper, b->status);
+        printf("lower      %zu by %s route, %s", b->lower, rr.lower_route, b->lo.method);
+        if (strcmp(b->lo.method, "trivial") != 0 && isfinite(b->lo.invnorm))
+            printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", b->lo.invnorm, eps * b->lo.invnorm);
+        else if (!strcmp(b->lo.method, "packing-diagdom"))
+            printf(": every row diagonally dominant (rank_eps = n)");
+        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", b->upper, rr.upper_route,
+               b->up.method, b->up.err);
+        printf("routes     %s", rr.routes);
+        if (rr.polygon_n)
+            printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", rr.polygon_n,
+                   rr.polygon_eta);
+        printf("\n");
+        printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", b->maxerr, b->prec);
+        printf("time       %.3f s (enclosure %.3f s)\n", b->seconds, b->seconds_enclose);
         printf("versions   %s\n", version_line());
     }
     fmpz_clear(nk);

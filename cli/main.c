@@ -20,6 +20,7 @@ static const char usage[] =
     "  plot        log-log plots (SVG, PNG) of 'scale' tables, via gnuplot\n"
     "  funk-hecke  spectral check of exp(beta x.y) on the sphere against Funk-Hecke\n"
     "  generate    write a point set as .npy (and multiplicities)\n"
+    "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
     "  calib       claim E on a real pretrained transformer (needs 'make calib-data')\n"
     "\n"
     "Options:\n"
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
         rc = cmd_scale(argc, argv);
     else if (strcmp(c, "plot") == 0)
         rc = cmd_plot(argc, argv);
+    else if (strcmp(c, "head") == 0)
+        rc = cmd_head(argc, argv);
     else if (strcmp(c, "calib") == 0)
         rc = cmd_calib(argc, argv);
     else if (strcmp(c, "generate") == 0)

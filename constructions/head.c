@@ -237,6 +237,12 @@ static ar_status hadamard_rotation(size_t dh, rng_t *g, double *G)
     return AR_OK;
 }
 
+/* x rounded to a multiple of 2^-8 when dyadic */
+static double maybe_dyadic(double x, int dyadic)
+{
+    return dyadic ? ldexp(nearbyint(ldexp(x, 8)), -8) : x;
+}
+
 ar_status head_embed(const pointset_t *Q, const pointset_t *K, const head_embed_t *e,
                      pointset_t *Qh, pointset_t *Kh)
 {
@@ -279,7 +285,7 @@ ar_status head_embed(const pointset_t *Q, const pointset_t *K, const head_embed_
     if (st)
         goto fail;
     for (size_t c = 0; c < dh; c++)
-        o[c] = e->key_offset != 0 ? e->key_offset * rng_normal(&g) : 0.0;
+        o[c] = e->key_offset != 0 ? maybe_dyadic(e->key_offset * rng_normal(&g), e->dyadic) : 0.0;
     if ((st = pointset_init(Qh, Q->n, dh)) || (st = pointset_init(Kh, K->n, dh)))
         goto fail;
     for (size_t i = 0; i < Q->n; i++) {
@@ -287,7 +293,7 @@ ar_status head_embed(const pointset_t *Q, const pointset_t *K, const head_embed_
         memcpy(x, Q->x + i * r, r * sizeof *x);
         if (e->query_invisible != 0)
             for (size_t c = r; c < dh; c++)
-                x[c] = e->query_invisible * rng_normal(&g);
+                x[c] = maybe_dyadic(e->query_invisible * rng_normal(&g), e->dyadic);
         for (size_t a = 0; a < dh; a++) {
             double s = 0.0;
             for (size_t c = 0; c < dh; c++)
@@ -300,7 +306,7 @@ ar_status head_embed(const pointset_t *Q, const pointset_t *K, const head_embed_
         memcpy(x, K->x + j * r, r * sizeof *x);
         if (e->delta != 0)
             for (size_t c = r; c < r + e->nnoise; c++)
-                x[c] = e->delta * rng_normal(&g);
+                x[c] = maybe_dyadic(e->delta * rng_normal(&g), e->dyadic);
         for (size_t a = 0; a < dh; a++) {
             double s = 0.0;
             for (size_t c = 0; c < dh; c++)

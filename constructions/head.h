@@ -45,6 +45,10 @@ typedef struct {
                               in double); or the exact dyadic H/sqrt(dh) (Sylvester
                               Hadamard, dh a power of 4) with a seeded signed permutation */
     uint64_t seed;
+    int dyadic;            /* 1: offsets, invisible parts and noise rounded to multiples of 2^-8,
+                              so that with dyadic inputs and the Hadamard rotation every stored
+                              coordinate is exact and the visible logits are exactly those of
+                              (Q, K) (the attention matrix is then exactly the same) */
 } head_embed_t;
 
 /* Embed r-dimensional Q (m x r) and K (n x r) into dh dimensions:

@@ -18,6 +18,20 @@ void bracket_opts_default(bracket_opts_t *o)
     o->threads = 0;
 }
 
+int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
+{
+    if (!logt || !best || strcmp(best->method, "trivial") == 0 || best->rank == 0)
+        return 1;                      /* symeig and pchol did not apply or certified nothing */
+    if (n <= BRACKET_SVD_ALWAYS_N)
+        return 1;
+    double lo = logt[0], hi = logt[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = fmin(lo, logt[i]);
+        hi = fmax(hi, logt[i]);
+    }
+    return !(hi - lo <= BRACKET_SVD_SPREAD);
+}
+
 /* keep the better (smaller-rank) upper certificate */
 static void take_upper(bracket_t *out, const upper_cert_t *c)
 {
@@ -90,12 +104,6 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     double *logt = NULL;
     size_t *order = NULL;
-    if (o->use_svd > 0 || (o->use_svd < 0 && !self)) {
-        st = upper_svd(&A, eps, &out->up_svd);
-        if (st != AR_OK)
-            goto done;
-        take_upper(out, &out->up_svd);
-    }
     if (self && (o->use_symeig || o->use_pchol)) {
         logt = ar_calloc(n, sizeof *logt, "log t");
         if (!logt) {
@@ -123,6 +131,15 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
                 goto done;
             take_upper(out, &out->up_pchol);
         }
+    }
+    /* The truncated SVD: always when asked or for cross-attention; in auto
+     * mode for self-attention too unless symeig already is the truncated SVD
+     * up to a near-scalar similarity (see bracket_svd_needed). */
+    if (o->use_svd > 0 || (o->use_svd < 0 && (!self || bracket_svd_needed(n, logt, &out->up)))) {
+        st = upper_svd(&A, eps, &out->up_svd);
+        if (st != AR_OK)
+            goto done;
+        take_upper(out, &out->up_svd);
     }
     out->upper = out->up.rank;
 

@@ -19,14 +19,31 @@
 #include "theory/cert_lower.h"
 
 typedef struct {
-    int use_svd;       /* 1 = run, 0 = skip, -1 = auto (default): only for cross-attention, since
-                          for self-attention symeig gives the same ranks at about half the cost */
+    int use_svd;       /* 1 = run, 0 = skip, -1 = auto (default): cross-attention always;
+                          self-attention when bracket_svd_needed says so */
     int use_symeig, use_pchol, use_lower;           /* 1 = run (defaults: all 1) */
     long prec;                                      /* Arb precision, 0 = default */
     int threads;                                    /* 0 = default (2) */
 } bracket_opts_t;
 
 void bracket_opts_default(bracket_opts_t *o);
+
+/* Self-attention sizes at or below which the SVD always runs in auto mode. */
+#define BRACKET_SVD_ALWAYS_N 1000
+/* Largest spread max log t - min log t for which symeig stands in for the SVD. */
+#define BRACKET_SVD_SPREAD 0.05
+
+/* Auto policy for the truncated SVD on self-attention (after symeig and
+ * pchol ran; best = their better certificate, logt = log t_i, n entries).
+ * Returns 1 (run the SVD) when they certified nothing non-trivial (or did
+ * not apply: logt NULL), when n <= BRACKET_SVD_ALWAYS_N, or when log t
+ * spreads over more than BRACKET_SVD_SPREAD.  Rationale
+ * (proofs-notes/upper-certificates.md): symeig factors S = T A T^{-1},
+ * T = diag(t); when T is a multiple of the identity S = c A is symmetric
+ * PSD and its top-k eigenpairs ARE A's truncated SVD, so the SVD can only
+ * repeat symeig's candidates; the further T is from scalar the more the
+ * two differ, and then both run. */
+int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best);
 
 typedef struct {
     size_t m, n;              /* distinct queries and keys (compressed sizes) */

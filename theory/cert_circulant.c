@@ -501,14 +501,21 @@ static int lp_affordable(size_t n, size_t Kproj)
 
 ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracket_t *out)
 {
+    return circ_bracket_split(n, beta, eps, eps, prec, out);
+}
+
+ar_status circ_bracket_split(size_t n, double beta, double eps_lower, double eps_upper, long prec,
+                             circ_bracket_t *out)
+{
     double t0 = clock_now();
+    double eps = eps_upper;
     if (!out) {
         ar_error_set("circ_bracket: missing output");
         return AR_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    if (!(eps > 0.0 && eps < 1.0)) {
-        ar_error_set("circ_bracket: eps must satisfy 0 < eps < 1 (got %g)", eps);
+    if (!(eps_upper > 0.0 && eps_upper <= eps_lower && eps_lower < 1.0)) {
+        ar_error_set("circ_bracket: need 0 < eps_upper <= eps_lower < 1 (got %g, %g)", eps_upper, eps_lower);
         return AR_EINVAL;
     }
     circ_instance_t I;
@@ -534,7 +541,7 @@ ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracke
     }
 
     circ_lower_t lo;
-    st = circ_lower_search(&I, eps, SIZE_MAX, &lo);
+    st = circ_lower_search(&I, eps_lower, SIZE_MAX, &lo);
     if (st != AR_OK)
         goto fail;
     out->lower = lo.rank;

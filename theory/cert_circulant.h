@@ -137,4 +137,13 @@ typedef struct {
  * as a bracket). */
 ar_status circ_bracket(size_t n, double beta, double eps, long prec, circ_bracket_t *out);
 
+/* circ_bracket with the lower end certified for rank_{eps_lower} and the
+ * upper end for rank_{eps_upper}, 0 < eps_upper <= eps_lower < 1 (so that
+ * lower <= rank_{eps_lower} <= rank_{eps_upper} <= upper still holds).
+ * Used when the instance is a perturbation of the exact n-gon by eta in
+ * ||.||_r1: rank_eps(A) lies in [rank_{eps+eta}(A_exact), rank_{eps-eta}(A_exact)]
+ * (theory/polygon_match.h).  out->eps is eps_upper. */
+ar_status circ_bracket_split(size_t n, double beta, double eps_lower, double eps_upper, long prec,
+                             circ_bracket_t *out);
+
 #endif

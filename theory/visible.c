@@ -10,6 +10,7 @@
 #include <string.h>
 #include <flint/fmpz_mat.h>
 #include "numerics/clock.h"
+#include "numerics/fround.h"
 #include "numerics/linalg.h"
 #include "theory/perturb.h"
 
@@ -22,116 +23,137 @@ void visible_opts_default(visible_opts_t *o)
 }
 
 /* ---------------------------------------------------------------------
- * Directed-rounding kernels.  Each runs entirely in the rounding mode set
- * by its caller and is kept out of line so that no arithmetic moves across
- * the fesetround calls (GCC does not honour fesetround as a barrier).
+ * Directed-rounding kernels.  Each is a body for fround_run
+ * (numerics/fround.h): it runs entirely in the rounding mode fround_run
+ * sets and exchanges data only through its context, so no arithmetic can
+ * move out of the directed-rounding region.
  * --------------------------------------------------------------------- */
 
+typedef struct {
+    size_t m, n, d;
+    const double *A, *B;
+    double beta;
+    double *out;
+} gram_ctx_t;
+
 /* out[i + j*m] = beta * sum_c A[i*d + c] B[j*d + c], every operation rounded
- * in the current mode.  In FE_UPWARD (FE_DOWNWARD) the result is an upper
- * (lower) bound of the exact value: each partial sum and product is a bound
- * in that direction, and beta >= 0 preserves the direction. */
-static __attribute__((noinline)) void dir_gram(size_t m, size_t n, size_t d, const double *A,
-                                               const double *B, double beta, double *out)
+ * in the current mode.  Upward (downward) the result is an upper (lower)
+ * bound of the exact value: each partial sum and product is a bound in that
+ * direction, and beta >= 0 preserves the direction. */
+static FROUND_BODY void dir_gram(void *ctx)
 {
-    for (size_t i = 0; i < m; i++) {
-        const double *a = A + i * d;
-        for (size_t j = 0; j < n; j++) {
-            const double *b = B + j * d;
+    gram_ctx_t *g = ctx;
+    for (size_t i = 0; i < g->m; i++) {
+        const double *a = g->A + i * g->d;
+        for (size_t j = 0; j < g->n; j++) {
+            const double *b = g->B + j * g->d;
             double s = 0.0;
-            for (size_t c = 0; c < d; c++)
+            for (size_t c = 0; c < g->d; c++)
                 s += a[c] * b[c];
-            out[i + j * m] = beta * s;
+            g->out[i + j * g->m] = g->beta * s;
         }
     }
 }
 
-/* P[i + j*m] += a[i] * b[j] in the current rounding mode (a bound in that
- * direction of P + a b^T if P already was one). */
-static __attribute__((noinline)) void dir_rank1(size_t m, size_t n, double *P, const double *a,
-                                                const double *b)
+typedef struct {
+    size_t m, n;
+    double *P;
+    const double *a, *b;
+} rank1_ctx_t;
+
+/* P[i + j*m] += a[i] * b[j] in the current mode (a bound in that direction
+ * of P + a b^T if P already was one). */
+static FROUND_BODY void dir_rank1(void *ctx)
 {
-    for (size_t j = 0; j < n; j++) {
-        double bj = b[j];
-        double *p = P + j * m;
-        for (size_t i = 0; i < m; i++)
-            p[i] += a[i] * bj;
+    rank1_ctx_t *r = ctx;
+    for (size_t j = 0; j < r->n; j++) {
+        double bj = r->b[j];
+        double *p = r->P + j * r->m;
+        for (size_t i = 0; i < r->m; i++)
+            p[i] += r->a[i] * bj;
     }
 }
 
-/* out[i] = max_j (X[i+j*m] - Y[i+j*m]) (sign = +1) or min_j (sign = -1),
- * subtractions rounded in the current mode. */
-static __attribute__((noinline)) void dir_row_extreme(size_t m, size_t n, const double *X,
-                                                      const double *Y, int sign, double *out)
+typedef struct {
+    size_t m, n;
+    const double *X, *Y;
+    int sign;
+    double *out;
+} extreme_ctx_t;
+
+/* out[i] = max_j (X - Y)[i + j*m] (sign = +1) or min_j (sign = -1), the
+ * subtractions rounded in the current mode; NaN counts as +inf (max) or
+ * -inf (min), the conservative side. */
+static FROUND_BODY void dir_row_extreme(void *ctx)
 {
-    for (size_t i = 0; i < m; i++)
-        out[i] = sign > 0 ? -INFINITY : INFINITY;
-    for (size_t j = 0; j < n; j++) {
-        const double *x = X + j * m, *y = Y + j * m;
-        for (size_t i = 0; i < m; i++) {
+    extreme_ctx_t *e = ctx;
+    for (size_t i = 0; i < e->m; i++)
+        e->out[i] = e->sign > 0 ? -INFINITY : INFINITY;
+    for (size_t j = 0; j < e->n; j++) {
+        const double *x = e->X + j * e->m, *y = e->Y + j * e->m;
+        for (size_t i = 0; i < e->m; i++) {
             double t = x[i] - y[i];
             if (isnan(t))
-                t = sign > 0 ? INFINITY : -INFINITY;
-            if (sign > 0 ? t > out[i] : t < out[i])
-                out[i] = t;
+                t = e->sign > 0 ? INFINITY : -INFINITY;
+            if (e->sign > 0 ? t > e->out[i] : t < e->out[i])
+                e->out[i] = t;
         }
     }
 }
 
-/* hi[i] - lo[i] in the current mode (upward: an upper bound). */
-static __attribute__((noinline)) void dir_diff(size_t m, const double *hi, const double *lo, double *out)
+typedef struct {
+    size_t m;
+    double *hi;
+    const double *lo;
+} diff_ctx_t;
+
+/* hi[i] -= lo[i] in the current mode (upward: an upper bound). */
+static FROUND_BODY void dir_diff(void *ctx)
 {
-    for (size_t i = 0; i < m; i++)
-        out[i] = hi[i] - lo[i];
+    diff_ctx_t *d = ctx;
+    for (size_t i = 0; i < d->m; i++)
+        d->hi[i] = d->hi[i] - d->lo[i];
 }
 
-/* a - b in the current mode. */
-static __attribute__((noinline)) double dir_sub(double a, double b)
-{
-    return a - b;
-}
+typedef struct {
+    size_t N;
+    const double *lo, *hi;
+    double *rowsum;
+    double fro, rowmax, colmax, mixed;
+} norms_ctx_t;
 
-/* a * b * c in the current mode (upward and a, b, c >= 0: an upper bound). */
-static __attribute__((noinline)) double dir_mul3(double a, double b, double c)
+/* Upward (caller's mode): upper bounds of the Frobenius norm, the max row
+ * sum, the max column sum and sqrt(rowmax * colmax) of a matrix E known
+ * only as lo <= E <= hi entrywise (N x N, column-major). */
+static FROUND_BODY void dir_norms(void *ctx)
 {
-    return a * b * c;
-}
-
-/* Upper bounds (caller sets FE_UPWARD) of the Frobenius norm, the max row
- * sum and the max column sum of a matrix E known only as lo <= E <= hi
- * entrywise (N x N, column-major). */
-static __attribute__((noinline)) void dir_norms_up(size_t N, const double *lo, const double *hi,
-                                                   double *fro, double *rowmax, double *colmax,
-                                                   double *rowsum)
-{
+    norms_ctx_t *c = ctx;
+    size_t N = c->N;
     double f = 0.0, cm = 0.0;
     for (size_t i = 0; i < N; i++)
-        rowsum[i] = 0.0;
+        c->rowsum[i] = 0.0;
     for (size_t j = 0; j < N; j++) {
         double cs = 0.0;
         for (size_t i = 0; i < N; i++) {
-            double a = fabs(lo[i + j * N]), b = fabs(hi[i + j * N]);
+            double a = fabs(c->lo[i + j * N]), b = fabs(c->hi[i + j * N]);
             double e = a > b ? a : b;
+            if (isnan(e))
+                e = INFINITY;
             f += e * e;
             cs += e;
-            rowsum[i] += e;
+            c->rowsum[i] += e;
         }
         if (cs > cm)
             cm = cs;
     }
     double rm = 0.0;
     for (size_t i = 0; i < N; i++)
-        if (rowsum[i] > rm)
-            rm = rowsum[i];
-    *fro = sqrt(f);
-    *rowmax = rm;
-    *colmax = cm;
-}
-
-/* sqrt(a * b) in the current mode. */
-static __attribute__((noinline)) double dir_sqrt_mul(double a, double b)
-{
-    return sqrt(a * b);
+        if (c->rowsum[i] > rm)
+            rm = c->rowsum[i];
+    c->fro = sqrt(f);
+    c->rowmax = rm;
+    c->colmax = cm;
+    c->mixed = sqrt(rm * cm);
 }
 
 /* ---------------------------------------------------------------------
@@ -373,14 +395,12 @@ fail:
 static double eta_from_enclosures(size_t m, size_t n, const double *llo, const double *lhi,
                                   const double *plo, const double *phi, double *hi, double *lo)
 {
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    dir_row_extreme(m, n, lhi, plo, +1, hi);      /* >= max_j (L - P)_ij */
-    fesetround(FE_DOWNWARD);
-    dir_row_extreme(m, n, llo, phi, -1, lo);      /* <= min_j (L - P)_ij */
-    fesetround(FE_UPWARD);
-    dir_diff(m, hi, lo, hi);                      /* >= osc */
-    fesetround(mode);
+    extreme_ctx_t eh = { m, n, lhi, plo, +1, hi };   /* >= max_j (L - P)_ij */
+    extreme_ctx_t el = { m, n, llo, phi, -1, lo };   /* <= min_j (L - P)_ij */
+    diff_ctx_t dc = { m, hi, lo };                   /* >= osc */
+    fround_run(FE_UPWARD, dir_row_extreme, &eh);
+    fround_run(FE_DOWNWARD, dir_row_extreme, &el);
+    fround_run(FE_UPWARD, dir_diff, &dc);
     double eta = 0.0;
     for (size_t i = 0; i < m; i++) {
         double o = hi[i];
@@ -418,24 +438,20 @@ ar_status visible_eta(visible_t *v, size_t k, double *eta)
             free(hi); free(lo);
             return AR_ENOMEM;
         }
-        int mode = fegetround();
-        fesetround(FE_DOWNWARD);
-        dir_gram(m, n, v->dh, v->q_, v->k_, v->beta, v->llo_);
-        fesetround(FE_UPWARD);
-        dir_gram(m, n, v->dh, v->q_, v->k_, v->beta, v->lhi_);
-        fesetround(mode);
+        gram_ctx_t glo = { m, n, v->dh, v->q_, v->k_, v->beta, v->llo_ };
+        gram_ctx_t ghi = { m, n, v->dh, v->q_, v->k_, v->beta, v->lhi_ };
+        fround_run(FE_DOWNWARD, dir_gram, &glo);
+        fround_run(FE_UPWARD, dir_gram, &ghi);
         /* P_0 = 0 (calloc) */
         v->eta[0] = eta_from_enclosures(m, n, v->llo_, v->lhi_, v->plo_, v->phi_, hi, lo);
         v->neta = 1;
     }
     while (v->neta <= k) {
         size_t c = v->neta - 1;                       /* add column c: P_{c+1} */
-        int mode = fegetround();
-        fesetround(FE_DOWNWARD);
-        dir_rank1(m, n, v->plo_, v->qk_ + c * m, v->kk_ + c * n);
-        fesetround(FE_UPWARD);
-        dir_rank1(m, n, v->phi_, v->qk_ + c * m, v->kk_ + c * n);
-        fesetround(mode);
+        rank1_ctx_t rlo = { m, n, v->plo_, v->qk_ + c * m, v->kk_ + c * n };
+        rank1_ctx_t rhi = { m, n, v->phi_, v->qk_ + c * m, v->kk_ + c * n };
+        fround_run(FE_DOWNWARD, dir_rank1, &rlo);
+        fround_run(FE_UPWARD, dir_rank1, &rhi);
         v->eta[v->neta] = eta_from_enclosures(m, n, v->llo_, v->lhi_, v->plo_, v->phi_, hi, lo);
         v->neta++;
     }
@@ -533,10 +549,7 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
         ar_error_set("visible_upper_via: eta(%zu) = %.6g leaves no slack below eps = %g", k, e, eps);
         return AR_EINVAL;
     }
-    int mode = fegetround();
-    fesetround(FE_DOWNWARD);
-    double eps2 = dir_sub(eps, e);                      /* eps2 + eta <= eps */
-    fesetround(mode);
+    double eps2 = fround_sub_down(eps, e);              /* eps2 + eta <= eps */
     if (!(eps2 > 0)) {
         ar_error_set("visible_upper_via: no slack below eps");
         return AR_EINVAL;
@@ -560,6 +573,57 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
     *upper = bb.upper;
     if (b)
         *b = bb;
+    return AR_OK;
+}
+
+ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
+                              size_t *lower, size_t *upper, double *eta_used, const char **status)
+{
+    ar_status st;
+    double e;
+    if (!(eps > 0 && eps < 1)) {
+        ar_error_set("visible_bracket_via: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    if (k == 0) {
+        ar_error_set("visible_bracket_via: rank k must be >= 1");
+        return AR_EINVAL;
+    }
+    if ((st = visible_eta(v, k, &e)))
+        return st;
+    if (eta_used)
+        *eta_used = e;
+    double eps_up = fround_sub_down(eps, e);   /* eps_up + eta <= eps */
+    double eps_lo = fround_add_up(eps, e);     /* eps_lo - eta >= eps */
+    if (!(eps_up > 0) || !(eps_lo < 1)) {
+        ar_error_set("visible_bracket_via: eta(%zu) = %.6g leaves no slack around eps = %g", k, e, eps);
+        return AR_EINVAL;
+    }
+    bracket_opts_t o1, o2;
+    if (bo)
+        o1 = *bo;
+    else
+        bracket_opts_default(&o1);
+    o2 = o1;
+    o1.use_lower = 0;                          /* upper run */
+    o2.use_svd = o2.use_symeig = o2.use_pchol = 0;   /* lower run */
+    o2.use_lower = 1;
+    pointset_t Qk, Kk;
+    if ((st = visible_factors(v, k, w, &Qk, &Kk)))
+        return st;
+    bracket_t b1, b2;
+    st = bracket_compute(&Qk, &Kk, 1.0, eps_up, &o1, &b1);
+    if (!st)
+        st = bracket_compute(&Qk, &Kk, 1.0, eps_lo, &o2, &b2);
+    pointset_clear(&Qk);
+    pointset_clear(&Kk);
+    if (st)
+        return st;
+    *upper = b1.upper;
+    *lower = b2.lower;
+    if (status)
+        *status = (!strcmp(b1.status, "certified") && !strcmp(b2.status, "certified")) ? "certified"
+                                                                                         : "inconclusive";
     return AR_OK;
 }
 
@@ -623,7 +687,8 @@ ar_status visible_bilinear(const double *WQ, const double *WK, size_t dmodel, si
         qf += WQ[t] * WQ[t];
         kf += WK[t] * WK[t];
     }
-    dir_gram(N, N, dh, WQ, WK, 1.0, v->m_);        /* round-to-nearest here: the candidate */
+    gram_ctx_t gn = { N, N, dh, WQ, WK, 1.0, v->m_ };
+    fround_run(FE_TONEAREST, dir_gram, &gn);         /* the candidate, to nearest */
     for (size_t t = 0; t < N * N; t++)
         if (!isfinite(v->m_[t])) {
             ar_error_set("visible: W_Q W_K^T overflows the double range");
@@ -671,12 +736,9 @@ static ar_status bilinear_eta_all(visible_bilinear_t *v)
         free(a); free(rs);
         return AR_ENOMEM;
     }
-    int mode = fegetround();
-    fesetround(FE_DOWNWARD);
-    dir_gram(N, N, dh, WQ, WK, 1.0, mlo);
-    fesetround(FE_UPWARD);
-    dir_gram(N, N, dh, WQ, WK, 1.0, mhi);
-    fesetround(mode);
+    gram_ctx_t glo = { N, N, dh, WQ, WK, 1.0, mlo }, ghi = { N, N, dh, WQ, WK, 1.0, mhi };
+    fround_run(FE_DOWNWARD, dir_gram, &glo);
+    fround_run(FE_UPWARD, dir_gram, &ghi);
     for (size_t k = 0; k <= v->nsigma; k++) {
         if (k > 0) {
             /* E -= u_c s_c v_c^T: lower bound subtracts an upper bound of the product */
@@ -686,20 +748,15 @@ static ar_status bilinear_eta_all(visible_bilinear_t *v)
             double *b = rs;
             for (size_t j = 0; j < N; j++)
                 b[j] = v->vt_[c + j * N];
-            fesetround(FE_DOWNWARD);
-            dir_rank1(N, N, mlo, a, b);
-            fesetround(FE_UPWARD);
-            dir_rank1(N, N, mhi, a, b);
-            fesetround(mode);
+            rank1_ctx_t rlo = { N, N, mlo, a, b }, rhi = { N, N, mhi, a, b };
+            fround_run(FE_DOWNWARD, dir_rank1, &rlo);
+            fround_run(FE_UPWARD, dir_rank1, &rhi);
         }
-        double fro, rmax, cmax;
-        fesetround(FE_UPWARD);
-        dir_norms_up(N, mlo, mhi, &fro, &rmax, &cmax, rs);
-        double mixed = dir_sqrt_mul(rmax, cmax);
-        double B = fro < mixed ? fro : mixed;
-        double osc = dir_mul3(2.0 * v->beta, v->radius * 1.0, v->radius);
-        osc = dir_mul3(osc, B, 1.0);
-        fesetround(mode);
+        norms_ctx_t nc = { N, mlo, mhi, rs, 0, 0, 0, 0 };
+        fround_run(FE_UPWARD, dir_norms, &nc);
+        double B = nc.fro < nc.mixed ? nc.fro : nc.mixed;
+        /* osc <= 2 beta R^2 B, every product rounded up (all factors >= 0) */
+        double osc = fround_mul_up(fround_mul_up(fround_mul_up(2.0, v->beta), fround_mul_up(v->radius, v->radius)), B);
         v->normb[k] = B;
         v->eta[k] = perturb_softmax_l1_bound(isnan(osc) ? INFINITY : osc);
     }

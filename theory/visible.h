@@ -98,6 +98,17 @@ ar_status visible_factors(const visible_t *v, size_t k, const fmpz *w, pointset_
 ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
                             const bracket_opts_t *bo, size_t *upper, double *eta_used, bracket_t *b);
 
+/* Both ends through the rank-k logits: since ||A - A_k||_r1 <= eta(k),
+ *     lower bracket of A_k at eps + eta  <=  rank_eps(A)  <=  upper bracket of A_k at eps - eta.
+ * A_k lives in k dimensions, so the bracket engine (whose lower certificate
+ * picks rows by farthest-point order of the query coordinates) sees only
+ * visible geometry: invisible query parts and offsets cannot mislead it.
+ * Needs eta(k) < eps and eps + eta(k) < 1 (else AR_EINVAL).  k >= 1.
+ * *lower, *upper rigorous; *eta_used = eta(k); status "certified" only if
+ * both runs were. */
+ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
+                              size_t *lower, size_t *upper, double *eta_used, const char **status);
+
 /* Exact rank of Q (K - 1 k_1^T)^T (= rank Lc for beta > 0) for the stored
  * doubles, by FLINT integer arithmetic (doubles scaled to integers by a
  * common power of two; row space of the key differences reduced first).

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "testutil.h"
 #include "constructions/family.h"
 #include "constructions/pointset.h"
@@ -13,8 +14,10 @@
 #include "theory/cert_circulant.h"
 #include "theory/cert_packing.h"
 #include "theory/cert_poly.h"
+#include "theory/route.h"
 
 #define GOLDEN_PATH "tests/golden/brackets.tsv"
+#define GOLDEN_MARGIN 1e-9   /* relative clearance of every golden end from its threshold */
 
 typedef struct {
     const char *name, *family;
@@ -39,7 +42,7 @@ static void golden_row(const golden_case_t *c, char *buf, size_t cap)
     ck_assert_int_eq(sphere_family_parse(c->family, &f), AR_OK);
     pointset_t P = { 0 }, K = { 0 };
     ck_assert_msg(sphere_generate(&P, f, c->n, c->d, c->theta, c->seed) == AR_OK, "%s: %s", c->name, ar_error_get());
-    bracket_t b;
+    route_result_t rr;
     ar_status st;
     if (c->weights) {
         ck_assert_int_eq(pointset_init(&K, P.n, P.d), AR_OK);
@@ -51,13 +54,23 @@ static void golden_row(const golden_case_t *c, char *buf, size_t cap)
             fmpz_mul_ui(K.w + j, K.w + j, j % 5);
             fmpz_add_ui(K.w + j, K.w + j, 1);
         }
-        st = bracket_compute(&P, &K, c->beta, c->eps, NULL, &b);
+        st = route_bracket(&P, &K, c->beta, c->eps, NULL, &rr);
     } else {
-        st = bracket_compute(&P, &P, c->beta, c->eps, NULL, &b);
+        st = route_bracket(&P, &P, c->beta, c->eps, NULL, &rr);
     }
     ck_assert_msg(st == AR_OK, "%s: %s", c->name, ar_error_get());
-    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s\t%s\t%s", c->name, P.n, b.lower, b.upper, b.lo.method, b.up.method,
-             b.status);
+    const bracket_t *b = &rr.b;
+    /* Golden ends must not sit at a certification threshold, where another
+     * BLAS core's rounding (~1e-15 relative) could move them: the certified
+     * quantities must clear eps (upper) and 1 (lower) by GOLDEN_MARGIN. */
+    if (strcmp(b->up.method, "trivial") != 0)
+        ck_assert_msg(b->up.err <= c->eps * (1 - GOLDEN_MARGIN), "%s: upper end at a threshold (err %.17g, eps %g)",
+                      c->name, b->up.err, c->eps);
+    if (isfinite(b->lo.invnorm) && strcmp(b->lo.method, "trivial") != 0)
+        ck_assert_msg(c->eps * b->lo.invnorm <= 1 - GOLDEN_MARGIN, "%s: lower end at a threshold (eps*bound %.17g)",
+                      c->name, c->eps * b->lo.invnorm);
+    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s/%s\t%s/%s\t%s", c->name, P.n, b->lower, b->upper, rr.lower_route,
+             b->lo.method, rr.upper_route, b->up.method, b->status);
     pointset_clear(&P);
     pointset_clear(&K);
 }

@@ -85,7 +85,8 @@ START_TEST(test_table_declarations)
         if (!strcmp(t[i].claim, "S") && !(t[i].kind && !strcmp(t[i].kind, "saturation")))
             ck_assert_msg(fabs(t[i].predicted - 0.5 * (t[i].dim - 1)) < 1e-15, "S row %zu: predicted %g for d=%d", i,
                           t[i].predicted, t[i].dim);
-        ck_assert(t[i].tol > 0 && t[i].tol <= 0.1);
+        /* claim S: tolerance 0.1 (issue #3); claim R: 0.2 (issue #8) */
+        ck_assert(t[i].tol > 0 && t[i].tol <= (strcmp(t[i].claim, "S") ? 0.2 : 0.1));
         ck_assert(t[i].eps > 0 && t[i].eps < 1);
         if (!(t[i].kind && !strcmp(t[i].kind, "saturation")))
             ck_assert(t[i].band_lo > 0 && t[i].band_lo < t[i].band_hi);
