@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/clock.h"
+#include "numerics/fround.h"
 #include "numerics/spearman.h"
 #include "theory/bracket.h"
 #include "theory/visible.h"
@@ -72,19 +73,35 @@ static double median_sz(const size_t *v, size_t n, size_t stride, double *tmp)
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
-/* Upward-rounded radius bound: max|s| sqrt(d) + ||b||_2, then sqrt(R^2 + 1). */
-static __attribute__((noinline)) double radius_up(const double *s, const double *b, size_t d)
+/* Upward-rounded radius bound: max|s| sqrt(d) + ||b||_2, then sqrt(R^2 + 1).
+ * Run as an fround body in FE_UPWARD (numerics/fround.h): every operation
+ * rounds up, so the result bounds the exact value. */
+typedef struct {
+    const double *s, *b;
+    size_t d;
+    double out;
+} radius_ctx_t;
+
+static FROUND_BODY void radius_body(void *vctx)
 {
+    radius_ctx_t *c = vctx;
     double ms = 0, bb = 0;
-    for (size_t j = 0; j < d; j++) {
-        ms = fmax(ms, fabs(s[j]));
-        bb += b[j] * b[j];
+    for (size_t j = 0; j < c->d; j++) {
+        ms = fmax(ms, fabs(c->s[j]));
+        bb += c->b[j] * c->b[j];
     }
-    double r = ms * sqrt((double)d) + sqrt(bb);
+    double r = ms * sqrt((double)c->d) + sqrt(bb);
     /* margin 2^-40 for the rounding of the double forward pass (relative
      * error ~1e-15 at d <= 512; an a priori estimate, not an enclosure) */
     r = r * (1.0 + 0x1p-40);
-    return sqrt(r * r + 1.0);
+    c->out = sqrt(r * r + 1.0);
+}
+
+static double radius_up(const double *s, const double *b, size_t d)
+{
+    radius_ctx_t c = { s, b, d, 0.0 };
+    fround_run(FE_UPWARD, radius_body, &c);
+    return c.out;
 }
 
 static ar_status weights_only(const real_model_t *M, const calib_opts_t *o, double radius_emp, calib_setting_t *S)
@@ -105,10 +122,7 @@ static ar_status weights_only(const real_model_t *M, const calib_opts_t *o, doub
     memcpy(AK, WK, din * dh * sizeof(double));
     memcpy(AQ + din * dh, bQ, dh * sizeof(double));
     memcpy(AK + din * dh, bK, dh * sizeof(double));
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
     S->radius = radius_up(L->ln_scale, L->ln_bias, din);
-    fesetround(mode);
     visible_opts_t vo;
     visible_opts_default(&vo);
     vo.exact_max = 1;
@@ -215,20 +229,36 @@ void calib_result_clear(calib_result_t *R)
     memset(R, 0, sizeof *R);
 }
 
-/* max_i ||[h_i, 1]||_2 over all sentences for layer l, rounded upward. */
-static __attribute__((noinline)) double emp_radius_up(const real_model_t *M, const real_acts_t *acts, size_t ns,
-                                                      size_t l)
+/* max_i ||[h_i, 1]||_2 over all sentences for layer l, every operation
+ * rounded upward (an fround body run in FE_UPWARD). */
+typedef struct {
+    const real_model_t *M;
+    const real_acts_t *acts;
+    size_t ns, l;
+    double out;
+} emp_ctx_t;
+
+static FROUND_BODY void emp_radius_body(void *vctx)
 {
-    size_t d = M->layer[l].d_in;
+    emp_ctx_t *c = vctx;
+    size_t d = c->M->layer[c->l].d_in;
     double mx = 0;
-    for (size_t s = 0; s < ns; s++)
-        for (size_t i = 0; i < acts[s].n; i++) {
+    for (size_t s = 0; s < c->ns; s++)
+        for (size_t i = 0; i < c->acts[s].n; i++) {
+            const double *h = c->acts[s].h[c->l] + i * d;
             double ss = 1.0;
-            for (size_t c = 0; c < d; c++)
-                ss += acts[s].h[l][i * d + c] * acts[s].h[l][i * d + c];
+            for (size_t k = 0; k < d; k++)
+                ss += h[k] * h[k];
             mx = fmax(mx, sqrt(ss));
         }
-    return mx;
+    c->out = mx;
+}
+
+static double emp_radius_up(const real_model_t *M, const real_acts_t *acts, size_t ns, size_t l)
+{
+    emp_ctx_t c = { M, acts, ns, l, 0.0 };
+    fround_run(FE_UPWARD, emp_radius_body, &c);
+    return c.out;
 }
 
 static ar_status forward_all(const real_model_t *M, const corpus_t *C, real_acts_t *acts)
@@ -280,13 +310,9 @@ ar_status calib_run(const real_model_t *M, const corpus_t *C, const calib_opts_t
             st = AR_ENOMEM;
     }
     double remp[REAL_LAYERS] = { 0 };
-    if (!st) {
-        int mode = fegetround();
-        fesetround(FE_UPWARD);
+    if (!st)
         for (size_t l = 0; l < REAL_LAYERS; l++)
             remp[l] = emp_radius_up(M, acts, C->n, l);
-        fesetround(mode);
-    }
     size_t total = R->nset * C->n, done = 0;
     for (size_t i = 0; !st && i < R->nset; i++) {
         calib_setting_t *S = &R->set[i];
