@@ -9,6 +9,7 @@
 #include "numerics/fround.h"
 #include "numerics/spearman.h"
 #include "theory/bracket.h"
+#include "theory/route.h"
 #include "theory/visible.h"
 
 void calib_opts_default(calib_opts_t *o)
@@ -160,6 +161,11 @@ static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const
     visible_opts_default(&vo);
     vo.exact_max = 1;
     visible_t v;
+    bracket_opts_t bo;
+    bracket_opts_default(&bo);
+    if (o->threads > 0)
+        bo.threads = o->threads;
+    size_t vlo = 0, vup = 0;            /* the bracket through the rank-r visible logits (0: none) */
     st = visible_compute(Q.x, n, K.x, n, S->dh, S->beta, &vo, &v);
     if (!st) {
         S->r[s] = v.r;
@@ -168,19 +174,30 @@ static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const
         for (size_t t = 0; t < o->ntau; t++)
             if (S->r_tau[s * o->ntau + t] == VISIBLE_NONE)
                 S->r_tau[s * o->ntau + t] = cap;
+        if (!st && v.r >= 1) {
+            double veta;
+            const char *vstat = "";
+            ar_status sv = visible_bracket_via(&v, v.r, K.w, o->eps, &bo, &vlo, &vup, &veta, &vstat);
+            if (sv == AR_EINVAL || strcmp(vstat, "certified") != 0)
+                vlo = vup = 0;          /* no slack around eps, or not certified: the direct route only */
+            else if (sv)
+                st = sv;
+        }
         visible_clear(&v);
     }
     if (!st) {
-        bracket_opts_t bo;
-        bracket_opts_default(&bo);
-        if (o->threads > 0)
-            bo.threads = o->threads;
-        bracket_t b;
-        st = bracket_compute(&Q, &K, S->beta, o->eps, &bo, &b);
+        route_result_t rr;              /* every route that applies (cross-attention: the dense route) */
+        st = route_bracket(&Q, &K, S->beta, o->eps, NULL, &rr);
         if (!st) {
-            S->lower[s] = b.lower;
-            S->upper[s] = b.upper;
-            S->ncertified += strcmp(b.status, "certified") == 0;
+            const bracket_t *b = &rr.b;
+            S->lower[s] = vlo > b->lower ? vlo : b->lower;
+            S->upper[s] = vup && vup < b->upper ? vup : b->upper;
+            S->ncertified += strcmp(b->status, "certified") == 0;
+            if (S->lower[s] > S->upper[s]) {
+                ar_error_set("calib: BUG: certified lower %zu exceeds certified upper %zu", S->lower[s],
+                             S->upper[s]);
+                st = AR_ENUMERIC;
+            }
         }
     }
     pointset_clear(&Q);
