@@ -69,6 +69,8 @@ verify: deps
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
 verify-run: $(BUILD)/tests/run_verify $(BIN)
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/calib_data.sh >&2 || \
+	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
 	  $(BUILD)/tests/run_verify

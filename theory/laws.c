@@ -131,13 +131,15 @@ int law_asserted(const law_t *L)
 
 static const char *const untested[] = {
     "B", "full ball with radial shells and multiplicities: not implemented in this version",
-    "E", "real BERT heads: not implemented in this version",
     NULL
 };
 
 const char *const *laws_untested(void) { return untested; }
 
 static const char *const elsewhere[] = {
+    "E", "empirical, on a real transformer (USE lite, not BERT): the verify_E suite asserts that every head's "
+         "brackets are certified and reports the reductions and their Spearman association with the upper "
+         "certificates, without asserting a sign (tests/verify/verify_E.c)",
     "T", "no exponent to fit: r(tau) recovery above the noise's eta and not below it, and the certified chain "
          "rank_eps(A) <= upper(A_k at eps - eta), are asserted per instance by the verify_T suite "
          "(tests/verify/verify_T.c)",
