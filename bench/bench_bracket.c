@@ -1,6 +1,6 @@
 /* bench_bracket.c -- the spine's figures (issue #2), measured side by side:
  *   1. a 2000-point Fibonacci S^2 instance at beta = 20, eps = 0.1: wall time of
- *      the whole certified bracket vs one bare LAPACK SVD (dgesdd) of the same
+ *      the whole certified bracket (route chooser: every affordable route) vs one bare LAPACK SVD (dgesdd) of the same
  *      matrix, same BLAS, same process;
  *   2. instances up to n = 4000: wall time and peak memory (ru_maxrss).
  * Usage: bench_bracket [n1 [n2 ...]]   (default: 2000 4000)
@@ -15,6 +15,7 @@
 #include "numerics/softmax.h"
 #include "numerics/version.h"
 #include "theory/bracket.h"
+#include "theory/route.h"
 #include <flint/flint.h>
 
 static double now(void)
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
     }
     double beta = 20, eps = 0.1;
     printf("# %s\n", version_line());
-    printf("n\tbeta\teps\tsvd_seconds\tbracket_seconds\tratio\tenclose_seconds\tlower\tupper\tlower_cert\tupper_cert\tstatus\tpeak_MiB\tt_svd\tt_symeig\tt_pchol\tt_lower\n");
+    printf("n\tbeta\teps\tsvd_seconds\tbracket_seconds\tratio\tenclose_seconds\tlower\tupper\tlower_cert\tupper_cert\tstatus\tpeak_MiB\tt_svd\tt_symeig\tt_pchol\tt_lower\troutes\tupper_route\n");
     for (int t = 0; t < ns; t++) {
         size_t n = sizes[t];
         pointset_t P = { 0 };
@@ -66,16 +67,17 @@ int main(int argc, char **argv)
         double tsvd = now() - t0;
         free(U); free(s); free(VT);
         smx_clear(&A);
-        bracket_t b;
+        route_result_t rr;
         t0 = now();
-        if (bracket_compute(&P, &P, beta, eps, NULL, &b)) {
+        if (route_bracket(&P, &P, beta, eps, NULL, &rr)) {
             fprintf(stderr, "bench: %s\n", ar_error_get());
             return 1;
         }
         double tbr = now() - t0;
-        printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\n", n, beta, eps, tsvd, tbr,
+        const bracket_t b = rr.b;
+        printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\n", n, beta, eps, tsvd, tbr,
                tbr / tsvd, b.seconds_enclose, b.lower, b.upper, b.lo.method, b.up.method, b.status, peak_mib(),
-               b.up_svd.seconds, b.up_symeig.seconds, b.up_pchol.seconds, b.seconds_lower);
+               b.up_svd.seconds, b.up_symeig.seconds, b.up_pchol.seconds, b.seconds_lower, rr.routes, rr.upper_route);
         fflush(stdout);
         pointset_clear(&P);
     }

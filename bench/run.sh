@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
-# Set BENCH_ONLY=name (bracket, circulant, poly, packing, verify) to run one.
+# Set BENCH_ONLY=name (bench_bracket, bench_circulant, bench_poly, bench_packing, bench_instances,
+# bench_routes, claim_S, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-build}
@@ -33,6 +34,29 @@ instances() {
     done
 }
 run bench_instances instances
+# the route chooser: what `attnrank bracket` gives on instances where routes differ
+routes() {
+    tmp=$(mktemp -d)
+    "$bin" generate --geometry sphere --family fibonacci --d 3 --n 3000 --out "$tmp/F3000.npy" >/dev/null
+    "$bin" generate --geometry sphere --family uniform --d 3 --n 400 --seed 1 --out "$tmp/U400.npy" >/dev/null
+    printf 'instance	beta	eps	lower	upper	lower_route	upper_route	upper_certificate	routes	seconds\n'
+    one() {   # one LABEL BETA EPS ARGS...
+        label=$1; beta=$2; eps=$3; shift 3
+        "$bin" bracket "$@" --beta "$beta" --eps "$eps" --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("\t".join(str(x) for x in [sys.argv[1], sys.argv[2], sys.argv[3], d["lower"], d["upper"], d["lower_route"],
+      d["upper_route"], d["upper_certificate"], d["routes"], d["seconds"]]))' "$label" "$beta" "$eps"
+    }
+    one "polygon n=20160" 10000 0.1 --geometry sphere --family polygon --d 2 --n 20160
+    one "Fibonacci S^2 file n=3000" 50 0.1 --points "$tmp/F3000.npy"
+    one "uniform S^2 file n=400 seed 1" 30 0.1 --points "$tmp/U400.npy"
+    one "uniform S^2 file n=400 seed 1, --upper svd" 30 0.1 --points "$tmp/U400.npy" --upper svd
+    rm -rf "$tmp"
+}
+run bench_routes routes
+# issue #8: visible dimension of a 64-dim head, and `attnrank head` on 512 tokens
+if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = head ]; then sh "$here/head_bench.sh" "$bin"; fi
 # issue #3: claim-S sweep tables for d = 2..5 and their plot (bench/results/claim_S/)
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = claim_S ]; then
     echo "== claim-S sweeps and plot ($stamp)" >&2
@@ -40,9 +64,9 @@ if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = claim_S ]; then
 fi
 # the claim-S part of make verify, timed
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = verify ]; then
-    echo "== verify --claim S ($stamp)" >&2
+    echo "== make verify CLAIM=S ($stamp)" >&2
     t0=$(date +%s.%N)
-    { echo "# run $stamp on $(nproc) cores, $cpu"; "$bin" verify --claim S;
+    { echo "# run $stamp on $(nproc) cores, $cpu"; CK_RUN_SUITE=verify_S "$build/tests/run_verify" 2>/dev/null || true;
       echo "# wall $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s"; } \
         | tee "$here/results/verify_claim_S.txt"
 fi

@@ -2,6 +2,7 @@
 #include "cli/args.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +58,62 @@ const char *args_get(const opt_t *opts, size_t nopts, const char *name)
     return NULL;
 }
 
+/* A printable one-line copy of (the start of) s for messages: bytes outside
+ * 0x20..0x7e as \xHH, "..." when cut. */
+static void args_show(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    const char *p = s ? s : "";
+    for (; *p && k + 8 < cap; p++) {
+        unsigned char ch = (unsigned char)*p;
+        k += (size_t)snprintf(out + k, cap - k, ch >= 0x20 && ch < 0x7f ? "%c" : "\\x%02x", ch);
+    }
+    snprintf(out + k, cap - k, "%s", *p ? "..." : "");
+}
+
 ar_status args_double(const char *opt, const char *s, double *out)
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE) {
-        ar_error_set("--%s: '%s' is not a finite number", opt, s);
+    double v = strtod(s, &end);   /* strtod skips leading white space: refused below */
+    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE || (*s != '-' && *s != '+' && *s != '.' &&
+                                                                        (*s < '0' || *s > '9'))) {
+        char shown[64];
+        args_show(s, shown, sizeof shown);
+        ar_error_set("--%s: '%s' is not a finite number", opt, shown);
+        return AR_EINVAL;
+    }
+    *out = v;
+    return AR_OK;
+}
+
+int args_digits(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (!s || *s == '\0')
+        return 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9' || x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return 0;
+        x = 10 * x + (uint64_t)(*p - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+ar_status args_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!args_digits(s, &v)) {
+        char shown[64];
+        args_show(s, shown, sizeof shown);
+        ar_error_set("--%s: '%s' is not a decimal integer in [%llu, %llu]", opt, shown, (unsigned long long)lo,
+                     (unsigned long long)hi);
+        return AR_EINVAL;
+    }
+    if (v < lo || v > hi) {
+        ar_error_set("--%s: %llu is outside [%llu, %llu]", opt, (unsigned long long)v, (unsigned long long)lo,
+                     (unsigned long long)hi);
         return AR_EINVAL;
     }
     *out = v;
@@ -72,40 +122,16 @@ ar_status args_double(const char *opt, const char *s, double *out)
 
 ar_status args_size(const char *opt, const char *s, size_t lo, size_t hi, size_t *out)
 {
-    char *end;
-    errno = 0;
-    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') {
-        ar_error_set("--%s: '%s' is not a positive integer", opt, s);
-        return AR_EINVAL;
-    }
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE) {
-        ar_error_set("--%s: '%s' is not a positive integer", opt, s);
-        return AR_EINVAL;
-    }
-    if (v < lo || v > hi) {
-        ar_error_set("--%s: %llu is outside [%zu, %zu]", opt, v, lo, hi);
-        return AR_EINVAL;
-    }
-    *out = (size_t)v;
-    return AR_OK;
+    uint64_t v;
+    ar_status st = args_uint(opt, s, lo, hi, &v);
+    if (st == AR_OK)
+        *out = (size_t)v;
+    return st;
 }
 
 ar_status args_u64(const char *opt, const char *s, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (*s == '-' || *s == '+' || *s == ' ' || *s == '\0') {
-        ar_error_set("--%s: '%s' is not a non-negative integer", opt, s);
-        return AR_EINVAL;
-    }
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE) {
-        ar_error_set("--%s: '%s' is not a non-negative integer", opt, s);
-        return AR_EINVAL;
-    }
-    *out = (uint64_t)v;
-    return AR_OK;
+    return args_uint(opt, s, 0, UINT64_MAX, out);
 }
 
 ar_status args_beta(const char *s, double *beta)

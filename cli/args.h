@@ -24,8 +24,19 @@ const char *args_get(const opt_t *opts, size_t nopts, const char *name);
 
 /* Strict conversions: the whole string must be a number; messages name the option. */
 ar_status args_double(const char *opt, const char *s, double *out);   /* finite double */
-ar_status args_size(const char *opt, const char *s, size_t lo, size_t hi, size_t *out);
-ar_status args_u64(const char *opt, const char *s, uint64_t *out);
+
+/* The one integer parser.  args_digits: 1 and *v = value when s is one or
+ * more ASCII decimal digits and nothing else (no white space, sign, prefix
+ * or suffix -- strtoull would skip leading white space and wrap a '-') and
+ * the value fits in 64 bits; 0 otherwise (*v untouched).
+ * args_uint: the same for option --opt: s must be one or more ASCII decimal digits and
+ * nothing else (no white space, sign, prefix or suffix), its value must fit
+ * in 64 bits and lie in [lo, hi].  *out is written only on success;
+ * otherwise AR_EINVAL with a one-line message naming --opt. */
+int args_digits(const char *s, uint64_t *v);
+ar_status args_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+ar_status args_size(const char *opt, const char *s, size_t lo, size_t hi, size_t *out);   /* args_uint */
+ar_status args_u64(const char *opt, const char *s, uint64_t *out);   /* args_uint over [0, 2^64-1] */
 
 /* beta: finite and >= 0.  eps: 0 < eps < 1. */
 ar_status args_beta(const char *s, double *beta);

@@ -17,6 +17,8 @@ int cmd_scale(int argc, char **argv);
 int cmd_scale_ball(int argc, char **argv);
 int cmd_scale_is_ball(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_head(int argc, char **argv);
+int cmd_calib(int argc, char **argv);
 
 /* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */
 int cmd_fail(int st);

@@ -4,6 +4,7 @@
 #include <flint/flint.h>
 #include "cli/commands.h"
 #include "numerics/blas_select.h"
+#include "numerics/oom.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
 
@@ -20,6 +21,8 @@ static const char usage[] =
     "  plot        log-log plots (SVG, PNG) of 'scale' tables, via gnuplot\n"
     "  funk-hecke  spectral check of exp(beta x.y) on the sphere against Funk-Hecke\n"
     "  generate    write a point set as .npy (and multiplicities)\n"
+    "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
+    "  calib       claim E on a real pretrained transformer (needs 'make calib-data')\n"
     "\n"
     "Options:\n"
     "  --help      this text (also 'attnrank COMMAND --help')\n"
@@ -35,6 +38,8 @@ int cmd_fail(int st)
 
 int main(int argc, char **argv)
 {
+    oom_install("attnrank");
+    oom_blas_guard(argv);
     blas_select_kernel(argc, argv);
     int rc;
     if (argc < 2) {
@@ -60,6 +65,10 @@ int main(int argc, char **argv)
         rc = cmd_scale(argc, argv);
     else if (strcmp(c, "plot") == 0)
         rc = cmd_plot(argc, argv);
+    else if (strcmp(c, "head") == 0)
+        rc = cmd_head(argc, argv);
+    else if (strcmp(c, "calib") == 0)
+        rc = cmd_calib(argc, argv);
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {

@@ -298,8 +298,14 @@ ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols)
     unsigned char *raw = NULL;
     long long fsize = -1;
     struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
-        fsize = (long long)sb.st_size;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            st = path_error(AR_EINVAL, path, "is a directory (expected a .npy file)");
+            goto done;
+        }
+        if (S_ISREG(sb.st_mode))
+            fsize = (long long)sb.st_size;
+    }
 
     unsigned char pre[12];
     size_t got = read_fully(f, pre, 8);
@@ -484,36 +490,120 @@ ar_status npy_write(const char *path, const double *data, size_t rows, size_t co
 
 /* ---- multiplicity files ---------------------------------------------------- */
 
-/* Whole file into a NUL-terminated buffer (size bounded by ar_max_alloc). */
-static ar_status slurp(const char *path, char **buf, size_t *len)
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+/* The one-line message for a byte that cannot occur in a multiplicity file. */
+static ar_status mult_bad_byte(const char *path, size_t line, unsigned char ch)
+{
+    if (ch == '+' || ch == '-')
+        return path_error(AR_EINVAL, path, "line %zu: sign '%c' not allowed", line, ch);
+    if (ch >= 0x20 && ch < 0x7f)
+        return path_error(AR_EINVAL, path, "line %zu: invalid character '%c'", line, ch);
+    return path_error(AR_EINVAL, path, "line %zu: invalid byte 0x%02x", line, ch);
+}
+
+/* Validation of a multiplicity file byte by byte, as it is read: the first
+ * error in file order is reported, with the same messages as mult_read's
+ * line parser. */
+typedef struct {
+    size_t line;       /* 1-based */
+    size_t bytes;      /* bytes in the current line */
+    int digit;         /* a digit seen in the current line */
+    int nonzero;       /* a nonzero digit seen */
+    int trailing;      /* a blank seen after the digits */
+} mult_scan_t;
+
+static ar_status mult_scan_byte(mult_scan_t *sc, const char *path, unsigned char ch)
+{
+    if (ch == '\n') {
+        if (!sc->digit)
+            return path_error(AR_EINVAL, path, "line %zu: empty line (expected a positive integer)", sc->line);
+        if (!sc->nonzero)
+            return path_error(AR_EINVAL, path, "line %zu: multiplicity 0 (must be >= 1)", sc->line);
+        *sc = (mult_scan_t){ sc->line + 1, 0, 0, 0, 0 };
+        return AR_OK;
+    }
+    sc->bytes++;
+    if (is_blank((char)ch)) {
+        sc->trailing |= sc->digit;
+        return AR_OK;
+    }
+    if (ch < '0' || ch > '9')
+        return mult_bad_byte(path, sc->line, ch);
+    if (sc->trailing)
+        return mult_bad_byte(path, sc->line, ' ');   /* "1 2": the blank is inside the number */
+    sc->digit = 1;
+    sc->nonzero |= ch != '0';
+    return AR_OK;
+}
+
+/* End of file: the last line (without '\n') must be complete too. */
+static ar_status mult_scan_end(mult_scan_t *sc, const char *path)
+{
+    if (sc->bytes == 0)
+        return AR_OK;
+    return mult_scan_byte(sc, path, '\n');
+}
+
+/* Whole file into a NUL-terminated buffer.  Every byte is checked as it
+ * arrives (mult_scan_byte), so an endless or binary stream is refused at its
+ * first bad byte.  The buffer is bounded by ar_max_alloc; an allocation
+ * failure is AR_ENOMEM ("out of memory"), never a shorter file. */
+static ar_status mult_slurp(const char *path, char **buf, size_t *len)
 {
     *buf = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return path_error(AR_EIO, path, "cannot open: %s", strerror(errno));
+    struct stat sb;
     size_t cap = 4096, n = 0;
+    mult_scan_t sc = { 1, 0, 0, 0, 0 };
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            fclose(f);
+            return path_error(AR_EINVAL, path, "is a directory (expected a multiplicity file)");
+        }
+        if (S_ISREG(sb.st_mode) && sb.st_size > 0) {   /* one allocation for a regular file */
+            if ((unsigned long long)sb.st_size >= ar_max_alloc()) {
+                fclose(f);
+                return path_error(AR_ENOMEM, path, "file of %lld bytes exceeds the allocation limit",
+                                  (long long)sb.st_size);
+            }
+            cap = (size_t)sb.st_size + 2;   /* +1 for the NUL, +1 to see the end of file */
+        }
+    }
     char *b = malloc(cap);
     ar_status st = AR_OK;
-    while (b) {
+    if (!b)
+        st = path_error(AR_ENOMEM, path, "out of memory reading the file (%zu bytes)", cap);
+    while (st == AR_OK) {
         if (n + 1 >= cap) {
             if (cap > ar_max_alloc() / 2) {
                 st = path_error(AR_ENOMEM, path, "file exceeds the allocation limit");
                 break;
             }
             char *nb = realloc(b, cap * 2);
-            if (!nb)
+            if (!nb) {
+                st = path_error(AR_ENOMEM, path, "out of memory reading the file (%zu bytes read)", n);
                 break;
+            }
             b = nb;
             cap *= 2;
         }
         size_t k = fread(b + n, 1, cap - 1 - n, f);
+        for (size_t i = n; i < n + k && st == AR_OK; i++)
+            st = mult_scan_byte(&sc, path, (unsigned char)b[i]);
         n += k;
-        if (k == 0)
+        if (k == 0) {
+            if (st == AR_OK && !ferror(f))
+                st = mult_scan_end(&sc, path);
             break;
+        }
     }
-    if (st == AR_OK && !b)
-        st = path_error(AR_ENOMEM, path, "out of memory reading the file");
     if (st == AR_OK && ferror(f))
         st = path_error(AR_EIO, path, "read error");
     fclose(f);
@@ -527,11 +617,6 @@ static ar_status slurp(const char *path, char **buf, size_t *len)
     return AR_OK;
 }
 
-static int is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r';
-}
-
 /* Lines are separated by '\n'; a final '\n' is optional.  Each line: blanks,
  * one or more digits (value >= 1), blanks.  Errors name the 1-based line. */
 ar_status mult_read(const char *path, fmpz **w, size_t *n)
@@ -540,7 +625,7 @@ ar_status mult_read(const char *path, fmpz **w, size_t *n)
     *n = 0;
     char *buf;
     size_t len;
-    ar_status st = slurp(path, &buf, &len);
+    ar_status st = mult_slurp(path, &buf, &len);
     if (st != AR_OK)
         return st;
     if (len == 0) {
@@ -568,14 +653,8 @@ ar_status mult_read(const char *path, fmpz **w, size_t *n)
         int nonzero = 0;
         for (size_t k = a; k < b && st == AR_OK; k++) {
             unsigned char ch = (unsigned char)buf[k];
-            if (ch < '0' || ch > '9') {
-                if (ch == '+' || ch == '-')
-                    st = path_error(AR_EINVAL, path, "line %zu: sign '%c' not allowed", ln + 1, ch);
-                else if (ch >= 0x20 && ch < 0x7f)
-                    st = path_error(AR_EINVAL, path, "line %zu: invalid character '%c'", ln + 1, ch);
-                else
-                    st = path_error(AR_EINVAL, path, "line %zu: invalid byte 0x%02x", ln + 1, ch);
-            }
+            if (ch < '0' || ch > '9')
+                st = mult_bad_byte(path, ln + 1, ch);
             nonzero |= ch != '0';
         }
         if (st == AR_OK && !nonzero)

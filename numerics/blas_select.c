@@ -1,5 +1,6 @@
 /* blas_select.c -- OpenBLAS kernel selection (see blas_select.h for the policy). */
 #include "numerics/blas_select.h"
+#include "numerics/oom.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ const char *blas_corename(void)
 
 void blas_set_threads(int n)
 {
+    if (oom_as_limited())   /* each OpenBLAS thread needs 128 MiB and spins without it (oom.h) */
+        return;
     void (*fn)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     if (fn && n > 0)
         fn(n);

@@ -21,7 +21,8 @@ void blas_select_kernel(int argc, char **argv);
 /* Name of the BLAS core in use ("Haswell", "Zen", ..., or "reference/unknown"). */
 const char *blas_corename(void);
 
-/* Set the number of OpenBLAS threads (no-op for other BLAS). */
+/* Set the number of OpenBLAS threads (no-op for other BLAS, and under a
+ * finite RLIMIT_AS, see numerics/oom.h). */
 void blas_set_threads(int n);
 
 #endif

@@ -1,5 +1,6 @@
 /* cheb.c -- Chebyshev series evaluation (see cheb.h). */
 #include "numerics/cheb.h"
+#include "numerics/fround.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -10,18 +11,21 @@
 #define CHEB_REL 0x1.0000000001p-52
 #define CHEB_ETA 0x1p-1074          /* absolute underflow error of one product */
 
-double cheb_clenshaw(const double *c, size_t len, double x, double *err)
+typedef struct {
+    const double *c;
+    size_t len;
+    double x;
+    double r, e;    /* out: value and error bound */
+} clenshaw_ctx;
+
+/* Body, in FE_UPWARD (fround_run): the recurrence and the upward sum of the
+ * magnitudes of every computed quantity; e >= the rounding error. */
+static FROUND_BODY void clenshaw_body(void *arg)
 {
-    if (!(fabs(x) <= 1.0)) {
-        *err = INFINITY;
-        return NAN;
-    }
-    if (len == 0) {
-        *err = 0;
-        return 0;
-    }
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
+    clenshaw_ctx *cx = arg;
+    const double *c = cx->c;
+    size_t len = cx->len;
+    double x = cx->x;
     double twox = 2.0 * x;          /* exact */
     double b1 = 0, b2 = 0, acc = 0;
     for (size_t k = len - 1; k >= 1; k--) {
@@ -36,14 +40,28 @@ double cheb_clenshaw(const double *c, size_t len, double x, double *err)
     double p2 = c[0] + p1;
     double r = p2 - b2;
     acc += fabs(p1) + fabs(p2) + fabs(r);
-    double e = acc * CHEB_REL + (double)len * CHEB_ETA;
-    fesetround(mode);
-    if (!isfinite(r) || !isfinite(e)) {
+    cx->r = r;
+    cx->e = acc * CHEB_REL + (double)len * CHEB_ETA;
+}
+
+double cheb_clenshaw(const double *c, size_t len, double x, double *err)
+{
+    if (!(fabs(x) <= 1.0)) {
         *err = INFINITY;
         return NAN;
     }
-    *err = e;
-    return r;
+    if (len == 0) {
+        *err = 0;
+        return 0;
+    }
+    clenshaw_ctx cx = {.c = c, .len = len, .x = x};
+    fround_run(FE_UPWARD, clenshaw_body, &cx);
+    if (!isfinite(cx.r) || !isfinite(cx.e)) {
+        *err = INFINITY;
+        return NAN;
+    }
+    *err = cx.e;
+    return cx.r;
 }
 
 void cheb_eval_arb_coeffs(arb_t y, arb_srcptr c, size_t len, const arb_t x, slong prec)

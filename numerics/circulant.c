@@ -2,6 +2,7 @@
  * symbols by Arb DFT, verified inverse norms, certified band-fit errors,
  * and the two floating-point band candidates (projection, l1 LP). */
 #include "numerics/circulant.h"
+#include "numerics/fround.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -53,7 +54,7 @@ static double arf_to_double_up(const arf_t x)
 {
     if (!arf_is_finite(x))
         return INFINITY;
-    return arf_get_d(x, ARF_RND_UP);
+    return arf_get_d(x, ARF_RND_CEIL);
 }
 
 double circ_inv_norm_ubound(arb_srcptr c, size_t m, long prec)
@@ -100,9 +101,9 @@ done:
 /* sum_{f=0..K} c2[f] x_f with x_f = cos(2 pi f k/n) taken from the table
  * side (lo or hi) that makes each product a bound in the current rounding
  * direction: dir > 0 upper bound (round up, c2 >= 0 -> hi), dir < 0 lower.
- * Kept out of line so that no computation moves across fesetround. */
-static __attribute__((noinline)) double band_pass(const double *c2, size_t K, size_t k, size_t n,
-                                                  const double *clo, const double *chi, int dir)
+ * Called only from the fround bodies below (the mode is theirs). */
+static double band_pass(const double *c2, size_t K, size_t k, size_t n, const double *clo,
+                        const double *chi, int dir)
 {
     double s = c2[0];
     size_t idx = 0;
@@ -117,14 +118,35 @@ static __attribute__((noinline)) double band_pass(const double *c2, size_t K, si
     return s;
 }
 
-static __attribute__((noinline)) double abs_gap_up(double alo, double ahi, double blo, double bhi,
-                                                   double w, double acc)
+typedef struct {
+    size_t n, K, h;
+    const double *c2, *clo, *chi, *alo, *ahi;
+    double *blo;        /* h lower bounds of b_k (out of band_lower) */
+    double acc;         /* out of band_gap_up */
+} band_ctx;
+
+/* Body, in FE_DOWNWARD: blo[k] <= b_k for k < h. */
+static FROUND_BODY void band_lower(void *arg)
 {
-    double d1 = ahi - blo, d2 = bhi - alo;
-    double d = d1 > d2 ? d1 : d2;
-    if (!(d > 0))
-        d = 0.0;
-    return acc + w * d;
+    band_ctx *b = arg;
+    for (size_t k = 0; k < b->h; k++)
+        b->blo[k] = band_pass(b->c2, b->K, k, b->n, b->clo, b->chi, -1);
+}
+
+/* Body, in FE_UPWARD: acc >= sum_k w_k max(ahi_k - blo_k, bhi_k - alo_k, 0). */
+static FROUND_BODY void band_gap_up(void *arg)
+{
+    band_ctx *b = arg;
+    double acc = 0.0;
+    for (size_t k = 0; k < b->h; k++) {
+        double bhi = band_pass(b->c2, b->K, k, b->n, b->clo, b->chi, +1);
+        double d1 = b->ahi[k] - b->blo[k], d2 = bhi - b->alo[k];
+        double d = d1 > d2 ? d1 : d2;
+        if (!(d > 0))
+            d = 0.0;
+        acc = acc + (double)circ_half_weight(b->n, k) * d;
+    }
+    b->acc = acc;
 }
 
 double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K, arb_srcptr C)
@@ -135,22 +157,25 @@ double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K
         if (!isfinite(c[f]) || !isfinite(2.0 * c[f]))
             return INFINITY;
     size_t h = circ_half_len(n);
-    double *buf = malloc((4 * h + K + 1) * sizeof *buf);
+    double *buf = malloc((5 * h + K + 1) * sizeof *buf);
     if (!buf)
         return INFINITY;
-    double *clo = buf, *chi = buf + h, *alo = buf + 2 * h, *ahi = buf + 3 * h, *c2 = buf + 4 * h;
+    double *clo = buf, *chi = buf + h, *alo = buf + 2 * h, *ahi = buf + 3 * h, *blo = buf + 4 * h,
+           *c2 = buf + 5 * h;
     arf_t t;
     arf_init(t);
     int ok = 1;
+    /* directed conversions: FLOOR/CEIL (toward -inf/+inf), right for either
+     * sign (RND_DOWN/UP round toward/away from zero) */
     for (size_t j = 0; j < h; j++) {
         arb_get_lbound_arf(t, C + j, 53);
-        clo[j] = arf_get_d(t, ARF_RND_DOWN);
+        clo[j] = arf_get_d(t, ARF_RND_FLOOR);
         arb_get_ubound_arf(t, C + j, 53);
-        chi[j] = arf_get_d(t, ARF_RND_UP);
+        chi[j] = arf_get_d(t, ARF_RND_CEIL);
         arb_get_lbound_arf(t, ahalf + j, 53);
-        alo[j] = arf_get_d(t, ARF_RND_DOWN);
+        alo[j] = arf_get_d(t, ARF_RND_FLOOR);
         arb_get_ubound_arf(t, ahalf + j, 53);
-        ahi[j] = arf_get_d(t, ARF_RND_UP);
+        ahi[j] = arf_get_d(t, ARF_RND_CEIL);
         if (!isfinite(clo[j]) || !isfinite(chi[j]) || !isfinite(alo[j]) || !isfinite(ahi[j]))
             ok = 0;
     }
@@ -159,15 +184,11 @@ double circ_band_l1_ubound(arb_srcptr ahalf, size_t n, const double *c, size_t K
         c2[f] = (f == 0) ? c[0] : 2.0 * c[f]; /* exact (finite checked) */
     double acc = 0.0;
     if (ok) {
-        int mode = fegetround();
-        for (size_t k = 0; k < h; k++) {
-            fesetround(FE_DOWNWARD);
-            double blo = band_pass(c2, K, k, n, clo, chi, -1);
-            fesetround(FE_UPWARD);
-            double bhi = band_pass(c2, K, k, n, clo, chi, +1);
-            acc = abs_gap_up(alo[k], ahi[k], blo, bhi, (double)circ_half_weight(n, k), acc);
-        }
-        fesetround(mode);
+        band_ctx b = {.n = n, .K = K, .h = h, .c2 = c2, .clo = clo, .chi = chi, .alo = alo,
+                      .ahi = ahi, .blo = blo};
+        fround_run(FE_DOWNWARD, band_lower, &b);
+        fround_run(FE_UPWARD, band_gap_up, &b);
+        acc = b.acc;
     }
     free(buf);
     if (!ok || !isfinite(acc))

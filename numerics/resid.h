@@ -10,7 +10,7 @@
  *
  * Method: C = fl(a - U V^T) by one dgemm (any thread count, any summation
  * order); the a-priori bound |C - (a - U V^T)| <= gamma_{k+1} (|a| + |U||V|^T)
- * + underflow terms, where the row sums of |U||V|^T are |U_i.| . colsum(|V|)
+ * + underflow terms (u = 2^-52: any rounding mode), where the row sums of |U||V|^T are |U_i.| . colsum(|V|)
  * (O((m+n)k) work); all row sums are accumulated with upward rounding (own
  * single-threaded loops, compiled with -frounding-math).
  * work: m*n doubles of scratch, or NULL to allocate internally.
@@ -23,8 +23,9 @@
 double resid_r1_bound(size_t m, size_t n, size_t k, const double *a, const double *rowerr,
                       const double *U, size_t ldu, const double *V, size_t ldv, double *work);
 
-/* Unit roundoff constant gamma_k = k u / (1 - k u), u = 2^-53, rounded up;
- * +INFINITY if k u >= 1. */
+/* Unit roundoff constant gamma_k = k u / (1 - k u) with u = 2^-52 (valid for
+ * one IEEE operation in every rounding mode, so also for BLAS worker threads
+ * whatever their mode), rounded up; +INFINITY if k u >= 1. */
 double resid_gamma(size_t k);
 
 #endif

@@ -23,6 +23,7 @@
  * (blocks avoid false sharing in the column-major output).  Each worker
  * calls flint_cleanup() before it exits (Arb caches are thread-local). */
 #include "numerics/softmax.h"
+#include "numerics/fround.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -188,42 +189,24 @@ static void row_general(const smx_ctx *cx, size_t i, arb_ptr E)
     acc_clear(&r);
 }
 
-/* Rigorous lower bound of u = beta |x_i - x_j|^2 / 2 from a double evaluation
- * in round-to-nearest: every operation is on nonnegative quantities after
- * the d subtractions, so fl(u) <= u (1 + 2^-53)^(d+4) + underflow, the
- * underflow part being at most d 2^-1075 beta/2 < 1 (beta < 2^1024, d < 2^40).
- * Returns NaN when no useful bound is available. */
-static double sym_u_lower(const smx_ctx *cx, size_t i, size_t j)
-{
-    const double *xi = cx->x + i * cx->d, *xj = cx->x + j * cx->d;
-    double s = 0;
-    for (size_t c = 0; c < cx->d; c++) {
-        double t = xi[c] - xj[c];
-        s += t * t;
-    }
-    if (!isfinite(s))
-        return NAN; /* a square overflowed: leave it to Arb */
-    double ud = 0.5 * cx->beta * s;
-    if (isnan(ud))
-        return NAN;
-    if (ud > 1e300)
-        return 1e300; /* only the last product overflowed: the true u exceeds 1e300 too */
-    return ud * (1.0 - (double)(cx->d + 6) * 0x1p-52) - 1.0;
-}
-
-/* Symmetric phase 0: G_ij for j >= i. */
-static void row_sym_kernel(const smx_ctx *cx, size_t i, arb_t t)
+/* Symmetric phase 0: G_ij for j >= i.  ul: n doubles of scratch. */
+static void row_sym_kernel(const smx_ctx *cx, size_t i, arb_t t, double *ul)
 {
     size_t n = cx->n, d = cx->d;
     mag_t tmp;
     mag_init(tmp);
+    /* ul[j - i - 1] <= u = beta |x_i - x_j|^2 / 2 for j > i, every operation
+     * rounded downward (a lower bound by construction, overflow included);
+     * NaN when no bound is available */
+    if (ul && i + 1 < n)
+        fround_half_sqdist_down(cx->x + i * d, cx->x + (i + 1) * d, d, n - i - 1, cx->beta, ul);
     for (size_t j = i; j < n; j++) {
         arb_ptr g = cx->tri + tri_index(n, i, j);
         double gap = cx->tail + fabs(cx->lc[i] - cx->lc[j]);
-        double ul = j > i && cx->d < ((size_t)1 << 40) ? sym_u_lower(cx, i, j) : NAN;
-        if (ul > gap) {
-            /* negligible in rows i and j: G_ij <= exp(-ul) */
-            mag_set_d_lower(tmp, ul);
+        double uj = ul && j > i ? ul[j - i - 1] : NAN;
+        if (uj > gap) {
+            /* negligible in rows i and j: G_ij <= exp(-uj) */
+            mag_set_d_lower(tmp, uj);
             mag_expinv(arb_radref(g), tmp);
             arf_zero(arb_midref(g));
             continue;
@@ -269,34 +252,42 @@ static void row_sym_finish(const smx_ctx *cx, size_t i, arb_ptr E)
     acc_clear(&r);
 }
 
-static void *smx_worker(void *arg)
+/* Body (round-to-nearest, so that the double image does not depend on the
+ * caller's mode): the rows of one job. */
+static FROUND_BODY void smx_worker_body(void *arg)
 {
     const smx_job *job = arg;
     const smx_ctx *cx = job->ctx;
     size_t m = cx->m;
     size_t nblk = (m + SMX_ROWBLK - 1) / SMX_ROWBLK;
     arb_ptr E = NULL;
+    double *ul = NULL;  /* NULL (allocation failed): no shortcut, Arb decides */
     arb_t t;
-    int mode = fegetround();
-    fesetround(FE_TONEAREST); /* sym_u_lower relies on round-to-nearest */
     arb_init(t);
     if (!(cx->sym && job->phase == 0))
         E = _arb_vec_init((slong)cx->n);
+    else
+        ul = malloc(cx->n * sizeof *ul);
     for (size_t b = (size_t)job->tid; b < nblk; b += (size_t)job->nthreads) {
         size_t i1 = (b + 1) * SMX_ROWBLK < m ? (b + 1) * SMX_ROWBLK : m;
         for (size_t i = b * SMX_ROWBLK; i < i1; i++) {
             if (!cx->sym)
                 row_general(cx, i, E);
             else if (job->phase == 0)
-                row_sym_kernel(cx, i, t);
+                row_sym_kernel(cx, i, t, ul);
             else
                 row_sym_finish(cx, i, E);
         }
     }
     if (E)
         _arb_vec_clear(E, (slong)cx->n);
+    free(ul);
     arb_clear(t);
-    fesetround(mode);
+}
+
+static void *smx_worker(void *arg)
+{
+    fround_run(FE_TONEAREST, smx_worker_body, arg);
     return NULL;
 }
 

@@ -2,8 +2,11 @@
 # deps.sh -- make sure the Debian 12 packages attnrank builds against are present.
 # Installs them with apt-get when run as root (and apt-get exists); otherwise
 # prints the exact command and fails.  Quiet when everything is present.
+# `deps.sh fuzz` (make fuzz, make fuzz-smoke) also needs clang with the
+# libFuzzer runtime; plain `deps.sh` (make check) never asks for it.
 set -u
 PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev"
+FUZZ_PKGS="clang libclang-rt-14-dev"
 missing=""
 need() { [ -e "$1" ] || missing="$missing $2"; }
 need /usr/include/mpfr.h libmpfr-dev
@@ -18,6 +21,12 @@ need /usr/include/lapacke.h liblapacke-dev
 ls /usr/lib/*/openblas-pthread/libblas.so >/dev/null 2>&1 || missing="$missing libopenblas-dev"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
 need /usr/include/glpk.h libglpk-dev
+if [ "${1:-}" = fuzz ]; then
+    PKGS="$PKGS $FUZZ_PKGS"
+    command -v clang >/dev/null 2>&1 || missing="$missing clang"
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+        missing="$missing libclang-rt-14-dev"
+fi
 [ -z "$missing" ] && exit 0
 echo "attnrank: missing packages:$missing" >&2
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

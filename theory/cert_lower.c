@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"
 
@@ -29,11 +30,7 @@ int lower_certifies(double eps, double bound)
 {
     if (!(bound < INFINITY) || !(bound >= 0))
         return 0;
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    volatile double p = eps * bound;
-    fesetround(mode);
-    return p < 1.0;
+    return fround_mul_up(eps, bound) < 1.0;
 }
 
 static int check_common(const smx_t *A, double eps, const char *who)
@@ -66,6 +63,49 @@ static int distinct_below(const size_t *idx, size_t m, size_t bound, unsigned ch
     return ok;
 }
 
+typedef struct {
+    const smx_t *A;
+    const size_t *rows, *blk;
+    size_t m;
+    double *Mmid;
+    double g;       /* >= gamma_n */
+    double enorm;   /* out: >= ||M - Mmid||_inf */
+} probe_ctx;
+
+/* Body (caller sets the mode): Mmid = block sums of the chosen rows. */
+static FROUND_BODY void probe_blocksums(void *arg)
+{
+    probe_ctx *c = arg;
+    size_t Am = c->A->m, n = c->A->n, m = c->m;
+    const double *a = c->A->a;
+    memset(c->Mmid, 0, m * m * sizeof *c->Mmid);
+    for (size_t j = 0; j < n; j++) {
+        const double *col = a + j * Am;
+        double *mc = c->Mmid + c->blk[j] * m;
+        for (size_t t = 0; t < m; t++)
+            mc[t] += col[c->rows[t]];
+    }
+}
+
+/* Body, in FE_UPWARD: enorm = max_t rowerr[s_t] + g sum_j |a_{s_t j}|. */
+static FROUND_BODY void probe_enorm(void *arg)
+{
+    probe_ctx *c = arg;
+    size_t Am = c->A->m, n = c->A->n;
+    const double *a = c->A->a;
+    double enorm = 0.0;
+    for (size_t t = 0; t < c->m; t++) {
+        size_t s = c->rows[t];
+        double rho = 0.0;
+        for (size_t j = 0; j < n; j++)
+            rho += fabs(a[s + j * Am]);
+        double e = c->A->rowerr[s] + c->g * rho;
+        if (!(e <= enorm))
+            enorm = e;              /* also propagates NaN -> NaN */
+    }
+    c->enorm = enorm;
+}
+
 /* Core of lower_blocks_rows without validation; scratch provided:
  * blk (n size_t), Mmid (m*m doubles). */
 static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double eps,
@@ -88,36 +128,17 @@ static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double ep
             }
         blk[j] = best;
     }
-    /* Mmid (column-major, m x m): block sums in round-to-nearest (enforced:
-     * the gamma_n bound below assumes it, whatever mode the caller is in) */
-    int mode0 = fegetround();
-    fesetround(FE_TONEAREST);
-    memset(Mmid, 0, m * m * sizeof *Mmid);
-    for (size_t j = 0; j < n; j++) {
-        const double *col = a + j * Am;
-        double *mc = Mmid + blk[j] * m;
-        for (size_t t = 0; t < m; t++)
-            mc[t] += col[rows[t]];
-    }
-    fesetround(mode0);
+    /* Mmid (column-major, m x m): block sums in round-to-nearest (enforced so
+     * that Mmid does not depend on the caller's mode; the gamma_n bound below
+     * holds in any mode) */
+    probe_ctx pc = {.A = A, .rows = rows, .blk = blk, .m = m, .Mmid = Mmid, .g = resid_gamma(n)};
+    fround_run(FE_TONEAREST, probe_blocksums, &pc);
     /* enorm >= ||M - Mmid||_inf: per row s, rowerr[s] (|A - a| summed over
      * the columns, W has one 1 per column) plus the summation error of the
      * block sums, <= gamma_{n} * sum_j |a_sj| (recursive summation of at
      * most n terms; additions are exact on underflow).  All upward. */
-    double g = resid_gamma(n);
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    double enorm = 0.0;
-    for (size_t t = 0; t < m; t++) {
-        size_t s = rows[t];
-        double rho = 0.0;
-        for (size_t j = 0; j < n; j++)
-            rho += fabs(a[s + j * Am]);
-        double e = A->rowerr[s] + g * rho;
-        if (!(e <= enorm))
-            enorm = e;              /* also propagates NaN -> NaN */
-    }
-    fesetround(mode);
+    fround_run(FE_UPWARD, probe_enorm, &pc);
+    double enorm = pc.enorm;
     if (!(enorm < INFINITY))
         return;
     double vb = invnorm_varah_bound(m, Mmid, enorm);
@@ -240,6 +261,39 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
     return AR_OK;
 }
 
+typedef struct {
+    const smx_t *A;
+    const size_t *rows, *cols;
+    size_t m;
+    double eps;
+    double minmargin;   /* out: <= every margin (stops early once <= eps) */
+} diagdom_ctx;
+
+/* Body, in FE_DOWNWARD.  margin_t = A_{r,c_t} - sum_{u != t} A_{r,c_u} >=
+ * a_{r,c_t} - sum a_{r,c_u} - rowerr[r] (the enclosure error on these m
+ * entries is at most rowerr[r] in l1).  Lower bound: the off-diagonal sum is
+ * accumulated as the negation of a downward sum of negated terms (= the
+ * upward sum), the subtractions round down. */
+static FROUND_BODY void diagdom_margins(void *arg)
+{
+    diagdom_ctx *c = arg;
+    const smx_t *A = c->A;
+    size_t Am = A->m, m = c->m;
+    double minmargin = INFINITY;
+    for (size_t t = 0; t < m && minmargin > c->eps; t++) {
+        size_t r = c->rows[t];
+        double negoff = 0.0;            /* <= -(sum of the off-diagonal entries) */
+        for (size_t u = 0; u < m; u++)
+            if (u != t)
+                negoff = negoff - A->a[r + c->cols[u] * Am];
+        double mg = A->a[r + c->cols[t] * Am] + negoff;
+        mg = mg - A->rowerr[r];
+        if (!(mg >= minmargin))
+            minmargin = mg;           /* NaN propagates and fails */
+    }
+    c->minmargin = minmargin;
+}
+
 ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, size_t m,
                         double eps, lower_cert_t *out)
 {
@@ -262,28 +316,10 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
         return AR_EINVAL;
     }
     set_trivial(out);
-    /* margin_t = A_{r,c_t} - sum_{u != t} A_{r,c_u} >= a_{r,c_t} - sum a_{r,c_u} - rowerr[r]
-     * (the enclosure error on these m entries is at most rowerr[r] in l1).
-     * Lower bound: off-diagonal sum rounded up, subtractions rounded down. */
-    size_t Am = A->m;
-    double minmargin = INFINITY;
-    int mode = fegetround();
-    for (size_t t = 0; t < m && minmargin > eps; t++) {
-        size_t r = rows[t];
-        fesetround(FE_UPWARD);
-        double off = 0.0;
-        for (size_t u = 0; u < m; u++)
-            if (u != t)
-                off += A->a[r + cols[u] * Am];
-        fesetround(FE_DOWNWARD);
-        double mg = A->a[r + cols[t] * Am] - off;
-        mg = mg - A->rowerr[r];
-        if (!(mg >= minmargin))
-            minmargin = mg;           /* NaN propagates and fails */
-    }
-    fesetround(FE_UPWARD);
-    double inv = 1.0 / minmargin;
-    fesetround(mode);
+    diagdom_ctx dc = {.A = A, .rows = rows, .cols = cols, .m = m, .eps = eps};
+    fround_run(FE_DOWNWARD, diagdom_margins, &dc);
+    double minmargin = dc.minmargin;
+    double inv = fround_div_up(1.0, minmargin);
     if (minmargin > eps) {
         /* B restricted to rows x cols is strictly diagonally dominant; also
          * ||M^{-1}||_inf <= 1/minmargin for M = A_{rows, cols} (Varah). */

@@ -2,9 +2,10 @@
  * and continuum (see cert_poly.h and proofs-notes/polynomial-certificate.md).
  *
  * Conventions.  g(s) = exp(beta (s - 1)); q = the scaled polynomial (Chebyshev
- * coefficients), e = g - q.  Everything labelled "up" is computed with the
- * FPU in FE_UPWARD mode (own loops, -frounding-math); lower bounds are
- * obtained as negated upper bounds (dn_* helpers). */
+ * coefficients), e = g - q.  Everything labelled "up" or "In FE_UPWARD mode"
+ * is computed with the FPU in FE_UPWARD mode, inside fround bodies
+ * (numerics/fround.h: the compiler cannot move their arithmetic out of the
+ * mode); lower bounds are obtained as negated upper bounds (dn_* helpers). */
 #include "theory/cert_poly.h"
 #include "numerics/clock.h"
 
@@ -19,6 +20,7 @@
 #include <arb_hypgeom.h>
 #include <flint/fmpz.h>
 #include "numerics/cheb.h"
+#include "numerics/fround.h"
 #include "numerics/lp_l1.h"
 #include "theory/funkhecke.h"
 
@@ -173,6 +175,36 @@ static void taylor_clear(taylor_t *T)
     }
 }
 
+typedef struct {
+    const taylor_t *T;
+    const double *coef;
+    double tail;    /* out */
+} tail_ctx;
+
+/* Body, in FE_UPWARD: tail >= sum_{k} |c_k| sum_{j=m+1}^{k} T_k^{(j)}(1)/j!
+ * Hs^{j-2} (Markov brothers). */
+static FROUND_BODY void taylor_tail(void *arg)
+{
+    tail_ctx *c = arg;
+    const taylor_t *T = c->T;
+    const double *coef = c->coef;
+    double Hs = T->Hs;
+    double tail = 0;
+    for (size_t k = (size_t)T->m + 1; k < T->len; k++) {
+        double v = 1, s = 0, kk = (double)k * (double)k;
+        for (size_t j = 0; j < k; j++) {
+            /* v = T_k^{(j)}(1)/j! Hs^j  ->  j+1 */
+            v = v * (kk - (double)j * (double)j);
+            v = v * Hs;
+            v = v / ((double)(2 * j + 1) * (double)(j + 1));
+            if (j + 1 > (size_t)T->m)
+                s += v;
+        }
+        tail += fabs(coef[k]) * s;
+    }
+    c->tail = tail / (Hs * Hs);
+}
+
 static ar_status taylor_init(taylor_t *T, const double *coef, size_t len, double Hs)
 {
     memset(T, 0, sizeof *T);
@@ -201,7 +233,6 @@ static ar_status taylor_init(taylor_t *T, const double *coef, size_t len, double
     arb_init(diff);
     for (size_t k = 0; k < len; k++)
         arb_set_d(cur + k, coef[k]);
-    int mode = fegetround();
     for (int j = 1; j <= T->m; j++) {
         size_t lj = len - (size_t)j + 1;            /* length of current series */
         cheb_deriv_arb(nxt, cur, lj, prec);         /* lj - 1 entries */
@@ -213,9 +244,7 @@ static ar_status taylor_init(taylor_t *T, const double *coef, size_t len, double
             arb_set_d(diff, v);
             arb_sub(diff, diff, nxt + k, prec);
             double e = arb_ub(diff) > -arb_lb(diff) ? arb_ub(diff) : -arb_lb(diff);
-            fesetround(FE_UPWARD);
-            R += e;
-            fesetround(mode);
+            R = fround_add_up(R, e);
         }
         T->R[j] = R;
         _arb_vec_swap(cur, nxt, (slong)(lj - 1));
@@ -223,23 +252,9 @@ static ar_status taylor_init(taylor_t *T, const double *coef, size_t len, double
     arb_clear(diff);
     _arb_vec_clear(cur, (slong)len);
     _arb_vec_clear(nxt, (slong)len);
-    /* tail: sum_{k} |c_k| sum_{j=m+1}^{k} T_k^{(j)}(1)/j! Hs^{j-2} (Markov brothers) */
-    fesetround(FE_UPWARD);
-    double tail = 0;
-    for (size_t k = (size_t)T->m + 1; k < len; k++) {
-        double v = 1, s = 0, kk = (double)k * (double)k;
-        for (size_t j = 0; j < k; j++) {
-            /* v = T_k^{(j)}(1)/j! Hs^j  ->  j+1 */
-            v = v * (kk - (double)j * (double)j);
-            v = v * Hs;
-            v = v / ((double)(2 * j + 1) * (double)(j + 1));
-            if (j + 1 > (size_t)T->m)
-                s += v;
-        }
-        tail += fabs(coef[k]) * s;
-    }
-    tail = tail / (Hs * Hs);
-    fesetround(mode);
+    tail_ctx tc = {.T = T, .coef = coef};
+    fround_run(FE_UPWARD, taylor_tail, &tc);
+    double tail = tc.tail;
     if (!isfinite(tail)) {
         taylor_clear(T);
         ar_error_set("poly: Taylor tail bound overflows (len=%zu, Hs=%g)", len, Hs);
@@ -295,11 +310,10 @@ typedef struct {
     double *negden;        /* n, thread-private */
 } pass_t;
 
-static void *pass_run(void *arg)
+/* Body, in FE_UPWARD: one thread's share of the O(n^2) pass. */
+static FROUND_BODY void pass_body(void *arg)
 {
     pass_t *p = arg;
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
     const size_t n = p->n, d = p->d;
     const int K = p->K;
     const long ncell = p->ncell;
@@ -348,7 +362,11 @@ static void *pass_run(void *arg)
             p->num[(size_t)q * n + i] += acc[q];
         p->negden[i] += nd;
     }
-    fesetround(mode);
+}
+
+static void *pass_run(void *arg)
+{
+    fround_run(FE_UPWARD, pass_body, arg);
     return NULL;
 }
 
@@ -366,6 +384,22 @@ static void inst_clear(inst_t *I)
 }
 
 /* Validate P and compute the a-priori constants (rigorous). */
+/* Body, in FE_UPWARD: the radii of inst_t from I->d and I->nu. */
+static FROUND_BODY void inst_radii(void *arg)
+{
+    inst_t *I = arg;
+    double dd = (double)I->d, nu = I->nu;
+    double gam = dd * 0x1p-52 / (1.0 - dd * 0x1p-52);       /* gamma_d for u = 2^-52 */
+    I->r = gam * (1.0 + nu) * (1.0 + nu) + dd * 0x1p-1074;  /* |t^ - t| <= r */
+    I->delta = 2.0 * nu + nu * nu;                          /* |t - th| <= delta */
+    I->rho = I->r + I->delta + 0x1p-50;                     /* |x_true - x_c| <= rho */
+    double need = I->r + I->delta + 0x1p-49;
+    double pad2 = 0x1p-48;
+    while (pad2 < need)
+        pad2 *= 2;
+    I->pad2 = pad2;
+}
+
 static ar_status inst_prepare(const pointset_t *P, double beta, inst_t *I)
 {
     memset(I, 0, sizeof *I);
@@ -406,25 +440,12 @@ static ar_status inst_prepare(const pointset_t *P, double beta, inst_t *I)
     }
     arb_clear(s);
     arb_clear(t);
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    double dd = (double)P->d;
-    double gam = dd * 0x1p-52 / (1.0 - dd * 0x1p-52);       /* gamma_d for u = 2^-52 */
-    if (!(dd * 0x1p-52 < 0.5)) {
-        fesetround(mode);
+    if (!((double)P->d * 0x1p-52 < 0.5)) {
         ar_error_set("poly: dimension too large");
         return AR_EINVAL;
     }
     I->nu = nu;
-    I->r = gam * (1.0 + nu) * (1.0 + nu) + dd * 0x1p-1074;  /* |t^ - t| <= r */
-    I->delta = 2.0 * nu + nu * nu;                          /* |t - th| <= delta */
-    I->rho = I->r + I->delta + 0x1p-50;                     /* |x_true - x_c| <= rho */
-    double need = I->r + I->delta + 0x1p-49;
-    double pad2 = 0x1p-48;
-    while (pad2 < need)
-        pad2 *= 2;
-    I->pad2 = pad2;
-    fesetround(mode);
+    fround_run(FE_UPWARD, inst_radii, I);
     if (P->w) {
         I->wu = ar_calloc(P->n, sizeof(double), "poly weights");
         I->wd = ar_calloc(P->n, sizeof(double), "poly weights");
@@ -465,6 +486,72 @@ static int cp_cell_exp(double beta, unsigned long Lmax, double kb, int hmin, int
     return h;
 }
 
+typedef struct {
+    const inst_t *I;
+    const taylor_t *T;
+    int K;
+    double beta, a, glo, gup, dlo, ebHs, Hx;
+    double *dt, *nt;    /* this cell's 2 + 4K table entries */
+    int bad;            /* out: index of a polynomial with a non-finite entry, or -1 */
+} table_ctx;
+
+/* Body, in FE_UPWARD: the table entries of one cell. */
+static FROUND_BODY void table_cell(void *arg)
+{
+    table_ctx *x = arg;
+    const inst_t *I = x->I;
+    double beta = x->beta, Hx = x->Hx;
+    x->dt[0] = x->dlo;
+    x->dt[1] = dn_mul(beta, x->dlo);
+    for (int q = 0; q < x->K; q++) {
+        cell_t c;
+        cell_eval(&x->T[q], beta, x->a, x->glo, x->gup, x->ebHs, &c);
+        double C = c.errE + Hx * c.errE1 + I->rho * (fabs(c.E1) + c.errE1)
+                 + (2.0 * I->rho * Hx + I->rho * I->rho) * c.S2h + I->delta * beta * c.gmax;
+        double *nt = x->nt + 4 * (size_t)q;
+        nt[0] = c.E;
+        nt[1] = c.E1;
+        nt[2] = C;
+        nt[3] = c.S2h;
+        if (!isfinite(C) || !isfinite(c.S2h) || !isfinite(c.E) || !isfinite(c.E1)) {
+            x->bad = q;
+            return;
+        }
+    }
+}
+
+typedef struct {
+    const pass_t *pa;
+    int nth, K;
+    size_t n;
+    double *errs;       /* out: K bounds */
+} ratio_ctx;
+
+/* Body, in FE_UPWARD: errs[q] >= max_i num_qi / den_i over the thread sums. */
+static FROUND_BODY void pass_ratios(void *arg)
+{
+    ratio_ctx *x = arg;
+    const pass_t *pa = x->pa;
+    size_t n = x->n;
+    double *errs = x->errs;
+    for (int q = 0; q < x->K; q++)
+        errs[q] = 0;
+    for (size_t i = 0; i < n; i++) {
+        double nd = 0;
+        for (int t = 0; t < x->nth; t++)
+            nd += pa[t].negden[i];
+        double den = -nd;
+        for (int q = 0; q < x->K; q++) {
+            double num = 0;
+            for (int t = 0; t < x->nth; t++)
+                num += pa[t].num[(size_t)q * n + i];
+            double e = den > 0 ? num / den : INFINITY;
+            if (!(e <= errs[q]))
+                errs[q] = isnan(e) ? INFINITY : e;
+        }
+    }
+}
+
 static ar_status inst_errors(const inst_t *I, const pointset_t *P, double beta, int K,
                              const double *const *coefs, const unsigned long *Ls, double *errs)
 {
@@ -494,11 +581,8 @@ static ar_status inst_errors(const inst_t *I, const pointset_t *P, double beta, 
         st = AR_ENOMEM;
         goto done;
     }
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    double Hx = H + I->pad2;
-    double Hs = Hx + I->rho;
-    fesetround(mode);
+    double Hx = fround_add_up(H, I->pad2);
+    double Hs = fround_add_up(Hx, I->rho);
     double ebHs = cp_exp_up(beta, Hs);
     for (int q = 0; q < K; q++) {
         st = taylor_init(&T[q], coefs[q], Ls[q] + 1, Hs);
@@ -510,27 +594,15 @@ static ar_status inst_errors(const inst_t *I, const pointset_t *P, double beta, 
         double glo, gup, dlo, dup;
         cp_g(beta, a, &glo, &gup);
         cp_g(beta, a - I->pad2, &dlo, &dup);
-        fesetround(FE_UPWARD);
-        dtab[2 * k] = dlo;
-        dtab[2 * k + 1] = dn_mul(beta, dlo);
-        for (int q = 0; q < K; q++) {
-            cell_t c;
-            cell_eval(&T[q], beta, a, glo, gup, ebHs, &c);
-            double C = c.errE + Hx * c.errE1 + I->rho * (fabs(c.E1) + c.errE1)
-                     + (2.0 * I->rho * Hx + I->rho * I->rho) * c.S2h + I->delta * beta * c.gmax;
-            double *nt = ntab + (size_t)k * 4 * (size_t)K + 4 * (size_t)q;
-            nt[0] = c.E;
-            nt[1] = c.E1;
-            nt[2] = C;
-            nt[3] = c.S2h;
-            if (!isfinite(C) || !isfinite(c.S2h) || !isfinite(c.E) || !isfinite(c.E1)) {
-                fesetround(mode);
-                ar_error_set("poly: non-finite table entry (cell %ld, degree %lu)", k, Ls[q]);
-                st = AR_ENUMERIC;
-                goto done;
-            }
+        table_ctx tc = {.I = I, .T = T, .K = K, .beta = beta, .a = a, .glo = glo, .gup = gup,
+                        .dlo = dlo, .ebHs = ebHs, .Hx = Hx, .dt = dtab + 2 * k,
+                        .nt = ntab + (size_t)k * 4 * (size_t)K, .bad = -1};
+        fround_run(FE_UPWARD, table_cell, &tc);
+        if (tc.bad >= 0) {
+            ar_error_set("poly: non-finite table entry (cell %ld, degree %lu)", k, Ls[tc.bad]);
+            st = AR_ENUMERIC;
+            goto done;
         }
-        fesetround(mode);
     }
     pthread_t th[CP_THREADS];
     pass_t pa[CP_THREADS];
@@ -567,24 +639,8 @@ static ar_status inst_errors(const inst_t *I, const pointset_t *P, double beta, 
     if (started < nth - 1)           /* run the threads that could not start */
         for (int t = started + 1; t < nth; t++)
             pass_run(&pa[t]);
-    fesetround(FE_UPWARD);
-    for (int q = 0; q < K; q++)
-        errs[q] = 0;
-    for (size_t i = 0; i < n; i++) {
-        double nd = 0;
-        for (int t = 0; t < nth; t++)
-            nd += pa[t].negden[i];
-        double den = -nd;
-        for (int q = 0; q < K; q++) {
-            double num = 0;
-            for (int t = 0; t < nth; t++)
-                num += pa[t].num[(size_t)q * n + i];
-            double e = den > 0 ? num / den : INFINITY;
-            if (!(e <= errs[q]))
-                errs[q] = isnan(e) ? INFINITY : e;
-        }
-    }
-    fesetround(mode);
+    ratio_ctx rc = {.pa = pa, .nth = nth, .n = n, .K = K, .errs = errs};
+    fround_run(FE_UPWARD, pass_ratios, &rc);
 done:
     for (int q = 0; q < K; q++)
         taylor_clear(&T[q]);
@@ -658,6 +714,62 @@ static double cp_piece(const cell_t *c, int d, double cd, double a, double x0, d
     return cp_wsup(d, cd, slo, shi) * (trap + rem);
 }
 
+typedef struct {
+    const taylor_t *T;
+    int d;
+    long k, ncell;
+    double beta, a, glo, gup, ebH, cd, wend, H;
+    double acc;         /* in/out: accumulated upper bound */
+} cont_ctx;
+
+/* Body, in FE_UPWARD: adds cell k's share of the continuum integral to acc. */
+static FROUND_BODY void cont_cell(void *arg)
+{
+    cont_ctx *x = arg;
+    const taylor_t *T = x->T;
+    int d = x->d;
+    long k = x->k, ncell = x->ncell;
+    double beta = x->beta, a = x->a, glo = x->glo, gup = x->gup, ebH = x->ebH, cd = x->cd;
+    double wend = x->wend, H = x->H, acc = x->acc;
+    cell_t c;
+    cell_eval(T, beta, a, glo, gup, ebH, &c);
+    if (d == 2 && (k == 0 || k == ncell - 1)) {
+        /* w unbounded at the end: a tiny end piece by sup|e| * mu(piece), the
+         * rest in dyadic ranges, each split uniformly */
+        double us = ldexp(H, -20);
+        int left = (k == 0);                   /* singular end at x = 0 (s = -1) */
+        double x0 = left ? 0.0 : H - us, x1 = left ? us : H;
+        double sup = fmax(cp_lin_abs(&c, x0), cp_lin_abs(&c, x1)) + c.errE + H * c.errE1 + H * H * c.S2h;
+        acc += sup * wend;
+        for (int jd = 0; jd < 20; jd++) {
+            double u0 = ldexp(H, -jd - 1), u1 = ldexp(H, -jd);   /* distance from the end */
+            for (int q = 0; q < 512; q++) {
+                double v0 = u0 + (u1 - u0) * q / 512.0, v1 = u0 + (u1 - u0) * (q + 1) / 512.0;
+                if (q == 511)
+                    v1 = u1;
+                double y0 = left ? v0 : H - v1, y1 = left ? v1 : H - v0;
+                acc += cp_piece(&c, d, cd, a, y0, y1);
+            }
+        }
+    } else {
+        /* split when the weight varies by more than ~5e-4 across the cell */
+        double wa = cp_wsup(d, cd, a, a), wb = cp_wsup(d, cd, a + H, a + H);
+        double wmn = fmin(wa, wb), wmx = fmax(wa, wb);
+        long S = 1;
+        if (d != 3) {
+            if (!(wmn > 0))
+                S = 4096;
+            else if (wmx > wmn * (1 + 5e-4))
+                S = (long)fmin(4096.0, ceil((wmx / wmn - 1.0) / 5e-4));
+        }
+        for (long q = 0; q < S; q++) {
+            double y0 = H * (double)q / (double)S, y1 = q + 1 == S ? H : H * (double)(q + 1) / (double)S;
+            acc += cp_piece(&c, d, cd, a, y0, y1);
+        }
+    }
+    x->acc = acc;
+}
+
 /* ---------- continuum ---------- */
 
 ar_status poly_continuum_error(int d, double beta, const double *coef, unsigned long L,
@@ -708,55 +820,16 @@ ar_status poly_continuum_error(int d, double beta, const double *coef, unsigned 
             return st;
         }
     }
-    int mode = fegetround();
-    double acc = 0;
+    cont_ctx cc = {.T = &T, .d = d, .beta = beta, .ebH = ebH, .cd = cd, .wend = wend, .H = H,
+                   .ncell = ncell, .acc = 0};
     for (long k = 0; k < ncell; k++) {
-        double a = (double)k * H - 1.0;
-        double glo, gup;
-        cp_g(beta, a, &glo, &gup);
-        fesetround(FE_UPWARD);
-        cell_t c;
-        cell_eval(&T, beta, a, glo, gup, ebH, &c);
-        if (d == 2 && (k == 0 || k == ncell - 1)) {
-            /* w unbounded at the end: a tiny end piece by sup|e| * mu(piece), the
-             * rest in dyadic ranges, each split uniformly */
-            double us = ldexp(H, -20);
-            int left = (k == 0);                   /* singular end at x = 0 (s = -1) */
-            double x0 = left ? 0.0 : H - us, x1 = left ? us : H;
-            double sup = fmax(cp_lin_abs(&c, x0), cp_lin_abs(&c, x1)) + c.errE + H * c.errE1 + H * H * c.S2h;
-            acc += sup * wend;
-            for (int jd = 0; jd < 20; jd++) {
-                double u0 = ldexp(H, -jd - 1), u1 = ldexp(H, -jd);   /* distance from the end */
-                for (int q = 0; q < 512; q++) {
-                    double v0 = u0 + (u1 - u0) * q / 512.0, v1 = u0 + (u1 - u0) * (q + 1) / 512.0;
-                    if (q == 511)
-                        v1 = u1;
-                    double y0 = left ? v0 : H - v1, y1 = left ? v1 : H - v0;
-                    acc += cp_piece(&c, d, cd, a, y0, y1);
-                }
-            }
-        } else {
-            /* split when the weight varies by more than ~5e-4 across the cell */
-            double wa = cp_wsup(d, cd, a, a), wb = cp_wsup(d, cd, a + H, a + H);
-            double wmn = fmin(wa, wb), wmx = fmax(wa, wb);
-            long S = 1;
-            if (d != 3) {
-                if (!(wmn > 0))
-                    S = 4096;
-                else if (wmx > wmn * (1 + 5e-4))
-                    S = (long)fmin(4096.0, ceil((wmx / wmn - 1.0) / 5e-4));
-            }
-            for (long q = 0; q < S; q++) {
-                double y0 = H * (double)q / (double)S, y1 = q + 1 == S ? H : H * (double)(q + 1) / (double)S;
-                acc += cp_piece(&c, d, cd, a, y0, y1);
-            }
-        }
-        fesetround(mode);
+        cc.k = k;
+        cc.a = (double)k * H - 1.0;
+        cp_g(beta, cc.a, &cc.glo, &cc.gup);
+        fround_run(FE_UPWARD, cont_cell, &cc);
     }
     taylor_clear(&T);
-    fesetround(FE_UPWARD);
-    double e = lam0 > 0 ? acc / lam0 : INFINITY;
-    fesetround(mode);
+    double e = lam0 > 0 ? fround_div_up(cc.acc, lam0) : INFINITY;
     if (!isfinite(e)) {
         ar_error_set("poly_continuum_error: no finite bound (d=%d, beta=%g, L=%lu)", d, beta, L);
         return AR_ENUMERIC;

@@ -91,9 +91,15 @@ void fh_multiplicity(fmpz_t N, int d, ulong k)
  * the precision when a comparison is undecided).  Outputs the largest such
  * k, the count with multiplicity, and optionally (if lam != NULL) a malloc'd
  * array of the kmax+1 scaled eigenvalues as doubles (nearest to the ball
- * midpoints). */
-static ar_status fh_scan(int d, double beta, double tau, ulong *kmax, fmpz_t count, double **lam)
+ * midpoints).  The scan stops as soon as the count exceeds cap: then
+ * *over = 1, AR_OK, and count/kmax are partial (a lower bound on the count).
+ * The count only grows with k, so a caller that needs count <= cap can
+ * refuse at once instead of scanning to the end (huge beta: millions of
+ * degrees). */
+static ar_status fh_scan(int d, double beta, double tau, const fmpz_t cap, int *over, ulong *kmax, fmpz_t count,
+                         double **lam)
 {
+    *over = 0;
     if (d < 2) {
         ar_error_set("funk-hecke: dimension d=%d must be >= 2", d);
         return AR_EINVAL;
@@ -113,7 +119,7 @@ static ar_status fh_scan(int d, double beta, double tau, ulong *kmax, fmpz_t cou
     arb_init(thr);
     fmpz_init(N);
     double *vals = NULL;
-    size_t cap = 0;
+    size_t vcap = 0;
     ar_status st = AR_OK;
     int decided = 0;
     ulong k = 0;
@@ -148,10 +154,14 @@ static ar_status fh_scan(int d, double beta, double tau, ulong *kmax, fmpz_t cou
                 fh_multiplicity(N, d, k);
                 fmpz_add(count, count, N);
                 *kmax = k;
+                if (fmpz_cmp(count, cap) > 0) {
+                    *over = 1;
+                    break;
+                }
             }
             if (lam) {
-                if (k >= cap) {
-                    size_t nc = cap ? 2 * cap : 64;
+                if (k >= vcap) {
+                    size_t nc = vcap ? 2 * vcap : 64;
                     double *nv = realloc(vals, nc * sizeof *vals);
                     if (!nv) {
                         ar_error_set("funk-hecke: out of memory for %zu eigenvalues", nc);
@@ -159,14 +169,14 @@ static ar_status fh_scan(int d, double beta, double tau, ulong *kmax, fmpz_t cou
                         break;
                     }
                     vals = nv;
-                    cap = nc;
+                    vcap = nc;
                 }
                 vals[k] = arf_get_d(arb_midref(lk), ARF_RND_NEAR);
             }
         }
         if (st != AR_OK)
             break;
-        if (!undecided)
+        if (!undecided || *over)
             decided = 1;
     }
     if (st == AR_OK && !decided) {
@@ -197,13 +207,17 @@ static ar_status fh_count_to_size(const fmpz_t c, size_t *out)
 
 ar_status fh_count(int d, double beta, double tau, size_t *count)
 {
-    fmpz_t c;
+    fmpz_t c, cap;
     ulong kmax;
+    int over;
     fmpz_init(c);
-    ar_status st = fh_scan(d, beta, tau, &kmax, c, NULL);
+    fmpz_init(cap);
+    fmpz_set_ui(cap, (ulong)SIZE_MAX);
+    ar_status st = fh_scan(d, beta, tau, cap, &over, &kmax, c, NULL);
     if (st == AR_OK)
-        st = fh_count_to_size(c, count);
+        st = fh_count_to_size(c, count);   /* over: c > SIZE_MAX, refused here */
     fmpz_clear(c);
+    fmpz_clear(cap);
     return st;
 }
 
@@ -246,13 +260,24 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
         }
     }
 
-    fmpz_t cnt, N;
+    fmpz_t cnt, N, cap;
     ulong kmax = 0;
     double *lam = NULL, *pred = NULL, *K = NULL, *w = NULL;
+    int over = 0;
     fmpz_init(cnt);
     fmpz_init(N);
+    fmpz_init(cap);
+    fmpz_set_ui(cap, (ulong)(n / 3));      /* n >= 3 count  <=>  count <= floor(n/3) */
     size_t count_pred = 0;
-    ar_status st = fh_scan((int)d, beta, tau, &kmax, cnt, &lam);
+    ar_status st = fh_scan((int)d, beta, tau, cap, &over, &kmax, cnt, &lam);
+    if (st == AR_OK && over) {
+        char *cs = fmpz_get_str(NULL, 10, cnt);
+        ar_error_set("fh_check: n must be at least 3x the number of eigenvalues checked "
+                     "(n=%zu, already %s predicted eigenvalues >= tau*lambda_0 up to degree %lu for d=%zu, "
+                     "beta=%g, tau=%g)", n, cs, (unsigned long)kmax, d, beta, tau);
+        flint_free(cs);
+        st = AR_EINVAL;
+    }
     if (st == AR_OK)
         st = fh_count_to_size(cnt, &count_pred);
     if (st == AR_OK && (count_pred > n / 3 || 3 * count_pred > n)) {
@@ -329,5 +354,6 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
     free(K);
     fmpz_clear(cnt);
     fmpz_clear(N);
+    fmpz_clear(cap);
     return st;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "theory/claim_s.h"
 #include "theory/claim_b.h"
+#include "theory/claim_r.h"
 
 static const double betas_s2[] = { 30, 100, 300, 1000 };
 static const double betas_s3[] = { 20, 30, 45, 60 };
@@ -50,6 +51,26 @@ static const claim_b_opts_t b_unweighted = { .rho0 = 0.0, .unweighted = 1, .lowe
 
 #define B_ROW .claim = "B", .eps = 0.1, .variable = "beta", .point = claim_b_law_point
 
+/* ---- Claim R (proofs-notes/claim-R.md): a fixed head of visible dimension r.
+ * Lower end: the separated lattice (spacing 2/sqrt(1+beta)) of the Gaussian-
+ * weighted r-ball construction; upper end: the dense lattice of the same
+ * family (spacing c_upper/sqrt(1+beta)); both recomputed in head dimensions
+ * 16 and 64 (random rotation, key offset, invisible query parts), which must
+ * give the same numbers.  Tolerance 0.2 on the exponent r/2 is the one
+ * issue #8 declares.  The band [0.25, 8] was set after a first sweep had
+ * shown ratios in [0.5, 2.2] for r = 1, 2, 3 (a Theta band, generous by
+ * design: the verdict rests on the exponents).  Windows: as large as the
+ * dense O(n^3) upper end allows within the 4-minute budget (n <= ~1800). */
+static const double betas_r1[] = { 30, 100, 300, 1000, 3000, 10000 };
+static const double betas_r2[] = { 10, 30, 100, 300 };
+static const double betas_r3[] = { 10, 20, 40, 80 };
+static const double betas_rrand[] = { 3, 10, 30, 100, 300 };
+static const claim_r_opts_t r_opts_1 = { .c_lower = 2.0, .c_upper = 0.5, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_2 = { .c_lower = 2.0, .c_upper = 1.0, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_3 = { .c_lower = 2.0, .c_upper = 1.2, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_rand = { .n_random = 400, .seed = 11 };
+#define R_ROW .claim = "R", .eps = 0.1, .point = claim_r_law_point, .variable = "1+beta", .upper_source = "instance"
+
 /* Claim S rows share these fields. */
 #define S_ROW .claim = "S", .eps = 0.1, .point = claim_s_law_point
 
@@ -82,6 +103,31 @@ static const law_t table[] = {
       .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
       .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
+    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
+      .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
+      .scope = "Gaussian-weighted lattice in the unit segment (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r2,
+      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_2,
+      .scope = "Gaussian-weighted lattice in the unit disk (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r3,
+      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_3,
+      .scope = "Gaussian-weighted lattice in the unit 3-ball (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit segment, no "
+               "weights): C = max upper/(1+beta)^{1/2} is the band's upper end; no exponent is expected" },
+    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit disk, no weights): "
+               "C = max upper/(1+beta); attention concentrates on boundary keys, the upper end falls at large beta" },
+    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit 3-ball, no "
+               "weights): C = max upper/(1+beta)^{3/2}; the upper end falls at large beta (concentration)" },
     /* saturation in n at fixed beta: full rank below the law, a plateau above it */
     { S_ROW, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
       .family = "fibonacci",
@@ -145,13 +191,22 @@ int law_asserted(const law_t *L)
 }
 
 static const char *const untested[] = {
-    "R", "per-head r/2 law: not implemented in this version",
-    "T", "tolerance-indexed SVD dimension: only the perturbation bound (THEORY 3.3) is implemented and tested",
-    "E", "real BERT heads: not implemented in this version",
     NULL
 };
 
 const char *const *laws_untested(void) { return untested; }
+
+static const char *const elsewhere[] = {
+    "E", "empirical, on a real transformer (USE lite, not BERT): the verify_E suite asserts that every head's "
+         "brackets are certified and reports the reductions and their Spearman association with the upper "
+         "certificates, without asserting a sign (tests/verify/verify_E.c)",
+    "T", "no exponent to fit: r(tau) recovery above the noise's eta and not below it, and the certified chain "
+         "rank_eps(A) <= upper(A_k at eps - eta), are asserted per instance by the verify_T suite "
+         "(tests/verify/verify_T.c)",
+    NULL
+};
+
+const char *const *laws_checked_elsewhere(void) { return elsewhere; }
 
 double law_packing_theta(double beta)
 {

@@ -60,6 +60,10 @@ int law_asserted(const law_t *L);
  * NULL-terminated list of {claim, reason} pairs. */
 const char *const *laws_untested(void);
 
+/* Claims checked by `make verify` without a row of this table (their own
+ * Check suite asserts them): a NULL-terminated list of {claim, what} pairs. */
+const char *const *laws_checked_elsewhere(void);
+
 #endif
 
 #ifndef ATTNRANK_THEORY_LAWS_PACKING

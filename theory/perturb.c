@@ -1,7 +1,7 @@
 /* perturb.c -- softmax perturbation bound 2 tanh(osc/4) (THEORY 3.3). */
 #include "theory/perturb.h"
+#include "numerics/fround.h"
 
-#include <fenv.h>
 #include <math.h>
 #include <mpfr.h>
 #include <arb.h>
@@ -79,9 +79,5 @@ double perturb_row_osc(const double *r, size_t n)
     }
     if (isinf(lo) || isinf(hi))
         return INFINITY;
-    int mode = fegetround();
-    fesetround(FE_UPWARD);
-    volatile double d = hi - lo;
-    fesetround(mode);
-    return d;
+    return fround_sub_up(hi, lo);
 }

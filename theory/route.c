@@ -67,6 +67,36 @@ static int packing_applies(const pointset_t *P)
     return 1;
 }
 
+/* Cheap necessary condition for the packing route (a heuristic skip, never a
+ * certificate): on up to 64 evenly spaced rows, R_i = sum_{j != i}
+ * exp(beta (x_i.x_j - x_i.x_i)) computed in double must stay below the
+ * diagonal-dominance threshold (1 - eps)/(1 + eps) (with a 1e-3 margin for
+ * rounding).  A dense set fails this at once, so the O(n * neighbours)
+ * certificate is tried only on sets that look like packings. */
+static int packing_plausible(const pointset_t *P, double beta, double eps)
+{
+    size_t n = P->n, d = P->d, rows = n < 64 ? n : 64;
+    double limit = 1.001 * (1 - eps) / (1 + eps);
+    for (size_t t = 0; t < rows; t++) {
+        size_t i = t * (n / rows);
+        const double *xi = P->x + i * d;
+        double ii = 0, R = 0;
+        for (size_t c = 0; c < d; c++)
+            ii += xi[c] * xi[c];
+        for (size_t j = 0; j < n && R <= limit; j++) {
+            if (j == i)
+                continue;
+            double ij = 0;
+            for (size_t c = 0; c < d; c++)
+                ij += xi[c] * P->x[j * d + c];
+            R += exp(beta * (ij - ii));
+        }
+        if (!(R <= limit))
+            return 0;
+    }
+    return 1;
+}
+
 /* The circulant route on a stored regular n-gon. */
 static ar_status route_circulant(const pointset_t *P, double beta, double eps, route_result_t *r, int *certified)
 {
@@ -164,7 +194,10 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     snprintf(out->upper_route, sizeof out->upper_route, "trivial");
 
     int structured = self && o->engine != ROUTE_DENSE;
-    int on_sphere = self && bracket_scale_applies(Q) && n <= bracket_scale_max_n();
+    /* on the sphere above the scale engine's size limit, the scale route runs and refuses
+     * with its own message (naming ATTNRANK_MAX_SCALE_N) rather than falling back to an
+     * n x n dense matrix */
+    int on_sphere = self && bracket_scale_applies(Q);
     int dense_ok = o->engine == ROUTE_DENSE || (o->engine == ROUTE_AUTO && big <= o->dense_max);
     int ran_structured = 0;
 
@@ -175,21 +208,21 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         /* a regular polygon above the dense size: the circulant route's bracket is l1-optimal in
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
         int polygon_done = out->polygon_n > 0 && certified && !dense_ok;
-        if (!polygon_done && !dense_ok && packing_applies(Q)) {
+        if (!polygon_done && !dense_ok && packing_applies(Q) && packing_plausible(Q, beta, eps)) {
             pack_cert_t pk;
             add_route(out, "packing");
-            ran_structured = 1;
             if ((st = pack_diagdom(Q, beta, eps, &pk)))
                 return st;
             if (pk.certified == n) {      /* rank_eps = n exactly */
                 certified = 1;
+                ran_structured = 1;
                 take_lower(out, n, "packing", "packing-diagdom", NAN, pk.seconds);
                 polygon_done = 1;
             }
         }
         if (!polygon_done && on_sphere) {
             ran_structured = 1;
-            if (dense_ok) {               /* the dense route gives the lower end; add the polynomial upper */
+            if (dense_ok && n <= bracket_scale_max_n()) {               /* the dense route gives the lower end; add the polynomial upper */
                 add_route(out, "polynomial");
                 poly_cert_t pc;
                 if ((st = poly_upper_instance(Q, beta, eps, &pc)))

@@ -4,9 +4,14 @@
  * (set by `make check`), default bin/attnrank. */
 #include <check.h>
 #include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testutil.h"
@@ -36,8 +41,10 @@ static void slurp(const char *path, char *buf, size_t cap)
     buf[n] = '\0';
 }
 
-/* Run bin() with the NULL-terminated argument list. */
-static void run(run_t *r, const char *const *args)
+/* Run bin() with the NULL-terminated argument list.  as_bytes > 0: the
+ * child runs under setrlimit(RLIMIT_AS, as_bytes).  timeout_s > 0: the child
+ * is killed after that many seconds and r->status is -1 (a hang). */
+static void run_ex(run_t *r, const char *const *args, unsigned long long as_bytes, double timeout_s)
 {
     char po[300], pe[300];
     snprintf(po, sizeof po, "%s/out.txt", tmpdir);
@@ -54,14 +61,38 @@ static void run(run_t *r, const char *const *args)
         for (int i = 0; args[i] && k < 63; i++)
             argv[k++] = args[i];
         argv[k] = NULL;
+        if (as_bytes) {
+            struct rlimit rl = { (rlim_t)as_bytes, (rlim_t)as_bytes };
+            if (setrlimit(RLIMIT_AS, &rl) != 0)
+                _exit(126);
+        }
         execv(bin(), (char *const *)argv);
         _exit(127);
     }
-    int ws;
-    waitpid(pid, &ws, 0);
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    int ws = 0;
+    double waited = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &ws, timeout_s > 0 ? WNOHANG : 0);
+        ck_assert(w >= 0);
+        if (w == pid)
+            break;
+        if (waited >= timeout_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &ws, 0);
+            ws = -1;
+            break;
+        }
+        usleep(20000);
+        waited += 0.02;
+    }
+    r->status = ws == -1 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     slurp(po, r->out, sizeof r->out);
     slurp(pe, r->err, sizeof r->err);
+}
+
+static void run(run_t *r, const char *const *args)
+{
+    run_ex(r, args, 0, 0);
 }
 
 static void write_bytes(const char *name, const void *data, size_t len, char *path, size_t cap)
@@ -328,6 +359,250 @@ START_TEST(test_scale_and_plot)
 }
 END_TEST
 
+/* A valid two-row table of 'attnrank scale --format tsv' (fields as scale writes them). */
+static const char good_table[] =
+    "# attnrank scale --claim S --d 3 --eps 0.1\n"
+    "d\tbeta\tn\tlower\tlower_points\tlower_certificate\tupper\tupper_err\tupper_certificate\tcontinuum\t"
+    "continuum_certificate\tlaw\tlower_over_law\tupper_over_law\tstatus\tseconds\n"
+    "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.0857272\tfibonacci/polynomial\t64\tcontinuum/polynomial L=7\t"
+    "11\t2.45455\t5.81818\tcertified\t1.150\n"
+    "3\t21.544346900318839\t2000\t58\t58\tpacking/diagdom\t144\t0.0920296\tfibonacci/polynomial\t144\t"
+    "continuum/polynomial L=11\t22.5443\t2.57271\t6.38741\tcertified\t1.395\n";
+
+static int file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static int have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* issue 10.1: text from the user (title, output path) reaches gnuplot only as
+ * data: a quote cannot end the string and run a command. */
+START_TEST(test_plot_injection)
+{
+    if (!have_gnuplot())
+        return;
+    char t[300], pre[700], marker[300], f[800], title[600];
+    write_bytes("t.tsv", good_table, strlen(good_table), t, sizeof t);
+    snprintf(marker, sizeof marker, "%s/injected", tmpdir);
+    snprintf(pre, sizeof pre, "%s/p1", tmpdir);
+    const char *payloads[] = { "a'; system('touch %s'); set title 'b", "a\"; system(\"touch %s\"); set title \"b",
+                               "`touch %s`", "a'.system('touch %s').'b", "@x '; system('touch %s') #" };
+    for (size_t i = 0; i < sizeof payloads / sizeof payloads[0]; i++) {
+        snprintf(title, sizeof title, payloads[i], marker);
+        run_t r;
+        run(&r, (const char *[]){ "plot", "--input", t, "--out", pre, "--title", title, NULL });
+        ck_assert_msg(!file_exists(marker), "title [%s] ran a command (exit %d, stderr %s)", title, r.status, r.err);
+        ck_assert_msg(r.status == 0 && r.err[0] == '\0', "title [%s]: exit %d, stderr [%s]", title, r.status, r.err);
+    }
+    /* an apostrophe is ordinary text and reaches the picture */
+    run_t r;
+    run(&r, (const char *[]){ "plot", "--input", t, "--out", pre, "--title", "it's", NULL });
+    ck_assert_msg(r.status == 0 && r.err[0] == '\0', "title it's: exit %d, stderr [%s]", r.status, r.err);
+    snprintf(f, sizeof f, "%s.svg", pre);
+    char svg[16384];
+    slurp(f, svg, sizeof svg);
+    ck_assert_msg(strstr(svg, "it's") || strstr(svg, "it&apos;s") || strstr(svg, "it&#39;s"),
+                  "the title it's is not in %s", f);
+    /* relative names that gnuplot would run as commands ('|' for output files,
+     * '<' for data and script files) */
+    if (bin()[0] == '/') {
+        char cwd[1024];
+        ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+        ck_assert(chdir(tmpdir) == 0);
+        const char *outs[] = { "|touch injected", "<touch injected", " <touch injected", "|touch injected;",
+                               "q'; system('touch injected'); x='" };
+        for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+            run(&r, (const char *[]){ "plot", "--input", t, "--out", outs[i], NULL });
+            ck_assert_msg(!file_exists(marker), "--out [%s] ran a command (exit %d, stderr %s)", outs[i], r.status,
+                          r.err);
+            ck_assert_msg(r.status == 0, "--out [%s]: exit %d, stderr [%s]", outs[i], r.status, r.err);
+            snprintf(f, sizeof f, "%s.svg", outs[i]);
+            ck_assert_msg(file_exists(f), "plot did not write %s", f);
+        }
+        ck_assert(chdir(cwd) == 0);
+    }
+    /* control characters are refused before anything is written */
+    snprintf(pre, sizeof pre, "%s/p2", tmpdir);
+    expect_clean_error((const char *[]){ "plot", "--input", t, "--out", pre, "--title", "a\nset output 'x'", NULL },
+                       "title");
+    expect_clean_error((const char *[]){ "plot", "--input", t, "--out", pre, "--title", "a\tb", NULL }, "title");
+    snprintf(f, sizeof f, "%s.gp", pre);
+    ck_assert_msg(!file_exists(f), "a refused title still wrote %s", f);
+}
+END_TEST
+
+/* issue 10.3: a bad table row is refused like a bad .npy file: one line,
+ * exit 2, nothing written. */
+START_TEST(test_plot_bad_rows)
+{
+    char t[300], pre[300], f[400], row[1024];
+    snprintf(pre, sizeof pre, "%s/p", tmpdir);
+    static const char *const bad_rows[][2] = {
+        { "3\t\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "beta" },
+        { "3\t10\t2000\t\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "lower" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "upper" },
+        { "3\tnan\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "beta" },
+        { "3\tinf\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "beta" },
+        { "3\t1e308\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "beta" },
+        { "3\t10\t2000\t-27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "lower" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t-64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "upper" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t-1\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "continuum" },
+        { "3\t10\t2000\t0\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "lower" },
+        { "3\t10\t2000\t27.5\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "lower" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\tinf\t2.4\t5.8\tcertified\t1.1\n", "law" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t-11\t2.4\t5.8\tcertified\t1.1\n", "law" },
+        { " 3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "d" },
+        { "1\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\n", "d" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\t5.8\tcertified\t1.1\textra\n", "fields" },
+        { "3\t10\t2000\t27\t27\tpacking/diagdom\t64\t0.08\tfib/poly\t64\tc/poly\t11\t2.4\n", "fields" },
+    };
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        snprintf(row, sizeof row, "%s", bad_rows[i][0]);
+        write_bytes("bad.tsv", row, strlen(row), t, sizeof t);
+        run_t r;
+        run(&r, (const char *[]){ "plot", "--input", t, "--out", pre, NULL });
+        ck_assert_msg(r.status == 2, "row %zu [%s]: exit %d (expected 2), stderr [%s]", i, row, r.status, r.err);
+        expect_clean_error((const char *[]){ "plot", "--input", t, "--out", pre, NULL }, bad_rows[i][1]);
+        ck_assert_msg(strstr(r.err, "bad.tsv:1") != NULL, "row %zu: message [%s] does not name bad.tsv:1", i, r.err);
+    }
+    /* a NUL byte inside a row, and a row longer than any table line */
+    write_bytes("nul.tsv", "3\t10\0\t2000\n", 11, t, sizeof t);
+    expect_clean_error((const char *[]){ "plot", "--input", t, "--out", pre, NULL }, "nul.tsv");
+    char big[9000];
+    memset(big, '1', sizeof big - 1);
+    big[sizeof big - 1] = '\n';
+    write_bytes("long.tsv", big, sizeof big, t, sizeof t);
+    expect_clean_error((const char *[]){ "plot", "--input", t, "--out", pre, NULL }, "long.tsv");
+    /* input lists: empty names are refused */
+    write_bytes("t.tsv", good_table, strlen(good_table), t, sizeof t);
+    char list[700];
+    expect_clean_error((const char *[]){ "plot", "--input", ",", "--out", pre, NULL }, "input");
+    expect_clean_error((const char *[]){ "plot", "--input", "", "--out", pre, NULL }, "input");
+    snprintf(list, sizeof list, "%s,", t);
+    expect_clean_error((const char *[]){ "plot", "--input", list, "--out", pre, NULL }, "input");
+    snprintf(list, sizeof list, "%s,,%s", t, t);
+    expect_clean_error((const char *[]){ "plot", "--input", list, "--out", pre, NULL }, "input");
+    const char *ext[] = { ".svg", ".png", ".dat", ".gp" };
+    for (int i = 0; i < 4; i++) {
+        snprintf(f, sizeof f, "%s%s", pre, ext[i]);
+        ck_assert_msg(!file_exists(f), "a refused table still wrote %s", f);
+    }
+}
+END_TEST
+
+/* issue 10.4: every integer option goes through one strict parser. */
+START_TEST(test_strict_integers)
+{
+    const char *bad[] = { "\t-1", "\t3", "\n3", " 3", "3 ", "3\n", "+3", "-3", "-0", "0x10", "3.0", "1e3", "",
+                          "18446744073709551616", "99999999999999999999999", "3a", "\xd9\xa3" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *v = bad[i];
+        expect_clean_error((const char *[]){ "generate", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                             "--n", "8", "--seed", v, "--out", "/nonexistent/x.npy", NULL }, "seed");
+        expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
+                                             "--n", v, "--beta", "1", "--eps", "0.1", NULL }, "--n");
+        expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", v,
+                                             "--n", "8", "--beta", "1", "--eps", "0.1", NULL }, "--d");
+        expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2",
+                                             "--n", "8", "--beta", "1", "--eps", "0.1", "--threads", v, NULL },
+                           "threads");
+        expect_clean_error((const char *[]){ "funk-hecke", "--d", v, "--n", "30", "--beta", "1", NULL }, "--d");
+    }
+    /* the largest seed is still a seed */
+    char p[300];
+    snprintf(p, sizeof p, "%s/s.npy", tmpdir);
+    run_t r;
+    run(&r, (const char *[]){ "generate", "--geometry", "sphere", "--family", "uniform", "--d", "3", "--n", "8",
+                              "--seed", "18446744073709551615", "--out", p, NULL });
+    ck_assert_msg(r.status == 0, "seed 2^64-1 refused: %s", r.err);
+}
+END_TEST
+
+/* issue 10.5: a beta far too large for --n is refused at once. */
+START_TEST(test_funkhecke_huge_beta)
+{
+    const char *betas[] = { "1e10", "1e300" };
+    for (int i = 0; i < 2; i++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        expect_clean_error((const char *[]){ "funk-hecke", "--d", "3", "--beta", betas[i], "--n", "300", "--tau",
+                                             "1e-3", NULL }, "3x");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        ck_assert_msg(s < 1.0, "funk-hecke --beta %s took %.2f s to refuse", betas[i], s);
+    }
+}
+END_TEST
+
+/* issue 10.6: a directory is named as such. */
+START_TEST(test_directory_input)
+{
+    char q[300];
+    double pts[4] = { 1, 0, 0, 1 };
+    write_npy("two.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", pts, 32, q, sizeof q);
+    expect_clean_error((const char *[]){ "bracket", "--points", tmpdir, "--beta", "1", "--eps", "0.1", NULL },
+                       "is a directory");
+    expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", tmpdir, "--beta", "1", "--eps",
+                                         "0.1", NULL }, "is a directory");
+    expect_clean_error((const char *[]){ "plot", "--input", tmpdir, "--out", q, NULL }, "is a directory");
+}
+END_TEST
+
+/* issue 10.2: under an address-space limit (ulimit -v) the program ends with
+ * a one-line error and never reports a truncated multiplicity file as the
+ * whole file.  The file holds 2 multiplicities for a 1-point set, so exit 0
+ * is always wrong.  Not run under AddressSanitizer, which reserves terabytes
+ * of address space and cannot start under RLIMIT_AS. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_HAVE_ASAN 1
+#endif
+#endif
+START_TEST(test_memory_limit)
+{
+#ifdef TEST_HAVE_ASAN
+    fprintf(stderr, "test_memory_limit: skipped under AddressSanitizer (RLIMIT_AS cannot be used)\n");
+#else
+    char q[300], w[300];
+    double pt[2] = { 1, 0 };
+    write_npy("one.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2), }", pt, 16, q, sizeof q);
+    size_t len = 1 + 20000000 + 3;
+    char *big = malloc(len);
+    ck_assert(big != NULL);
+    big[0] = '1';
+    memset(big + 1, ' ', 20000000);
+    memcpy(big + 1 + 20000000, "\n2\n", 3);
+    write_bytes("w.txt", big, len, w, sizeof w);
+    free(big);
+    const unsigned long long kib[] = { 80000, 90000, 100000, 150000, 200000, 205000, 210000, 215000, 220000,
+                                       225000, 230000, 240000, 250000, 300000, 400000 };
+    for (size_t i = 0; i < sizeof kib / sizeof kib[0]; i++) {
+        run_t r;
+        run_ex(&r, (const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "5", "--eps", "0.1",
+                                     "--format", "json", NULL }, kib[i] * 1024, 30);
+        size_t el = strlen(r.err);
+        ck_assert_msg(r.status != -1, "ulimit -v %llu: still running after 30 s (stdout [%.200s])", kib[i], r.out);
+        if (r.status == 127 && strstr(r.err, "error while loading shared libraries"))
+            continue;   /* too small for the dynamic loader: nothing of ours ran */
+        ck_assert_msg(r.status == 1 || r.status == 2, "ulimit -v %llu: exit %d, stdout [%.200s], stderr [%s]",
+                      kib[i], r.status, r.out, r.err);
+        ck_assert_msg(r.out[0] == '\0', "ulimit -v %llu: output [%.200s]", kib[i], r.out);
+        ck_assert_msg(el > 11 && strncmp(r.err, "attnrank: ", 10) == 0 && strchr(r.err, '\n') == r.err + el - 1,
+                      "ulimit -v %llu: stderr is not one 'attnrank: ' line: [%s]", kib[i], r.err);
+        ck_assert_msg(strstr(r.err, "out of memory") || strstr(r.err, "2 multiplicities"),
+                      "ulimit -v %llu: unexpected message [%s]", kib[i], r.err);
+    }
+#endif
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -338,6 +613,12 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_good_runs);
     tcase_add_test(tc, test_scale_and_plot);
+    tcase_add_test(tc, test_plot_injection);
+    tcase_add_test(tc, test_plot_bad_rows);
+    tcase_add_test(tc, test_strict_integers);
+    tcase_add_test(tc, test_funkhecke_huge_beta);
+    tcase_add_test(tc, test_directory_input);
+    tcase_add_test(tc, test_memory_limit);
     suite_add_tcase(s, tc);
     return s;
 }

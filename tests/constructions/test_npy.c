@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <flint/fmpz_vec.h>
 #include "testutil.h"
 #include "constructions/npy.h"
@@ -479,6 +481,106 @@ START_TEST(test_pointset_read)
 }
 END_TEST
 
+/* issue 10.2: an endless stream of bad bytes is refused at the first byte,
+ * not after growing a buffer to the allocation limit. */
+START_TEST(test_mult_dev_zero)
+{
+    setenv("ATTNRANK_MAX_ALLOC_GB", "0.25", 1);   /* a bound for the unfixed reader */
+    fmpz *v = (fmpz *)1;
+    size_t m = 9;
+    ar_status st = mult_read("/dev/zero", &v, &m);
+    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    ck_assert_int_eq(st, AR_EINVAL);
+    ck_assert(v == NULL && m == 0);
+    check_message("/dev/zero");
+    ck_assert_msg(strstr(ar_error_get(), "line 1: invalid byte 0x00") != NULL, "message '%s'", ar_error_get());
+}
+END_TEST
+
+/* issue 10.6: directories are named as such. */
+START_TEST(test_directory)
+{
+    double *x;
+    size_t r, c, m;
+    fmpz *v;
+    ck_assert_int_eq(npy_read(tmpdir, &x, &r, &c), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "is a directory") != NULL, "message '%s'", ar_error_get());
+    ck_assert_int_eq(mult_read(tmpdir, &v, &m), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "is a directory") != NULL, "message '%s'", ar_error_get());
+}
+END_TEST
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_HAVE_ASAN 1
+#endif
+#endif
+
+#ifndef TEST_HAVE_ASAN
+/* Current address-space size of this process in bytes (0 if unknown). */
+static unsigned long long vm_size(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+#endif
+
+/* issue 10.2: when memory runs out while reading, mult_read fails with
+ * AR_ENOMEM; it never returns the part read so far as the whole file.  The
+ * file "1" + 20,000,000 spaces + "\n2\n" is read in a child whose address
+ * space may grow by only 24 MiB, then by 64 MiB.  Skipped under
+ * AddressSanitizer (its shadow memory cannot live under RLIMIT_AS). */
+START_TEST(test_mult_memory_limit)
+{
+#ifdef TEST_HAVE_ASAN
+    fprintf(stderr, "test_mult_memory_limit: skipped under AddressSanitizer (RLIMIT_AS cannot be used)\n");
+#else
+    const char *p = tpath("w.txt");
+    FILE *f = fopen(p, "wb");
+    ck_assert(f != NULL);
+    fputc('1', f);
+    for (int i = 0; i < 20000000; i++)
+        fputc(' ', f);
+    fputs("\n2\n", f);
+    ck_assert(fclose(f) == 0);
+    const unsigned long long margin[] = { 8u << 20, 24u << 20, 64u << 20 };
+    for (int k = 0; k < 3; k++) {
+        pid_t pid = fork();
+        ck_assert(pid >= 0);
+        if (pid == 0) {
+            unsigned long long lim = vm_size() + margin[k];
+            struct rlimit rl = { (rlim_t)lim, (rlim_t)lim };
+            if (vm_size() == 0 || setrlimit(RLIMIT_AS, &rl) != 0)
+                _exit(9);
+            fmpz *v;
+            size_t m;
+            ar_status st = mult_read(p, &v, &m);
+            if (st == AR_ENOMEM)
+                _exit(strstr(ar_error_get(), "out of memory") && strstr(ar_error_get(), p) ? 0 : 3);
+            if (st == AR_OK)
+                _exit(m == 2 && fmpz_equal_ui(v, 1) && fmpz_equal_ui(v + 1, 2) ? 1 : 2);
+            _exit(4);
+        }
+        int ws;
+        ck_assert(waitpid(pid, &ws, 0) == pid);
+        ck_assert_msg(WIFEXITED(ws), "margin %llu MiB: child died (signal %d)", margin[k] >> 20, WTERMSIG(ws));
+        int rc = WEXITSTATUS(ws);
+        ck_assert_msg(rc != 2, "margin %llu MiB: a truncated file was returned as the whole file", margin[k] >> 20);
+        ck_assert_msg(rc == 0 || rc == 1, "margin %llu MiB: child exit %d", margin[k] >> 20, rc);
+    }
+#endif
+}
+END_TEST
+
 Suite *suite_npy(void)
 {
     Suite *s = suite_create("npy");
@@ -491,6 +593,9 @@ Suite *suite_npy(void)
     tcase_add_test(tc, test_mult_roundtrip);
     tcase_add_test(tc, test_mult_bad);
     tcase_add_test(tc, test_pointset_read);
+    tcase_add_test(tc, test_mult_dev_zero);
+    tcase_add_test(tc, test_directory);
+    tcase_add_test(tc, test_mult_memory_limit);
     suite_add_tcase(s, tc);
     return s;
 }

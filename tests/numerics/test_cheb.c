@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <arb.h>
 #include <arb_hypgeom.h>
+#include <flint/fmpq.h>
 #include "testutil.h"
 #include "numerics/rng.h"
 #include "numerics/cheb.h"
@@ -94,6 +95,66 @@ START_TEST(test_clenshaw_bound)
     ck_assert(cheb_clenshaw(c1, 0, 0.5, &e) == 0 && e == 0);
     arb_clear(y);
     arb_clear(diff);
+}
+END_TEST
+
+/* exact rational value of a finite double */
+static void q_set_d(fmpq_t q, double x)
+{
+    arf_t t;
+    arf_init(t);
+    arf_set_d(t, x);
+    arf_get_fmpq(q, t);
+    arf_clear(t);
+}
+
+/* The error bound is accumulated upward: on series whose magnitude sum is
+ * known exactly (len 1 at any x: acc = 2|c0|; len 2 at x = 0: acc = 2|c0| +
+ * 2|c1|), err >= acc 0x1.0000000001p-52 + len 2^-1074 exactly (fmpq).  In
+ * round-to-nearest the last product or sum falls below the exact value in
+ * about half of the cases, so this fails when the final terms escape the
+ * upward mode (GCC moving them across fesetround). */
+START_TEST(test_clenshaw_error_upward)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 14);
+    fmpq_t ex, t, rel;
+    fmpq_init(ex);
+    fmpq_init(t);
+    fmpq_init(rel);
+    q_set_d(rel, 0x1.0000000001p-52);
+    int rn_below = 0;
+    for (int it = 0; it < 400; it++) {
+        size_t len = 1 + (size_t)(it % 2);
+        double c[2] = {rng_normal(&r) * ldexp(1.0, (int)(rng_u64(&r) % 9) - 4),
+                       rng_normal(&r) * ldexp(1.0, (int)(rng_u64(&r) % 9) - 4)};
+        double x = len == 1 ? 2.0 * rng_uniform(&r) - 1.0 : 0.0, err;
+        double v = cheb_clenshaw(c, len, x, &err);
+        ck_assert(v == c[0]);                      /* exact in both shapes */
+        fmpq_zero(ex);
+        for (size_t k = 0; k < len; k++) {
+            q_set_d(t, fabs(c[k]));
+            fmpq_add(ex, ex, t);
+            fmpq_add(ex, ex, t);
+        }
+        fmpq_mul(ex, ex, rel);
+        fmpq_set_si(t, (slong)len, 1);
+        fmpq_div_2exp(t, t, 1074);
+        fmpq_add(ex, ex, t);
+        q_set_d(t, err);
+        ck_assert_msg(fmpq_cmp(t, ex) >= 0,
+                      "seed=%llu it=%d len=%zu c0=%a c1=%a: err %a below its exact value",
+                      (unsigned long long)test_seed(), it, len, c[0], c[1], err);
+        /* the same expression in round-to-nearest: how often it is below */
+        double acc = 2.0 * fabs(c[0]) + (len == 2 ? 2.0 * fabs(c[1]) : 0.0);
+        q_set_d(t, acc * 0x1.0000000001p-52 + (double)len * 0x1p-1074);
+        if (fmpq_cmp(t, ex) < 0)
+            rn_below++;
+    }
+    ck_assert_msg(rn_below > 50, "only %d of 400 cases discriminate rounding modes", rn_below);
+    fmpq_clear(ex);
+    fmpq_clear(t);
+    fmpq_clear(rel);
 }
 END_TEST
 
@@ -237,6 +298,7 @@ Suite *suite_cheb(void)
     Suite *s = suite_create("cheb");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_clenshaw_bound);
+    tcase_add_test(tc, test_clenshaw_error_upward);
     tcase_add_test(tc, test_eval_arb);
     tcase_add_test(tc, test_deriv);
     tcase_add_test(tc, test_markov_dominates);

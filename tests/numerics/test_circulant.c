@@ -294,6 +294,62 @@ START_TEST(test_band_ubound)
 }
 END_TEST
 
+/* Negative ball ends that no double represents (subnormal range, 41-bit
+ * mantissas): the conversions to double must round toward -inf for lower
+ * ends and +inf for upper ends (ARF_RND_FLOOR / CEIL; RND_DOWN / UP round
+ * toward / away from zero, which moves a negative lower end up).  (1) a_k
+ * negative, b = 0: the bound must dominate sum_k |a_k| exactly.  (2) a
+ * crafted cosine table with a negative entry v: n = 4, c = (0, 1), a =
+ * (2, 0, -2), so the exact sum is 2 * 2|v| (k = 1 and k = 3). */
+START_TEST(test_band_ubound_negative)
+{
+    arf_t t, want;
+    arf_init(t);
+    arf_init(want);
+    for (size_t n = 1; n <= 9; n++) {
+        size_t h = circ_half_len(n);
+        arb_ptr A = _arb_vec_init((slong)h), C = _arb_vec_init((slong)h);
+        circ_cos_table(C, n, 100);
+        arf_zero(want);
+        for (size_t k = 0; k < h; k++) {
+            /* a_k = -(2^40 + 1 + k) 2^-1100, exact ball of radius 0 */
+            arf_set_si_2exp_si(arb_midref(A + k), -(((slong)1 << 40) + 1 + (slong)k), -1100);
+            mag_zero(arb_radref(A + k));
+            arf_mul_ui(t, arb_midref(A + k), circ_half_weight(n, k), ARF_PREC_EXACT, ARF_RND_DOWN);
+            arf_sub(want, want, t, ARF_PREC_EXACT, ARF_RND_DOWN); /* += w_k |a_k|, exact */
+        }
+        double c0 = 0.0;
+        double bound = circ_band_l1_ubound(A, n, &c0, 0, C);
+        arf_set_d(t, bound);
+        ck_assert_msg(arf_cmp(t, want) >= 0, "n=%zu: bound %a below the exact sum %.17g", n, bound,
+                      arf_get_d(want, ARF_RND_NEAR));
+        _arb_vec_clear(A, (slong)h);
+        _arb_vec_clear(C, (slong)h);
+    }
+    {
+        size_t n = 4, h = circ_half_len(n);
+        arb_ptr A = _arb_vec_init((slong)h), C = _arb_vec_init((slong)h);
+        arb_set_d(A + 0, 2.0);
+        arb_zero(A + 1);
+        arb_set_d(A + 2, -2.0);
+        arb_one(C + 0);
+        arf_set_si_2exp_si(arb_midref(C + 1), -(((slong)1 << 40) + 1), -1100);
+        mag_zero(arb_radref(C + 1));
+        arb_set_si(C + 2, -1);
+        double c[2] = {0.0, 1.0};
+        double bound = circ_band_l1_ubound(A, n, c, 1, C);
+        arf_mul_si(want, arb_midref(C + 1), -4, ARF_PREC_EXACT, ARF_RND_DOWN); /* 4|v| */
+        arf_set_d(t, bound);
+        ck_assert_msg(arf_cmp(t, want) >= 0, "crafted cosine: bound %a below the exact sum %.17g",
+                      bound, arf_get_d(want, ARF_RND_NEAR));
+        _arb_vec_clear(A, (slong)h);
+        _arb_vec_clear(C, (slong)h);
+    }
+    arf_clear(t);
+    arf_clear(want);
+}
+END_TEST
+
 /* half array of the band function of c (double evaluation: a test input only) */
 static void band_half(double *ahalf, size_t n, const double *c, size_t K)
 {
@@ -438,6 +494,7 @@ Suite *suite_circulant(void)
     tcase_add_test(tc, test_inv_norm_exact);
     tcase_add_test(tc, test_inv_norm_dense);
     tcase_add_test(tc, test_band_ubound);
+    tcase_add_test(tc, test_band_ubound_negative);
     tcase_add_test(tc, test_band_candidates);
     tcase_add_test(tc, test_l1_fit_optimal);
     tcase_add_test(tc, test_lp_warm);

@@ -85,8 +85,8 @@ START_TEST(test_table_declarations)
         if (!strcmp(t[i].claim, "S") && !(t[i].kind && !strcmp(t[i].kind, "saturation")))
             ck_assert_msg(fabs(t[i].predicted - 0.5 * (t[i].dim - 1)) < 1e-15, "S row %zu: predicted %g for d=%d", i,
                           t[i].predicted, t[i].dim);
-        /* claim S declares 0.1 (THEORY 4, issue #3); claim B declares 0.2 (issue 7) */
-        ck_assert(t[i].tol > 0 && t[i].tol <= (strcmp(t[i].claim, "B") ? 0.1 : 0.2));
+        /* claim S: tolerance 0.1 (issue #3); claims R and B: 0.2 (issues #8 and 7) */
+        ck_assert(t[i].tol > 0 && t[i].tol <= (strcmp(t[i].claim, "S") ? 0.2 : 0.1));
         ck_assert(t[i].eps > 0 && t[i].eps < 1);
         if (!(t[i].kind && !strcmp(t[i].kind, "saturation")))
             ck_assert(t[i].band_lo > 0 && t[i].band_lo < t[i].band_hi);
