@@ -1,7 +1,8 @@
 /* cmd_bracket_ball.c -- `attnrank bracket --geometry ball ...`: certified
  * eps-rank bracket of a ball instance with Gaussian multiplicities (claim B).
  * Called from cmd_bracket when --geometry ball is given; parses its own
- * options and calls bracket_compute_ball. */
+ * options and calls the route chooser (theory/route.h), whose ball route is
+ * bracket_compute_ball. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "constructions/ball.h"
 #include "numerics/version.h"
 #include "theory/bracket_ball.h"
+#include "theory/route.h"
 
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"
@@ -117,12 +119,16 @@ int cmd_bracket_ball(int argc, char **argv)
     if ((st = ball_generate(&P, &s)))
         return cmd_fail(st);
     double tgen = out_now() - t0;
-    bracket_t b;
-    ball_bracket_info_t info;
-    if ((st = bracket_compute_ball_ex(&P, beta, eps, &bo, &b, &info))) {
+    route_opts_t ro;
+    route_opts_default(&ro);
+    ro.bracket = bo;
+    route_result_t rr;                 /* the one route chooser: ball, dense, ... */
+    if ((st = route_bracket(&P, &P, beta, eps, &ro, &rr))) {
         pointset_clear(&P);
         return cmd_fail(st);
     }
+    const bracket_t b = rr.b;
+    const ball_bracket_info_t info = rr.ball;
     fmpz_t N, wmax;
     fmpz_init(N);
     fmpz_init(wmax);
@@ -130,7 +136,8 @@ int cmd_bracket_ball(int argc, char **argv)
     double need = beta / 8.0 / log(10.0);
     double total = out_now() - t0;
     if (fmt == FMT_JSON) {
-        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", b.lower, b.upper, b.status);
+        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"routes\":\"%s\",\"lower_route\":\"%s\","
+               "\"upper_route\":\"%s\",\"n\":", b.lower, b.upper, b.status, rr.routes, rr.lower_route, rr.upper_route);
         out_json_fmpz(stdout, N);
         printf(",\"log10_n\":%.6f,\"distinct_points\":%zu,\"log10_max_multiplicity\":%.6f,"
                "\"log10_e_beta_over_8\":%.6f,\"n_condition_holds\":%s,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
@@ -157,12 +164,14 @@ int cmd_bracket_ball(int argc, char **argv)
         printf("condition  n >= e^{beta/8} = 10^%.2f: %s\n", need, l10 >= need ? "holds" : "does not hold");
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
         printf("rank_eps   in [%zu, %zu]   (%s)\n", b.lower, b.upper, b.status);
-        printf("lower      %zu by %s", b.lower, b.lo.method);
+        printf("lower      %zu by %s route, %s", b.lower, rr.lower_route, b.lo.method);
         if (strcmp(b.lo.method, "trivial") != 0)
             printf(": ||M^-1||_inf <= %.6g, eps * bound < 1", b.lo.invnorm);
         if (strncmp(b.lo.method, "ball-", 5) == 0)
             printf(" (%zu centres, delta %.4g, max R %.4g)", info.cluster.m, info.cluster.delta, info.cluster.max_R);
-        printf("\nupper      %zu by %s: ||A - B||_r1 <= %.6g <= eps\n", b.upper, b.up.method, b.up.err);
+        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", b.upper, rr.upper_route, b.up.method,
+               b.up.err);
+        printf("routes     %s\n", rr.routes);
         if (info.tensor.p)
             printf("tensor     %zu Chebyshev points per axis (rank %zu%s), max_i G/Z_i <= %.4g\n", info.tensor.p,
                    info.tensor.rank, info.tensor.capped ? ", not below n" : "", info.tensor.ratio);

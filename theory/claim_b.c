@@ -7,6 +7,7 @@
 #include "constructions/ball.h"
 #include "numerics/clock.h"
 #include "theory/bracket_ball.h"
+#include "theory/route.h"
 #include "theory/cert_ball.h"
 #include "theory/cert_packing.h"
 
@@ -128,8 +129,9 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
         memset(&P, 0, sizeof P);
         if ((st = ball_generate(&P, &s)))
             return st;
-        bracket_t b;
-        st = bracket_compute_ball(&P, beta, eps, NULL, &b);
+        route_result_t rr;             /* the one route chooser (ball route + dense where affordable) */
+        st = route_bracket(&P, &P, beta, eps, NULL, &rr);
+        const bracket_t b = rr.b;
         if (st == AR_OK) {
             out->n = P.n;
             out->upper = b.upper;

@@ -67,6 +67,17 @@ static int packing_applies(const pointset_t *P)
     return 1;
 }
 
+/* 1 if every coordinate lies in [-1.5, 1.5] and 1 <= d <= 16 (the ball route's cluster certificate). */
+static int ball_applies(const pointset_t *P)
+{
+    if (P->d < 1 || P->d > 16)
+        return 0;
+    for (size_t i = 0; i < P->n * P->d; i++)
+        if (!(fabs(P->x[i]) <= 1.5))
+            return 0;
+    return 1;
+}
+
 /* Cheap necessary condition for the packing route (a heuristic skip, never a
  * certificate): on up to 64 evenly spaced rows, R_i = sum_{j != i}
  * exp(beta (x_i.x_j - x_i.x_i)) computed in double must stay below the
@@ -208,7 +219,27 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         /* a regular polygon above the dense size: the circulant route's bracket is l1-optimal in
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
         int polygon_done = out->polygon_n > 0 && certified && !dense_ok;
-        if (!polygon_done && !dense_ok && packing_applies(Q) && packing_plausible(Q, beta, eps)) {
+        int ball = !polygon_done && !on_sphere && beta > 0 && ball_applies(Q);
+        if (ball) {
+            add_route(out, "ball");
+            bracket_t bb;
+            if ((st = bracket_compute_ball_ex(Q, beta, eps, &o->bracket, &bb, &out->ball)))
+                return st;
+            out->ball_run = 1;
+            ran_structured = 1;
+            if (strcmp(bb.status, "certified") == 0) {
+                certified = 1;
+                take_bracket(out, &bb, "ball");
+                /* bracket_compute_ball also ran the dense certificates: name each end's true route */
+                if (!strcmp(out->lower_route, "ball") && strncmp(out->b.lo.method, "ball-", 5) != 0)
+                    snprintf(out->lower_route, sizeof out->lower_route, "dense");
+                if (!strcmp(out->upper_route, "ball") && strcmp(out->b.up.method, "tensor-cheb") != 0)
+                    snprintf(out->upper_route, sizeof out->upper_route, "dense");
+            }
+            if (out->ball.dense_run)
+                dense_ok = 0;             /* the ball route already ran the dense certificates */
+        }
+        if (!ball && !polygon_done && !dense_ok && packing_applies(Q) && packing_plausible(Q, beta, eps)) {
             pack_cert_t pk;
             add_route(out, "packing");
             if ((st = pack_diagdom(Q, beta, eps, &pk)))

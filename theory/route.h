@@ -15,7 +15,13 @@
  *               truncated SVD / symmetric eigen / pivoted Cholesky upper,
  *               block test-matrix lower (theory/bracket.h);
  *   scale       self-attention on the sphere above dense_max: block lower
- *               certificate on farthest-point rows (theory/bracket_scale.h).
+ *               certificate on farthest-point rows (theory/bracket_scale.h);
+ *   ball        self-attention off the sphere with every |x_c| <= 1.5 and
+ *               beta > 0 (any multiplicities: the ball constructions of
+ *               claim B): cluster lower certificate and, inside [-1, 1]^d,
+ *               the tensor-Chebyshev upper certificate of the Gaussian
+ *               kernel (theory/bracket_ball.h, which also runs the dense
+ *               certificates up to bracket_ball_dense_max() distinct points).
  * Upper constructions on the dense route: symeig and pchol for
  * self-attention, then the truncated SVD whenever they do not apply (log t
  * spans too far) or the SVD might do better (see route_bracket); the SVD
@@ -28,6 +34,7 @@
 #include "numerics/status.h"
 #include "constructions/pointset.h"
 #include "theory/bracket.h"
+#include "theory/bracket_ball.h"
 
 typedef enum {
     ROUTE_AUTO = 0,    /* every applicable and affordable route (default) */
@@ -52,6 +59,8 @@ typedef struct {
     double polygon_eta;        /* certified ||A - A_exact n-gon||_r1 used by the circulant route */
     size_t poly_degree;        /* degree L of the polynomial certificate (0: not run) */
     size_t upper_svd;          /* dense route: SVD certificate's rank (0: not run) */
+    int ball_run;              /* 1 if the ball route ran (details in ball) */
+    ball_bracket_info_t ball;  /* the ball route's certificates */
 } route_result_t;
 
 /* Certified bracket of A = rowsoftmax(beta Q K^T) with K's multiplicities,
