@@ -171,10 +171,16 @@ START_TEST(test_overrides)
     route_result_t rr;
     ck_assert_int_eq(route_bracket(&Q, &K, 10, 0.1, &o, &rr), AR_EINVAL);
     for (size_t i = 0; i < Q.n * 3; i++)
-        Q.x[i] *= 0.9;                            /* off the sphere, not a polygon */
+        Q.x[i] *= 1.9;                            /* off the sphere, not a polygon, not inside [-1.5, 1.5]^d
+                                                     for every point (no ball route) */
     ck_assert_int_eq(pointset_alloc_weights(&Q), AR_OK);
     fmpz_set_ui(Q.w + 1, 3);                      /* and not a unit-weight packing */
     ck_assert_int_eq(route_bracket(&Q, &Q, 10, 0.1, &o, &rr), AR_EINVAL);
+    for (size_t i = 0; i < Q.n * 3; i++)
+        Q.x[i] *= 0.4;                            /* inside the ball: the ball route applies */
+    ck_assert_int_eq(route_bracket(&Q, &Q, 10, 0.1, &o, &rr), AR_OK);
+    ck_assert_msg(strstr(rr.routes, "ball") != NULL && strstr(rr.routes, "dense") == NULL, "routes %s", rr.routes);
+    ck_assert(rr.ball_run);
     o.engine = ROUTE_DENSE;
     ck_assert_int_eq(route_bracket(&K, &K, 10, 0.1, &o, &rr), AR_OK);
     ck_assert_str_eq(rr.routes, "dense");
