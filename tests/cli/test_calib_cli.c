@@ -12,73 +12,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "cli/cliutil.h"
 
-typedef struct {
-    int status;
-    char out[65536];
-    char err[4096];
-} crun_t;
+typedef cli_run_t crun_t;
 
-static char cdir[64];
+static char cdir[256];
 
 static void setup(void)
 {
-    strcpy(cdir, "/tmp/attnrank_calibcli_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cdir));
+    cli_tmpdir_make(cdir, sizeof cdir, "calibcli");
 }
 
 static void teardown(void)
 {
-    char p[128];
-    snprintf(p, sizeof p, "%s/out.txt", cdir);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/err.txt", cdir);
-    unlink(p);
-    rmdir(cdir);
-}
-
-static const char *bin(void)
-{
-    const char *b = getenv("ATTNRANK_BIN");
-    return b ? b : "bin/attnrank";
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
+    cli_tmpdir_remove(cdir);
 }
 
 static void crun(crun_t *r, const char *const *args)
 {
-    char po[128], pe[128];
-    snprintf(po, sizeof po, "%s/out.txt", cdir);
-    snprintf(pe, sizeof pe, "%s/err.txt", cdir);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[32];
-        int k = 0;
-        argv[k++] = bin();
-        for (int i = 0; args[i] && k < 31; i++)
-            argv[k++] = args[i];
-        argv[k] = NULL;
-        execv(bin(), (char *const *)argv);
-        _exit(127);
-    }
-    int ws;
-    waitpid(pid, &ws, 0);
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    slurp(po, r->out, sizeof r->out);
-    slurp(pe, r->err, sizeof r->err);
+    cli_run_ex(r, cdir, args, 0, 0);
 }
 
 static void one_error_line(const crun_t *r, int code)

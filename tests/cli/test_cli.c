@@ -15,84 +15,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "cli/cliutil.h"
 
-typedef struct {
-    int status;        /* exit code, or 128+signal */
-    char out[16384];
-    char err[4096];
-} run_t;
+typedef cli_run_t run_t;
 
 static char tmpdir[256];
 
-static const char *bin(void)
-{
-    const char *b = getenv("ATTNRANK_BIN");
-    return b ? b : "bin/attnrank";
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
-
-/* Run bin() with the NULL-terminated argument list.  as_bytes > 0: the
- * child runs under setrlimit(RLIMIT_AS, as_bytes).  timeout_s > 0: the child
- * is killed after that many seconds and r->status is -1 (a hang). */
+/* Run the binary (see cli_run_ex) with its output captured in tmpdir. */
 static void run_ex(run_t *r, const char *const *args, unsigned long long as_bytes, double timeout_s)
 {
-    char po[300], pe[300];
-    snprintf(po, sizeof po, "%s/out.txt", tmpdir);
-    snprintf(pe, sizeof pe, "%s/err.txt", tmpdir);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[64];
-        int k = 0;
-        argv[k++] = bin();
-        for (int i = 0; args[i] && k < 63; i++)
-            argv[k++] = args[i];
-        argv[k] = NULL;
-        if (as_bytes) {
-            struct rlimit rl = { (rlim_t)as_bytes, (rlim_t)as_bytes };
-            if (setrlimit(RLIMIT_AS, &rl) != 0)
-                _exit(126);
-        }
-        execv(bin(), (char *const *)argv);
-        _exit(127);
-    }
-    int ws = 0;
-    double waited = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, &ws, timeout_s > 0 ? WNOHANG : 0);
-        ck_assert(w >= 0);
-        if (w == pid)
-            break;
-        if (waited >= timeout_s) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &ws, 0);
-            ws = -1;
-            break;
-        }
-        usleep(20000);
-        waited += 0.02;
-    }
-    r->status = ws == -1 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    slurp(po, r->out, sizeof r->out);
-    slurp(pe, r->err, sizeof r->err);
+    cli_run_ex(r, tmpdir, args, as_bytes, timeout_s);
 }
 
 static void run(run_t *r, const char *const *args)
 {
-    run_ex(r, args, 0, 0);
+    cli_run_ex(r, tmpdir, args, 0, 0);
 }
 
 static void write_bytes(const char *name, const void *data, size_t len, char *path, size_t cap)
@@ -146,16 +83,12 @@ static void expect_clean_error(const char *const *args, const char *needle)
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/attnrank-cli-XXXXXX");
-    ck_assert(mkdtemp(tmpdir) != NULL);
+    cli_tmpdir_make(tmpdir, sizeof tmpdir, "cli");
 }
 
 static void teardown(void)
 {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    cli_tmpdir_remove(tmpdir);
 }
 
 START_TEST(test_bad_numbers)
@@ -405,12 +338,12 @@ START_TEST(test_plot_injection)
     ck_assert_msg(r.status == 0 && r.err[0] == '\0', "title it's: exit %d, stderr [%s]", r.status, r.err);
     snprintf(f, sizeof f, "%s.svg", pre);
     char svg[16384];
-    slurp(f, svg, sizeof svg);
+    cli_slurp(f, svg, sizeof svg);
     ck_assert_msg(strstr(svg, "it's") || strstr(svg, "it&apos;s") || strstr(svg, "it&#39;s"),
                   "the title it's is not in %s", f);
     /* relative names that gnuplot would run as commands ('|' for output files,
      * '<' for data and script files) */
-    if (bin()[0] == '/') {
+    if (cli_bin()[0] == '/') {
         char cwd[1024];
         ck_assert(getcwd(cwd, sizeof cwd) != NULL);
         ck_assert(chdir(tmpdir) == 0);

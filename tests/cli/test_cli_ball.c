@@ -9,56 +9,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "cli/cliutil.h"
 
-typedef struct { int status; char out[1 << 16], err[4096]; } brun_t;
+typedef cli_run_t brun_t;
 
-static const char *bin(void)
-{
-    const char *b = getenv("ATTNRANK_BIN");
-    return b ? b : "bin/attnrank";
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
-
+/* Run the binary with its output captured in a fresh temporary directory. */
 static void run(brun_t *r, const char *const *args)
 {
-    char dir[] = "/tmp/attnrank-cliball-XXXXXX";
-    ck_assert(mkdtemp(dir) != NULL);
-    char po[64], pe[64];
-    snprintf(po, sizeof po, "%s/out", dir);
-    snprintf(pe, sizeof pe, "%s/err", dir);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[64];
-        int k = 0;
-        argv[k++] = bin();
-        for (int i = 0; args[i] && k < 63; i++)
-            argv[k++] = args[i];
-        argv[k] = NULL;
-        execv(bin(), (char *const *)argv);
-        _exit(127);
-    }
-    int ws;
-    waitpid(pid, &ws, 0);
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    slurp(po, r->out, sizeof r->out);
-    slurp(pe, r->err, sizeof r->err);
-    unlink(po);
-    unlink(pe);
-    rmdir(dir);
+    char dir[256];
+    cli_tmpdir_make(dir, sizeof dir, "cliball");
+    cli_run_ex(r, dir, args, 0, 0);
+    cli_tmpdir_remove(dir);
 }
 
 /* Numeric value of "key": in a JSON line (NAN if absent); quoted numbers accepted. */

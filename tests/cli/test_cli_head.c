@@ -13,72 +13,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "cli/cliutil.h"
 #include "constructions/npy.h"
 
-typedef struct {
-    int status;
-    char out[32768];
-    char err[4096];
-} run_t;
+typedef cli_run_t run_t;
 
 static char tmpdir[256];
 
-static const char *bin(void)
-{
-    const char *b = getenv("ATTNRANK_BIN");
-    return b ? b : "bin/attnrank";
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
-
 static void run(run_t *r, const char *const *args)
 {
-    char po[300], pe[300];
-    snprintf(po, sizeof po, "%s/out.txt", tmpdir);
-    snprintf(pe, sizeof pe, "%s/err.txt", tmpdir);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        const char *argv[64];
-        int k = 0;
-        argv[k++] = bin();
-        for (int i = 0; args[i] && k < 63; i++)
-            argv[k++] = args[i];
-        argv[k] = NULL;
-        execv(bin(), (char *const *)argv);
-        _exit(127);
-    }
-    int ws;
-    waitpid(pid, &ws, 0);
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    slurp(po, r->out, sizeof r->out);
-    slurp(pe, r->err, sizeof r->err);
+    cli_run_ex(r, tmpdir, args, 0, 0);
 }
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/attnrank-clihead-XXXXXX");
-    ck_assert(mkdtemp(tmpdir) != NULL);
+    cli_tmpdir_make(tmpdir, sizeof tmpdir, "clihead");
 }
 
 static void teardown(void)
 {
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    cli_tmpdir_remove(tmpdir);
 }
 
 static const char *save(const char *name, const double *x, size_t r, size_t c)
