@@ -101,7 +101,7 @@ ar_status cellgrid_build(cellgrid_t *g, const double *x, size_t m, size_t d, dou
     return AR_OK;
 }
 
-static size_t lookup(const cellgrid_t *g, const int64_t *k)
+size_t cellgrid_lookup(const cellgrid_t *g, const int64_t *k)
 {
     size_t mask = g->nslot - 1, s = (size_t)hash_key(k, g->d) & mask;
     for (;;) {
@@ -125,7 +125,7 @@ int cellgrid_visit(const cellgrid_t *g, const double *y, int (*fn)(size_t j, voi
     for (;;) {
         for (size_t c = 0; c < d; c++)
             kn[c] = k0[c] + off[c];
-        size_t cell = lookup(g, kn);
+        size_t cell = cellgrid_lookup(g, kn);
         if (cell != NONE)
             for (size_t p = g->cstart[cell]; p < g->cstart[cell + 1]; p++) {
                 int r = fn(g->perm[p], ctx);

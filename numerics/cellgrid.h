@@ -35,6 +35,15 @@ ar_status cellgrid_build(cellgrid_t *g, const double *x, size_t m, size_t d, dou
 /* Free (safe on a zeroed grid). */
 void cellgrid_free(cellgrid_t *g);
 
+/* No such cell (cellgrid_lookup). */
+#define CELLGRID_NONE ((size_t)-1)
+
+/* The cell id of the integer cell coordinates k (d entries, as stored in
+ * g->key: points g->perm[g->cstart[id] .. g->cstart[id + 1]) lie in it), or
+ * CELLGRID_NONE when no point does.  For callers that enumerate neighbour
+ * cells themselves (pairs p < q in sorted order). */
+size_t cellgrid_lookup(const cellgrid_t *g, const int64_t *k);
+
 /* Call fn(j, ctx) for every point j (original index) in the 3^d cells
  * around the cell of the point y (d coordinates).  Returns early (with the
  * callback's value) when fn returns non-zero; else 0. */

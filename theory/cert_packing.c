@@ -1,6 +1,7 @@
 /* cert_packing.c -- diagonal dominance of packings in O(m * neighbours).
  * Proofs of every bound used here: proofs-notes/packing-lower-bounds.md. */
 #include "theory/cert_packing.h"
+#include "numerics/cellgrid.h"
 #include "numerics/clock.h"
 
 #include <math.h>
@@ -14,7 +15,6 @@
 #include "theory/laws.h"
 
 #define PACK_PREC 96
-#define NONE ((size_t)-1)
 #define COORD_MAX 1.5
 #define PHI2_MIN 0x1p-30
 #define PHI2_MAX 150.0      /* > (2 * 1.5)^2 * 16: every pair is evaluated */
@@ -37,113 +37,6 @@ static double arb_ub_d(const arb_t t)
 static double add_up(double a, double b)
 {
     return nextafter(a + b, INFINITY);
-}
-
-/* ---- cell grid ----------------------------------------------------------- */
-
-typedef struct {
-    size_t m, d;
-    double h;
-    int64_t *key;      /* m*d cell coordinates, sorted order */
-    size_t *perm;      /* sorted position -> original index */
-    size_t ncell;
-    size_t *cstart;    /* ncell + 1 starts in sorted order */
-    size_t nslot;
-    size_t *slot;      /* open addressing: cell id or NONE */
-} grid_t;
-
-static uint64_t hash_key(const int64_t *k, size_t d)
-{
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
-    for (size_t c = 0; c < d; c++) {
-        h ^= (uint64_t)k[c];
-        h *= UINT64_C(0xff51afd7ed558ccd);
-        h ^= h >> 29;
-    }
-    return h ^ (h >> 32);
-}
-
-typedef struct { const int64_t *k; size_t d; } keyctx_t;
-
-static int cmp_idx(const void *a, const void *b, void *ctx)
-{
-    const keyctx_t *kc = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const int64_t *ki = kc->k + i * kc->d, *kj = kc->k + j * kc->d;
-    for (size_t c = 0; c < kc->d; c++)
-        if (ki[c] != kj[c])
-            return ki[c] < kj[c] ? -1 : 1;
-    return i < j ? -1 : (i > j);
-}
-
-static void grid_free(grid_t *g)
-{
-    free(g->key);
-    free(g->perm);
-    free(g->cstart);
-    free(g->slot);
-    memset(g, 0, sizeof *g);
-}
-
-static size_t grid_lookup(const grid_t *g, const int64_t *k)
-{
-    size_t mask = g->nslot - 1, s = (size_t)hash_key(k, g->d) & mask;
-    for (;;) {
-        size_t c = g->slot[s];
-        if (c == NONE)
-            return NONE;
-        if (memcmp(g->key + g->cstart[c] * g->d, k, g->d * sizeof(int64_t)) == 0)
-            return c;
-        s = (s + 1) & mask;
-    }
-}
-
-/* Cells k_c = floor(fl(fl(x_c + 1) / h)); points sorted by cell. */
-static ar_status grid_build(grid_t *g, const double *x, size_t m, size_t d, double h)
-{
-    memset(g, 0, sizeof *g);
-    g->m = m;
-    g->d = d;
-    g->h = h;
-    int64_t *k0 = ar_calloc(m * d, sizeof(int64_t), "packing cell keys");
-    g->key = ar_calloc(m * d, sizeof(int64_t), "packing cell keys");
-    g->perm = ar_calloc(m, sizeof(size_t), "packing permutation");
-    g->cstart = ar_calloc(m + 1, sizeof(size_t), "packing cells");
-    size_t nslot = 16;
-    while (nslot < 2 * m)
-        nslot *= 2;
-    g->nslot = nslot;
-    g->slot = ar_calloc(nslot, sizeof(size_t), "packing cell hash");
-    if (!k0 || !g->key || !g->perm || !g->cstart || !g->slot) {
-        free(k0);
-        grid_free(g);
-        return AR_ENOMEM;
-    }
-    for (size_t i = 0; i < m; i++) {
-        g->perm[i] = i;
-        for (size_t c = 0; c < d; c++)
-            k0[i * d + c] = (int64_t)floor((x[i * d + c] + 1.0) / h);
-    }
-    keyctx_t kc = { k0, d };
-    qsort_r(g->perm, m, sizeof(size_t), cmp_idx, &kc);
-    for (size_t p = 0; p < m; p++)
-        memcpy(g->key + p * d, k0 + g->perm[p] * d, d * sizeof(int64_t));
-    free(k0);
-    for (size_t s = 0; s < nslot; s++)
-        g->slot[s] = NONE;
-    g->ncell = 0;
-    for (size_t p = 0; p < m; p++) {
-        if (p > 0 && memcmp(g->key + p * d, g->key + (p - 1) * d, d * sizeof(int64_t)) == 0)
-            continue;
-        size_t c = g->ncell++;
-        g->cstart[c] = p;
-        size_t s = (size_t)hash_key(g->key + p * d, d) & (nslot - 1);
-        while (g->slot[s] != NONE)
-            s = (s + 1) & (nslot - 1);
-        g->slot[s] = c;
-    }
-    g->cstart[g->ncell] = m;
-    return AR_OK;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -219,8 +112,8 @@ static ar_status diagdom_pass(const pointset_t *P, double beta, double phi2, pac
 {
     size_t m = P->n, d = P->d;
     double h = sqrt(phi2) * (1.0 + 0x1p-30) + 0x1p-39;
-    grid_t g;
-    ar_status st = grid_build(&g, P->x, m, d, h);
+    cellgrid_t g;      /* cells floor((x_c + 1) / h), numerics/cellgrid.h */
+    ar_status st = cellgrid_build(&g, P->x, m, d, h);
     if (st != AR_OK)
         return st;
     arb_ptr X = _arb_vec_init((slong)(m * d));
@@ -277,8 +170,8 @@ static ar_status diagdom_pass(const pointset_t *P, double beta, double phi2, pac
         for (;;) {
             for (size_t c = 0; c < d; c++)
                 kn[c] = kp[c] + off[c];
-            size_t cell = grid_lookup(&g, kn);
-            if (cell != NONE) {
+            size_t cell = cellgrid_lookup(&g, kn);
+            if (cell != CELLGRID_NONE) {
                 size_t q0 = g.cstart[cell], q1 = g.cstart[cell + 1];
                 if (q0 <= p)
                     q0 = p + 1;
@@ -358,7 +251,7 @@ done:
     _arb_vec_clear(nrm, (slong)m);
     free(S);
     free(cnt);
-    grid_free(&g);
+    cellgrid_free(&g);
     return st;
 }
 
