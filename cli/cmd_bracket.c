@@ -143,12 +143,13 @@ int cmd_bracket(int argc, char **argv)
                "\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
-               "\"prec\":%ld,\"seed\":%s,\"source\":",
+               "\"prec\":%ld,\"seed\":%s,",
                K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto", rr.routes, rr.lower_route,
                rr.upper_route, b->seconds, b->seconds_enclose, b->lo.method, isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0,
                b->up.method, b->up.err, b->maxerr, b->prec, seedbuf);
         if (rr.polygon_n)
             printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", rr.polygon_n, rr.polygon_eta);
+        printf("\"source\":");
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {

@@ -34,6 +34,7 @@ START_TEST(test_polygon_text_and_json)
     ck_assert_int_eq(bracket_out(args, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "\"upper_route\":\"circulant\"") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "\"polygon_n\":600") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"source\":\"polygon n=600 d=2\"") != NULL, "source field broken: %s", out);
     snprintf(args, sizeof args, "%s --format json --engine dense", inst);
     ck_assert_int_eq(bracket_out(args, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "\"routes\":\"dense\"") != NULL, "%s", out);
