@@ -22,7 +22,8 @@ typedef cli_run_t run_t;
 static char tmpdir[256];
 
 /* Run the binary (see cli_run_ex) with its output captured in tmpdir. */
-static void run_ex(run_t *r, const char *const *args, unsigned long long as_bytes, double timeout_s)
+static void __attribute__((unused)) run_ex(run_t *r, const char *const *args, unsigned long long as_bytes,
+                                          double timeout_s)
 {
     cli_run_ex(r, tmpdir, args, as_bytes, timeout_s);
 }
