@@ -30,8 +30,9 @@ static const char help[] =
     "  dense       whole-matrix enclosure, factorisations, block lower certificates\n"
     "              (max(m, n) <= 4000, or when nothing else applies)\n"
     "  scale       lower end on farthest-point rows, sphere above the dense size\n"
-    "--upper chooses the dense route's constructions (default: symeig, pchol and, when\n"
-    "they may not match it, the truncated SVD for self-attention; svd for cross-attention).\n"
+    "--upper chooses the dense route's constructions (default for self-attention: symeig,\n"
+    "pchol when symeig certifies nothing, and the truncated SVD when symeig may not match\n"
+    "it; svd for cross-attention).\n"
     "--engine dense|scale restricts to the dense or to the structured routes.\n";
 
 /* Parse the comma-separated --upper list into o. */

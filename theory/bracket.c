@@ -13,7 +13,8 @@
 void bracket_opts_default(bracket_opts_t *o)
 {
     o->use_svd = -1;
-    o->use_symeig = o->use_pchol = o->use_lower = 1;
+    o->use_pchol = -1;
+    o->use_symeig = o->use_lower = 1;
     o->prec = 0;
     o->threads = 0;
 }
@@ -104,7 +105,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     double *logt = NULL;
     size_t *order = NULL;
-    if (self && (o->use_symeig || o->use_pchol)) {
+    if (self && (o->use_symeig || o->use_pchol)) {   /* use_pchol -1 (auto) counts as on here */
         logt = ar_calloc(n, sizeof *logt, "log t");
         if (!logt) {
             st = AR_ENOMEM;
@@ -125,7 +126,8 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
                 goto done;
             take_upper(out, &out->up_symeig);
         }
-        if (o->use_pchol) {
+        /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
+        if (o->use_pchol > 0 || (o->use_pchol < 0 && strcmp(out->up.method, "symeig") != 0)) {
             st = upper_pchol(&A, logt, eps, &out->up_pchol);
             if (st != AR_OK)
                 goto done;

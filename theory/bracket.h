@@ -21,7 +21,10 @@
 typedef struct {
     int use_svd;       /* 1 = run, 0 = skip, -1 = auto (default): cross-attention always;
                           self-attention when bracket_svd_needed says so */
-    int use_symeig, use_pchol, use_lower;           /* 1 = run (defaults: all 1) */
+    int use_symeig, use_lower;                      /* 1 = run (defaults: 1) */
+    int use_pchol;     /* 1 = run, 0 = skip, -1 = auto (default): self-attention, only when symeig
+                          certified nothing non-trivial (it never beat symeig on the goldens and costs
+                          about a third of symeig's time) */
     long prec;                                      /* Arb precision, 0 = default */
     int threads;                                    /* 0 = default (2) */
 } bracket_opts_t;
