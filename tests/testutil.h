@@ -5,6 +5,7 @@
 #define ATTNRANK_TESTS_TESTUTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "numerics/rng.h"
 
@@ -31,5 +32,31 @@ static inline long test_irand(long lo, long hi)
 
 /* Build a TCase with no timeout limit (Check's default is 4 s). */
 #define TEST_TCASE(var, name) TCase *var = tcase_create(name); tcase_set_timeout(var, 0)
+
+/* TEST_HAVE_ASAN is defined when built with AddressSanitizer, which reserves
+ * terabytes of address space and cannot start under RLIMIT_AS: tests that
+ * limit memory are compiled out then (and say so). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_HAVE_ASAN 1
+#endif
+#endif
+
+/* Current address-space size of this process in bytes (0 if unknown), the
+ * base of an RLIMIT_AS that leaves a chosen margin. */
+static inline unsigned long long test_vm_size(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
 
 #endif

@@ -492,13 +492,6 @@ END_TEST
  * whole file.  The file holds 2 multiplicities for a 1-point set, so exit 0
  * is always wrong.  Not run under AddressSanitizer, which reserves terabytes
  * of address space and cannot start under RLIMIT_AS. */
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_HAVE_ASAN 1
-#endif
-#endif
 START_TEST(test_memory_limit)
 {
 #ifdef TEST_HAVE_ASAN

@@ -510,30 +510,6 @@ START_TEST(test_directory)
 }
 END_TEST
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_HAVE_ASAN 1
-#endif
-#endif
-
-#ifndef TEST_HAVE_ASAN
-/* Current address-space size of this process in bytes (0 if unknown). */
-static unsigned long long vm_size(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-#endif
-
 /* issue 10.2: when memory runs out while reading, mult_read fails with
  * AR_ENOMEM; it never returns the part read so far as the whole file.  The
  * file "1" + 20,000,000 spaces + "\n2\n" is read in a child whose address
@@ -557,9 +533,9 @@ START_TEST(test_mult_memory_limit)
         pid_t pid = fork();
         ck_assert(pid >= 0);
         if (pid == 0) {
-            unsigned long long lim = vm_size() + margin[k];
+            unsigned long long lim = test_vm_size() + margin[k];
             struct rlimit rl = { (rlim_t)lim, (rlim_t)lim };
-            if (vm_size() == 0 || setrlimit(RLIMIT_AS, &rl) != 0)
+            if (test_vm_size() == 0 || setrlimit(RLIMIT_AS, &rl) != 0)
                 _exit(9);
             fmpz *v;
             size_t m;

@@ -17,28 +17,7 @@
 #include "testutil.h"
 #include "numerics/oom.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_HAVE_ASAN 1
-#endif
-#endif
-
 #ifndef TEST_HAVE_ASAN
-static unsigned long long vm_size(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
 /* Run case k in a child with its stderr in a file; return the exit status
  * (128 + signal if killed) and the stderr text. */
 static int run_case(int k, char *err, size_t cap)
@@ -51,7 +30,7 @@ static int run_case(int k, char *err, size_t cap)
     if (pid == 0) {
         dup2(fd, 2);
         oom_install("attnrank");
-        unsigned long long lim = vm_size() + (64u << 20);
+        unsigned long long lim = test_vm_size() + (64u << 20);
         struct rlimit rl = { (rlim_t)lim, (rlim_t)lim };
         if (setrlimit(RLIMIT_AS, &rl) != 0)
             _exit(9);
