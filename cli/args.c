@@ -178,3 +178,49 @@ ar_status args_format(const char *s, out_format_t *f)
     }
     return AR_OK;
 }
+
+ar_status args_beta_grid(const char *s, size_t max_count, double *lo, double *hi, size_t *count)
+{
+    char buf[128];
+    if (!s || strlen(s) >= sizeof buf) {
+        ar_error_set("--beta: expected LO:HI:COUNT");
+        return AR_EINVAL;
+    }
+    strcpy(buf, s);
+    char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2) {
+        ar_error_set("--beta: expected LO:HI:COUNT, got '%s'", s);
+        return AR_EINVAL;
+    }
+    *c1 = *c2 = '\0';
+    ar_status st;
+    if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
+        (st = args_size("beta COUNT", c2 + 1, 1, max_count, count)))
+        return st;
+    if (*hi < *lo) {
+        ar_error_set("--beta: need LO <= HI");
+        return AR_EINVAL;
+    }
+    if (*count > 1 && *lo == 0) {
+        ar_error_set("--beta: a geometric grid needs LO > 0");
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+ar_status args_prec_threads(const opt_t *o, size_t no, long *prec, int *threads)
+{
+    size_t v;
+    ar_status st;
+    if (args_get(o, no, "prec")) {
+        if ((st = args_size("prec", args_get(o, no, "prec"), 53, 4096, &v)))
+            return st;
+        *prec = (long)v;
+    }
+    if (args_get(o, no, "threads")) {
+        if ((st = args_size("threads", args_get(o, no, "threads"), 1, 64, &v)))
+            return st;
+        *threads = (int)v;
+    }
+    return AR_OK;
+}

@@ -42,6 +42,15 @@ ar_status args_u64(const char *opt, const char *s, uint64_t *out);   /* args_uin
 ar_status args_beta(const char *s, double *beta);
 ar_status args_eps(const char *s, double *eps);
 
+/* A beta grid "LO:HI:COUNT": LO and HI as args_beta with LO <= HI, COUNT in
+ * [1, max_count]; a geometric grid (COUNT > 1) needs LO > 0.  AR_EINVAL with
+ * a one-line message naming --beta. */
+ar_status args_beta_grid(const char *s, size_t max_count, double *lo, double *hi, size_t *count);
+
+/* The dense engine's --prec (53..4096 bits) and --threads (1..64), when
+ * present in o: written to *prec / *threads, left untouched otherwise. */
+ar_status args_prec_threads(const opt_t *o, size_t no, long *prec, int *threads);
+
 /* Output formats. */
 typedef enum { FMT_TEXT, FMT_TSV, FMT_JSON } out_format_t;
 ar_status args_format(const char *s, out_format_t *f);

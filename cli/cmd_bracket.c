@@ -87,20 +87,11 @@ int cmd_bracket(int argc, char **argv)
     out_format_t fmt;
     bracket_opts_t bo;
     bracket_opts_default(&bo);
-    size_t v;
     if ((st = args_beta(args_get(o, no, "beta"), &beta)) || (st = args_eps(args_get(o, no, "eps"), &eps)) ||
         (st = args_format(args_get(o, no, "format"), &fmt)))
         return cmd_fail(st);
-    if (args_get(o, no, "prec")) {
-        if ((st = args_size("prec", args_get(o, no, "prec"), 53, 4096, &v)))
-            return cmd_fail(st);
-        bo.prec = (long)v;
-    }
-    if (args_get(o, no, "threads")) {
-        if ((st = args_size("threads", args_get(o, no, "threads"), 1, 64, &v)))
-            return cmd_fail(st);
-        bo.threads = (int)v;
-    }
+    if ((st = args_prec_threads(o, no, &bo.prec, &bo.threads)))
+        return cmd_fail(st);
     source_t S;
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);

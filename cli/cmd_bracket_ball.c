@@ -57,7 +57,7 @@ int cmd_bracket_ball(int argc, char **argv)
     }
     double beta, eps;
     out_format_t fmt;
-    size_t d, v;
+    size_t d;
     ball_family_t fam;
     if (!args_get(o, no, "family") || !args_get(o, no, "d")) {
         ar_error_set("--geometry ball needs --family shells|dense|uniform and --d");
@@ -103,16 +103,8 @@ int cmd_bracket_ball(int argc, char **argv)
     }
     bracket_opts_t bo;
     bracket_opts_default(&bo);
-    if (args_get(o, no, "prec")) {
-        if ((st = args_size("prec", args_get(o, no, "prec"), 53, 4096, &v)))
-            return cmd_fail(st);
-        bo.prec = (long)v;
-    }
-    if (args_get(o, no, "threads")) {
-        if ((st = args_size("threads", args_get(o, no, "threads"), 1, 64, &v)))
-            return cmd_fail(st);
-        bo.threads = (int)v;
-    }
+    if ((st = args_prec_threads(o, no, &bo.prec, &bo.threads)))
+        return cmd_fail(st);
     double t0 = out_now();
     pointset_t P;
     memset(&P, 0, sizeof P);

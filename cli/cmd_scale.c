@@ -33,35 +33,6 @@ static const char help[] =
 
 typedef enum { SF_MD, SF_TSV, SF_JSON } scale_fmt_t;
 
-static ar_status parse_grid(const char *s, double *lo, double *hi, size_t *count)
-{
-    char buf[128];
-    if (!s || strlen(s) >= sizeof buf) {
-        ar_error_set("--beta: expected LO:HI:COUNT");
-        return AR_EINVAL;
-    }
-    strcpy(buf, s);
-    char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2) {
-        ar_error_set("--beta: expected LO:HI:COUNT, got '%s'", s);
-        return AR_EINVAL;
-    }
-    *c1 = *c2 = '\0';
-    ar_status st;
-    if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
-        (st = args_size("beta COUNT", c2 + 1, 1, SCALE_MAX, count)))
-        return st;
-    if (*hi < *lo) {
-        ar_error_set("--beta: need LO <= HI");
-        return AR_EINVAL;
-    }
-    if (*count > 1 && *lo == 0) {
-        ar_error_set("--beta: a geometric grid needs LO > 0");
-        return AR_EINVAL;
-    }
-    return AR_OK;
-}
-
 static void progress_bar(size_t done, size_t total, double beta)
 {
     int w = 30, f = (int)(w * done / (total ? total : 1));
@@ -101,7 +72,7 @@ int cmd_scale(int argc, char **argv)
         return cmd_fail(AR_EINVAL);
     }
     if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) ||
-        (st = parse_grid(args_get(o, no, "beta"), &lo, &hi, &count)) ||
+        (st = args_beta_grid(args_get(o, no, "beta"), SCALE_MAX, &lo, &hi, &count)) ||
         (st = args_eps(args_get(o, no, "eps"), &eps)))
         return cmd_fail(st);
     scale_fmt_t fmt = SF_MD;

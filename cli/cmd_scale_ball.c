@@ -38,29 +38,15 @@ int cmd_scale_is_ball(int argc, char **argv)
     return 0;
 }
 
+/* The claim-B grid: args_beta_grid with LO > 0 (beta = 0 has no ball law). */
 static ar_status grid_b(const char *s, double *lo, double *hi, size_t *count)
 {
-    char buf[128];
-    if (!s || strlen(s) >= sizeof buf) {
-        ar_error_set("--beta: expected LO:HI:COUNT");
-        return AR_EINVAL;
-    }
-    strcpy(buf, s);
-    char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2) {
-        ar_error_set("--beta: expected LO:HI:COUNT, got '%s'", s);
-        return AR_EINVAL;
-    }
-    *c1 = *c2 = '\0';
-    ar_status st;
-    if ((st = args_beta(buf, lo)) || (st = args_beta(c1 + 1, hi)) ||
-        (st = args_size("beta COUNT", c2 + 1, 1, SCALE_B_MAX, count)))
-        return st;
-    if (!(*lo > 0) || *hi < *lo) {
+    ar_status st = args_beta_grid(s, SCALE_B_MAX, lo, hi, count);
+    if (st == AR_OK && !(*lo > 0)) {
         ar_error_set("--beta: need 0 < LO <= HI");
         return AR_EINVAL;
     }
-    return AR_OK;
+    return st;
 }
 
 int cmd_scale_ball(int argc, char **argv)
