@@ -2,6 +2,7 @@
  * weighted self-attention in the ball (see cert_ball.h; proofs in
  * proofs-notes/claim-B.md). */
 #include "theory/cert_ball.h"
+#include "theory/cert_packing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -307,25 +308,6 @@ static ar_status make_net(const pointset_t *P, double delta, unsigned char *is_c
     return AR_OK;
 }
 
-/* 1 iff (1 - R)/(1 + R) > eps is proven (R a ball). */
-static int dominates(const arb_t R, double eps)
-{
-    arb_t a, b, e;
-    arb_init(a);
-    arb_init(b);
-    arb_init(e);
-    arb_sub_ui(a, R, 1, BPREC);
-    arb_neg(a, a);
-    arb_add_ui(b, R, 1, BPREC);
-    arb_div(a, a, b, BPREC);
-    arb_set_d(e, eps);
-    int ok = arb_gt(a, e);
-    arb_clear(a);
-    arb_clear(b);
-    arb_clear(e);
-    return ok;
-}
-
 ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, double delta,
                              ball_lower_t *out)
 {
@@ -408,7 +390,7 @@ ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, doubl
         double r = ub_d(R);
         if (r > maxR)
             maxR = r;
-        if (!dominates(R, eps))
+        if (!pack_dominance_holds(R, eps))
             all = 0;
     }
     arb_clear(R);

@@ -83,23 +83,32 @@ static void cert_init(pack_cert_t *out, const pointset_t *P, double beta, double
     out->method = method;
 }
 
-/* 1 iff (1 - R)/(1 + R) > eps is proven for every R in [0, maxR]. */
+int pack_dominance_holds(const arb_t R, double eps)
+{
+    arb_t a, b, e;
+    arb_init(a);
+    arb_init(b);
+    arb_init(e);
+    arb_sub_ui(a, R, 1, PACK_PREC);
+    arb_neg(a, a);
+    arb_add_ui(b, R, 1, PACK_PREC);
+    arb_div(a, a, b, PACK_PREC);
+    arb_set_d(e, eps);
+    int ok = arb_gt(a, e);
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(e);
+    return ok;
+}
+
+/* pack_dominance_holds for every R in [0, maxR] (the bound is decreasing in R). */
 static int dominance_holds(double maxR, double eps)
 {
-    arb_t r, t, e;
+    arb_t r;
     arb_init(r);
-    arb_init(t);
-    arb_init(e);
     arb_set_d(r, maxR);
-    arb_sub_ui(t, r, 1, PACK_PREC);
-    arb_neg(t, t);
-    arb_add_ui(r, r, 1, PACK_PREC);
-    arb_div(t, t, r, PACK_PREC);
-    arb_set_d(e, eps);
-    int ok = arb_gt(t, e);
+    int ok = pack_dominance_holds(r, eps);
     arb_clear(r);
-    arb_clear(t);
-    arb_clear(e);
     return ok;
 }
 

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "numerics/status.h"
 #include "constructions/pointset.h"
+#include <arb.h>
 
 typedef struct {
     size_t d;
@@ -34,6 +35,12 @@ typedef struct {
 } pack_cert_t;
 
 typedef enum { PACK_DIAGDOM = 0, PACK_INVNORM = 1 } pack_method_t;
+
+/* The diagonal-dominance inequality (THEORY 3.4(a)) in its row-sum form: 1 iff
+ * (1 - R)/(1 + R) > eps is proven for the ball R (Arb at 96 bits; an
+ * uncertain comparison gives 0).  R bounds sum_{j != i} A_ij / A_ii of a row;
+ * shared by the packing and the weighted-cluster (ball) certificates. */
+int pack_dominance_holds(const arb_t R, double eps);
 
 /* Diagonal dominance of the self-attention matrix of P (unit
  * multiplicities: P->w NULL or all ones; 1 <= d <= 16; every coordinate in
