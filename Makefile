@@ -36,11 +36,11 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -
 LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*.c theory/*.c))
+LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
-TEST_SRC ?= $(sort $(wildcard tests/*/test_*.c))
+TEST_SRC ?= $(sort $(wildcard tests/*/test_*.c tests/*/*/test_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -87,7 +87,7 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
 
 $(BUILD)/lib/libattnrank.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(BUILD)/lib/libattnrank.a
 	@mkdir -p $(dir $@)
@@ -134,7 +134,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_SRC := constructions/npy.c constructions/pointset.c numerics/status.c cli/table.c cli/args.c
+FUZZ_LIB_SRC := constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "constructions/sphere.h"
+#include "constructions/pointsets/sphere.h"
 #include "numerics/blas_select.h"
 #include "numerics/linalg.h"
 #include "numerics/softmax.h"
 #include "numerics/version.h"
-#include "theory/bracket.h"
-#include "theory/route.h"
+#include "theory/brackets/bracket.h"
+#include "theory/brackets/route.h"
 #include <flint/flint.h>
 
 static double now(void)

@@ -1,11 +1,11 @@
 /* bench_circulant.c -- certified eps-rank brackets of the regular n-gon by
- * the circulant path (theory/cert_circulant.h), beta = 1e1 .. 1e5.
+ * the circulant path (theory/certificates/cert_circulant.h), beta = 1e1 .. 1e5.
  * Usage: bench_circulant [eps [n1 n2 ...]]   (default: eps 0.1, n = 20160 55440)
  * Output: one TSV row per (n, beta) on stdout.  The LP upper certificate is
  * skipped by circ_bracket when too large (lp_skipped = 1, beta ~ 1e5). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "theory/cert_circulant.h"
+#include "theory/certificates/cert_circulant.h"
 
 int main(int argc, char **argv)
 {

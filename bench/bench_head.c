@@ -7,10 +7,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "constructions/head.h"
-#include "constructions/npy.h"
+#include "constructions/pointsets/head.h"
+#include "constructions/formats/npy.h"
 #include "numerics/clock.h"
-#include "theory/visible.h"
+#include "theory/heads/visible.h"
 
 static int one(const char *dir, const char *name, size_t m, size_t n, double delta)
 {

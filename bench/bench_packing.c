@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "numerics/version.h"
-#include "theory/cert_packing.h"
+#include "theory/certificates/cert_packing.h"
 
 #define EPS 0.1
 #define SEED 1

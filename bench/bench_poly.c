@@ -8,8 +8,8 @@
  * Usage: bench_poly [n] [max_beta]   (defaults 20000 and 500) */
 #include <stdio.h>
 #include <stdlib.h>
-#include "constructions/sphere.h"
-#include "theory/cert_poly.h"
+#include "constructions/pointsets/sphere.h"
+#include "theory/certificates/cert_poly.h"
 
 static void row(const char *kind, const poly_cert_t *c)
 {

@@ -5,9 +5,9 @@
 #include "cli/output.h"
 #include "cli/source.h"
 #include "numerics/version.h"
-#include "theory/bracket.h"
-#include "theory/bracket_scale.h"
-#include "theory/route.h"
+#include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_scale.h"
+#include "theory/brackets/route.h"
 #include <math.h>
 
 static const char help[] =

@@ -1,7 +1,7 @@
 /* cmd_bracket_ball.c -- `attnrank bracket --geometry ball ...`: certified
  * eps-rank bracket of a ball instance with Gaussian multiplicities (claim B).
  * Called from cmd_bracket when --geometry ball is given; parses its own
- * options and calls the route chooser (theory/route.h), whose ball route is
+ * options and calls the route chooser (theory/brackets/route.h), whose ball route is
  * bracket_compute_ball. */
 #include <math.h>
 #include <stdio.h>
@@ -9,10 +9,10 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "constructions/ball.h"
+#include "constructions/pointsets/ball.h"
 #include "numerics/version.h"
-#include "theory/bracket_ball.h"
-#include "theory/route.h"
+#include "theory/brackets/bracket_ball.h"
+#include "theory/brackets/route.h"
 
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"

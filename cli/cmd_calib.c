@@ -9,10 +9,10 @@
 #include <unistd.h>
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "constructions/corpus.h"
-#include "constructions/real_model.h"
-#include "theory/calib.h"
-#include "theory/visible.h"
+#include "constructions/formats/corpus.h"
+#include "constructions/models/real_model.h"
+#include "theory/heads/calib.h"
+#include "theory/heads/visible.h"
 
 static const char help[] =
     "Usage: attnrank calib [--data DIR] [--licenses DIR] [--sentences N] [--eps E]\n"

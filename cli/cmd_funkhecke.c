@@ -7,7 +7,7 @@
 #include "cli/output.h"
 #include "cli/source.h"
 #include "numerics/version.h"
-#include "theory/funkhecke.h"
+#include "theory/spectra/funkhecke.h"
 
 static const char help[] =
     "Usage: attnrank funk-hecke --d D --beta B --n N [--family polygon|fibonacci|uniform]\n"

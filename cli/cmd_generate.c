@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "cli/commands.h"
 #include "cli/source.h"
-#include "constructions/npy.h"
+#include "constructions/formats/npy.h"
 
 static const char help[] =
     "Usage: attnrank generate --geometry sphere --family polygon|fibonacci|packing|uniform\n"

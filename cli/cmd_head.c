@@ -8,11 +8,11 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "constructions/npy.h"
+#include "constructions/formats/npy.h"
 #include "numerics/clock.h"
 #include "numerics/version.h"
-#include "theory/bracket.h"
-#include "theory/visible.h"
+#include "theory/brackets/bracket.h"
+#include "theory/heads/visible.h"
 
 #define HEAD_MAX_TAUS 32
 

@@ -10,8 +10,8 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "numerics/version.h"
-#include "theory/claim_s.h"
-#include "theory/fit.h"
+#include "theory/claims/claim_s.h"
+#include "theory/claims/fit.h"
 
 #define SCALE_MAX 64
 

@@ -10,9 +10,9 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "numerics/version.h"
-#include "theory/cert_packing.h"
-#include "theory/claim_b.h"
-#include "theory/fit.h"
+#include "theory/certificates/cert_packing.h"
+#include "theory/claims/claim_b.h"
+#include "theory/claims/fit.h"
 
 #define SCALE_B_MAX 64
 

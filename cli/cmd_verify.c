@@ -7,8 +7,8 @@
 #include "cli/output.h"
 #include "cli/verify_print.h"
 #include "numerics/version.h"
-#include "theory/laws.h"
-#include "theory/verify.h"
+#include "theory/claims/laws.h"
+#include "theory/claims/verify.h"
 
 static const char help[] =
     "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--format text|json] [--strict]\n"

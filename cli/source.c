@@ -2,9 +2,9 @@
 #include "cli/source.h"
 
 #include <string.h>
-#include "constructions/family.h"
-#include "constructions/npy.h"
-#include "theory/laws.h"
+#include "constructions/pointsets/family.h"
+#include "constructions/formats/npy.h"
+#include "constructions/pointsets/sphere.h"
 
 #define MAX_POINTS ((size_t)1 << 26)
 #define MAX_DIM 4096
@@ -69,7 +69,7 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
                *ss = args_get(o, no, "seed"), *ts = args_get(o, no, "theta");
     sphere_family_t fam;
     size_t d = 0, n = 0;
-    double theta = law_packing_theta(beta);
+    double theta = sphere_packing_theta(beta);
     if (!fs || !ds || !ns) {
         ar_error_set("--geometry sphere needs --family, --d and --n");
         return AR_EINVAL;

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include "cli/args.h"
-#include "constructions/pointset.h"
+#include "constructions/pointsets/pointset.h"
 
 typedef struct {
     pointset_t Q, K;     /* for self-attention only Q is used (self = 1) */

@@ -68,11 +68,12 @@ void verify_print_json(FILE *f, const verify_row_t *r)
     fprintf(f, ",\"points\":[");
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
-        fprintf(f, "%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"upper\":%zu,"
+        fprintf(f, "%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"lower_bounds\":\"%s\",\"upper\":%zu,"
                "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":\"%s\","
                "\"upper_certificate\":\"%s\",\"continuum_certificate\":\"%s\",\"log10_n\":%.6g,\"seconds\":%.3f,"
                "\"note\":",
-               i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points, p->p.upper, p->p.continuum,
+               i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points,
+               p->p.lower_on_instance ? "instance" : "other set", p->p.upper, p->p.continuum,
                p->upper_fitted, p->p.status, p->p.lower_method, p->p.upper_method, p->p.continuum_method,
                p->p.log10_n, p->p.seconds);
         out_json_string(f, p->p.note);
@@ -82,6 +83,24 @@ void verify_print_json(FILE *f, const verify_row_t *r)
            L->engine ? "scale" : "dense", L->upper_source);
     out_json_string(f, L->scope);
     fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, version_json_fields());
+}
+
+/* The two ends of one point, each naming the object it bounds: the lower
+ * end is a certificate of some set (the upper end's instance, or another set
+ * such as a packing, whose rank also bounds the worst case over sets of that
+ * size); the upper end bounds the instance of n points, or the continuum. */
+static void point_ends_text(const law_point_t *p, char *lo, size_t nlo, char *up, size_t nup)
+{
+    if (p->lower_on_instance && p->upper)
+        snprintf(lo, nlo, "lower %zu (same instance: %s)", p->lower, p->lower_method);
+    else
+        snprintf(lo, nlo, "lower %zu (a %zu-point set: %s)", p->lower, p->lower_points, p->lower_method);
+    if (p->upper)
+        snprintf(up, nup, "upper %zu (instance of n = %zu points: %s)", p->upper, p->n, p->upper_method);
+    else if (p->continuum)
+        snprintf(up, nup, "upper %zu (continuum, uniform measure: %s)", p->continuum, p->continuum_method);
+    else
+        snprintf(up, nup, "no upper end");
 }
 
 void verify_print_text(FILE *f, const verify_row_t *r)
@@ -94,8 +113,9 @@ void verify_print_text(FILE *f, const verify_row_t *r)
         fprintf(f, "      %s\n", L->scope);
         for (size_t i = 0; i < r->npts; i++) {
             const verify_point_t *p = &r->pts[i];
-            fprintf(f, "      n %-7zu lower %zu (%s)   upper %zu (%s)\n", p->p.n, p->p.lower, p->p.lower_method,
-                   p->p.upper, p->p.upper_method);
+            char lo[96], up[112];
+            point_ends_text(&p->p, lo, sizeof lo, up, sizeof up);
+            fprintf(f, "      n %-7zu %s   %s\n", p->p.n, lo, up);
         }
         fprintf(f, "      %s\n", r->reason);
         return;
@@ -109,14 +129,9 @@ void verify_print_text(FILE *f, const verify_row_t *r)
     fprintf(f, "      %s\n", L->scope);
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
-        if (p->p.continuum && !p->p.upper)
-            fprintf(f, "      beta %-8g lower %zu (%s, %zu points)   continuum upper %zu (%s)   %.2fs\n", p->beta,
-                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.continuum, p->p.continuum_method,
-                   p->p.seconds);
-        else
-            fprintf(f, "      beta %-8g lower %zu (%s, %zu points)   upper %zu (%s, n = %zu)   %.2fs\n", p->beta,
-                   p->p.lower, p->p.lower_method, p->p.lower_points, p->p.upper, p->p.upper_method, p->p.n,
-                   p->p.seconds);
+        char lo[96], up[112];
+        point_ends_text(&p->p, lo, sizeof lo, up, sizeof up);
+        fprintf(f, "      beta %-8g %s   %s   %.2fs\n", p->beta, lo, up, p->p.seconds);
         if (p->p.note[0])
             fprintf(f, "        %s\n", p->p.note);
     }

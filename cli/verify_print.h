@@ -4,7 +4,7 @@
 #define ATTNRANK_CLI_VERIFY_PRINT_H
 
 #include <stdio.h>
-#include "theory/verify.h"
+#include "theory/claims/verify.h"
 
 /* The text table's column header (one line). */
 void verify_print_header(FILE *f);

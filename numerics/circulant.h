@@ -16,7 +16,7 @@
  * frequencies |f| <= K (so rank <= 2K+1).
  *
  * Nothing here knows about attention; the certificates are in
- * theory/cert_circulant.h. */
+ * theory/certificates/cert_circulant.h. */
 #ifndef ATTNRANK_NUMERICS_CIRCULANT_H
 #define ATTNRANK_NUMERICS_CIRCULANT_H
 

@@ -1,6 +1,6 @@
 // calib_reference.js -- run the pinned Universal Sentence Encoder lite in node
 // (TF.js, the model's own runtime) and dump internal tensors for a few fixed
-// sentences, so that the C forward pass (constructions/real_model.c) can be
+// sentences, so that the C forward pass (constructions/models/real_model.c) can be
 // compared with it.  Used by scripts/calib_data.sh; writes only into OUT_DIR.
 //
 //   node scripts/calib_reference.js NODE_DIR OUT_DIR

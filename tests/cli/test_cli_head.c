@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
-#include "constructions/npy.h"
+#include "constructions/formats/npy.h"
 
 typedef cli_run_t run_t;
 

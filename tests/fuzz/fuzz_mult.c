@@ -1,11 +1,11 @@
-/* fuzz_mult.c -- libFuzzer harness for mult_read (constructions/npy.c).
+/* fuzz_mult.c -- libFuzzer harness for mult_read (constructions/formats/npy.c).
  * Invariants on an accepted file: one multiplicity >= 1 per line, each equal
  * to the decimal digits of its line; on a refused file: outputs reset and a
  * one-line message. */
 #include <string.h>
 #include <flint/fmpz.h>
 #include <flint/fmpz_vec.h>
-#include "constructions/npy.h"
+#include "constructions/formats/npy.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

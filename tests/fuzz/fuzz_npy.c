@@ -1,10 +1,10 @@
-/* fuzz_npy.c -- libFuzzer harness for npy_read (constructions/npy.c).
+/* fuzz_npy.c -- libFuzzer harness for npy_read (constructions/formats/npy.c).
  * Invariants on an accepted file: a non-empty r x c array of finite doubles
  * that survives npy_write + npy_read bit for bit; on a refused file: outputs
  * reset and a one-line message. */
 #include <math.h>
 #include <string.h>
-#include "constructions/npy.h"
+#include "constructions/formats/npy.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* verify_B.c -- claim B (the full-ball law beta^{d/2} with Gaussian
  * multiplicities, proofs-notes/claim-B.md): one Check test per claim-B row
- * of the laws table (theory/laws.c). */
+ * of the laws table (theory/claims/laws.c). */
 #include <check.h>
 #include "verify/verifyutil.h"
 

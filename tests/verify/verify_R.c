@@ -1,6 +1,6 @@
 /* verify_R.c -- claim R (a fixed head of visible dimension r,
  * proofs-notes/claim-R.md): one Check test per claim-R row of the laws
- * table (theory/laws.c).  Exponent rows are asserted; the random-head rows
+ * table (theory/claims/laws.c).  Exponent rows are asserted; the random-head rows
  * are reports (the constant of the upper law), printed only. */
 #include <check.h>
 #include "verify/verifyutil.h"

@@ -1,5 +1,5 @@
 /* verify_S.c -- claim S (spherical self-attention, proofs-notes/claim-S.md):
- * one Check test per claim-S row of the laws table (theory/laws.c). */
+ * one Check test per claim-S row of the laws table (theory/claims/laws.c). */
 #include <check.h>
 #include "verify/verifyutil.h"
 

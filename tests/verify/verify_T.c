@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "constructions/head.h"
-#include "theory/bracket.h"
-#include "theory/visible.h"
+#include "constructions/pointsets/head.h"
+#include "theory/brackets/bracket.h"
+#include "theory/heads/visible.h"
 
 typedef struct {
     size_t r0, dh;

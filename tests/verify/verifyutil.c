@@ -6,8 +6,8 @@
 #include <string.h>
 #include "cli/verify_print.h"
 #include "numerics/status.h"
-#include "theory/laws.h"
-#include "theory/verify.h"
+#include "theory/claims/laws.h"
+#include "theory/claims/verify.h"
 
 static const law_t *nth_row(const char *claim, size_t k)
 {

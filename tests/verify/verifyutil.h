@@ -1,7 +1,7 @@
 /* verifyutil.h -- the theorem checks of `make verify` as Check tests.
  *
  * Each tests/verify/verify_<claim>.c defines Suite *suite_verify_<claim>(void)
- * with one test per row of the laws table (theory/laws.c) for that claim;
+ * with one test per row of the laws table (theory/claims/laws.c) for that claim;
  * each test calls verify_assert_row(claim, k).  The runner
  * (tests/verify/run_verify.c) is built by `make verify`, not by `make check`. */
 #ifndef ATTNRANK_TESTS_VERIFYUTIL_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Run the k-th row (0-based, in table order) of `claim` in the laws table:
- * sweep, bracket, fit, judge (theory/verify.h); print the row on stdout (text,
+ * sweep, bracket, fit, judge (theory/claims/verify.h); print the row on stdout (text,
  * or one JSON line when ATTNRANK_VERIFY_FORMAT=json) and its progress on
  * stderr; then assert with Check that the machinery succeeded and, for rows
  * of kind "exponent" or "saturation", that the verdict is "pass".  Rows of

@@ -1,0 +1,250 @@
+/* tfjs_weights.c -- TF.js weights manifest + shards (see tfjs_weights.h). */
+#include "constructions/formats/tfjs_weights.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include "constructions/formats/json.h"
+
+#define TFJS_MAX_JSON (64u << 20)
+#define TFJS_MAX_COUNT ((size_t)1 << 32)
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+void tfjs_weights_clear(tfjs_weights_t *W)
+{
+    if (!W)
+        return;
+    for (size_t i = 0; i < W->n_entries; i++)
+        free(W->entries[i].name);
+    free(W->entries);
+    for (size_t g = 0; g < W->n_groups; g++)
+        free(W->group_data ? W->group_data[g] : NULL);
+    free(W->group_data);
+    free(W->group_bytes);
+    memset(W, 0, sizeof *W);
+}
+
+/* Read shard `file` (relative to dir) and append its bytes to buf[*len..cap). */
+static ar_status read_shard(const char *mpath, const char *dir, const char *file,
+                            unsigned char *buf, size_t cap, size_t *len)
+{
+    char p[1024];
+    if (strchr(file, '/') || strstr(file, "..") || !*file) {
+        ar_error_set("%s: shard path '%s' not a plain file name", mpath, file);
+        return AR_EINVAL;
+    }
+    snprintf(p, sizeof p, "%s%s", dir, file);
+    FILE *f = fopen(p, "rb");
+    if (!f) { ar_error_set("%s: cannot open shard %s", mpath, p); return AR_EIO; }
+    size_t room = cap - *len;
+    size_t got = fread(buf + *len, 1, room, f);
+    int extra = (got == room) && fgetc(f) != EOF;
+    int err = ferror(f);
+    fclose(f);
+    if (err) { ar_error_set("%s: error reading shard %s", mpath, p); return AR_EIO; }
+    if (extra) {
+        ar_error_set("%s: shards hold more bytes than the manifest's %zu (at %s)", mpath, cap, file);
+        return AR_EINVAL;
+    }
+    *len += got;
+    return AR_OK;
+}
+
+static ar_status parse_entry(const char *mpath, const json_t *e, size_t group, size_t *offset,
+                             tfjs_entry_t *out)
+{
+    const json_t *name = json_get(e, "name"), *shape = json_get(e, "shape"), *dt = json_get(e, "dtype");
+    if (!name || name->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !dt ||
+        dt->type != JSON_STRING) {
+        ar_error_set("%s: weight entry without string name, array shape and string dtype", mpath);
+        return AR_EINVAL;
+    }
+    if (json_get(e, "quantization")) {
+        ar_error_set("%s: weight '%s' is quantized (unsupported)", mpath, name->str);
+        return AR_EINVAL;
+    }
+    if (strcmp(dt->str, "float32") == 0) out->is_int = 0;
+    else if (strcmp(dt->str, "int32") == 0) out->is_int = 1;
+    else {
+        ar_error_set("%s: weight '%s' has dtype '%s' (only float32, int32)", mpath, name->str, dt->str);
+        return AR_EINVAL;
+    }
+    if (shape->len > TFJS_MAX_DIMS) {
+        ar_error_set("%s: weight '%s' has %zu dimensions (max %d)", mpath, name->str, shape->len, TFJS_MAX_DIMS);
+        return AR_EINVAL;
+    }
+    size_t count = 1;
+    for (size_t k = 0; k < shape->len; k++) {
+        const json_t *d = &shape->items[k];
+        if (d->type != JSON_NUMBER || d->number < 0 || d->number != floor(d->number) ||
+            d->number > (double)TFJS_MAX_COUNT) {
+            ar_error_set("%s: weight '%s' has a bad dimension", mpath, name->str);
+            return AR_EINVAL;
+        }
+        out->shape[k] = (size_t)d->number;
+        if (out->shape[k] && count > TFJS_MAX_COUNT / out->shape[k]) {
+            ar_error_set("%s: weight '%s' too large", mpath, name->str);
+            return AR_EINVAL;
+        }
+        count *= out->shape[k];
+    }
+    out->ndim = shape->len;
+    out->count = count;
+    out->offset = *offset;
+    out->group = group;
+    *offset += 4 * count;
+    out->name = strdup(name->str);
+    if (!out->name) { ar_error_set("out of memory"); return AR_ENOMEM; }
+    return AR_OK;
+}
+
+static ar_status load_manifest(const char *path, const json_t *root, const char *dir, tfjs_weights_t *W)
+{
+    const json_t *man = json_get(root, "weightsManifest");
+    if (!man || man->type != JSON_ARRAY || man->len == 0) {
+        ar_error_set("%s: no weightsManifest array", path);
+        return AR_EINVAL;
+    }
+    size_t total = 0;
+    for (size_t g = 0; g < man->len; g++) {
+        const json_t *ws = json_get(&man->items[g], "weights");
+        if (!ws || ws->type != JSON_ARRAY) { ar_error_set("%s: manifest group without weights", path); return AR_EINVAL; }
+        total += ws->len;
+    }
+    W->entries = ar_calloc(total ? total : 1, sizeof *W->entries, "weight entries");
+    W->group_data = ar_calloc(man->len, sizeof *W->group_data, "shard groups");
+    W->group_bytes = ar_calloc(man->len, sizeof *W->group_bytes, "shard groups");
+    if (!W->entries || !W->group_data || !W->group_bytes)
+        return AR_ENOMEM;
+    W->n_groups = man->len;
+    for (size_t g = 0; g < man->len; g++) {
+        const json_t *grp = &man->items[g];
+        const json_t *ws = json_get(grp, "weights"), *paths = json_get(grp, "paths");
+        if (!paths || paths->type != JSON_ARRAY || paths->len == 0) {
+            ar_error_set("%s: manifest group without paths", path);
+            return AR_EINVAL;
+        }
+        size_t off = 0;
+        for (size_t e = 0; e < ws->len; e++) {
+            ar_status st = parse_entry(path, &ws->items[e], g, &off, &W->entries[W->n_entries]);
+            if (st) return st;
+            W->n_entries++;
+        }
+        W->group_bytes[g] = off;
+        /* sizes first, so that a manifest claiming huge tensors costs nothing */
+        size_t have = 0;
+        for (size_t k = 0; k < paths->len; k++) {
+            const json_t *pk = &paths->items[k];
+            if (pk->type != JSON_STRING || strchr(pk->str, '/') || strstr(pk->str, "..") || !*pk->str) {
+                ar_error_set("%s: shard path %zu is not a plain file name", path, k);
+                return AR_EINVAL;
+            }
+            char sp[1024];
+            struct stat sb;
+            snprintf(sp, sizeof sp, "%s%s", dir, pk->str);
+            if (stat(sp, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+                ar_error_set("%s: cannot open shard %s", path, sp);
+                return AR_EIO;
+            }
+            have += (size_t)sb.st_size;
+        }
+        if (have != off) {
+            ar_error_set("%s: shards hold %zu bytes, the manifest needs %zu (%s)", path, have, off,
+                         have < off ? "truncated?" : "padded?");
+            return AR_EINVAL;
+        }
+        W->group_data[g] = ar_calloc(off ? off : 1, 1, "shard data");
+        if (!W->group_data[g]) return AR_ENOMEM;
+        size_t len = 0;
+        for (size_t k = 0; k < paths->len; k++) {
+            if (paths->items[k].type != JSON_STRING) { ar_error_set("%s: shard path not a string", path); return AR_EINVAL; }
+            ar_status st = read_shard(path, dir, paths->items[k].str, W->group_data[g], off, &len);
+            if (st) return st;
+        }
+        if (len != off) {
+            ar_error_set("%s: shards hold %zu bytes, the manifest needs %zu (truncated?)", path, len, off);
+            return AR_EINVAL;
+        }
+    }
+    for (size_t i = 0; i < W->n_entries; i++)
+        for (size_t j = i + 1; j < W->n_entries; j++)
+            if (strcmp(W->entries[i].name, W->entries[j].name) == 0) {
+                ar_error_set("%s: duplicate weight name '%s'", path, W->entries[i].name);
+                return AR_EINVAL;
+            }
+    return AR_OK;
+}
+
+ar_status tfjs_weights_load(const char *path, tfjs_weights_t *W)
+{
+    memset(W, 0, sizeof *W);
+    snprintf(W->path, sizeof W->path, "%s", path);
+    json_t root;
+    ar_status st = json_read_file(path, TFJS_MAX_JSON, &root);
+    if (st)
+        return st;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[1] = '\0'; else dir[0] = '\0';
+    st = load_manifest(path, &root, dir, W);
+    json_free(&root);
+    if (st)
+        tfjs_weights_clear(W);
+    return st;
+}
+
+const tfjs_entry_t *tfjs_weights_find(const tfjs_weights_t *W, const char *name)
+{
+    for (size_t i = 0; i < W->n_entries; i++)
+        if (strcmp(W->entries[i].name, name) == 0)
+            return &W->entries[i];
+    return NULL;
+}
+
+ar_status tfjs_weights_get(const tfjs_weights_t *W, const char *name, size_t ndim,
+                           const size_t *dims, double **out)
+{
+    *out = NULL;
+    const tfjs_entry_t *e = tfjs_weights_find(W, name);
+    if (!e) { ar_error_set("%s: no weight named '%s'", W->path, name); return AR_EINVAL; }
+    if (e->is_int) { ar_error_set("%s: weight '%s' is int32, float32 expected", W->path, name); return AR_EINVAL; }
+    int ok = e->ndim == ndim;
+    for (size_t k = 0; ok && k < ndim; k++)
+        ok = e->shape[k] == dims[k];
+    if (!ok) { ar_error_set("%s: weight '%s' has an unexpected shape", W->path, name); return AR_EINVAL; }
+    double *x = ar_calloc(e->count ? e->count : 1, sizeof *x, name);
+    if (!x) return AR_ENOMEM;
+    const unsigned char *p = W->group_data[e->group] + e->offset;
+    for (size_t i = 0; i < e->count; i++) {
+        uint32_t u = le32(p + 4 * i);
+        float f;
+        memcpy(&f, &u, sizeof f);
+        if (!isfinite(f)) {
+            free(x);
+            ar_error_set("%s: weight '%s' has a non-finite value at %zu", W->path, name, i);
+            return AR_EINVAL;
+        }
+        x[i] = (double)f;
+    }
+    *out = x;
+    return AR_OK;
+}
+
+ar_status tfjs_weights_get_i32(const tfjs_weights_t *W, const char *name, int32_t *out)
+{
+    const tfjs_entry_t *e = tfjs_weights_find(W, name);
+    if (!e || !e->is_int || e->count != 1 || e->ndim > 1) {
+        ar_error_set("%s: no int32 scalar named '%s'", W->path, name);
+        return AR_EINVAL;
+    }
+    uint32_t u = le32(W->group_data[e->group] + e->offset);
+    memcpy(out, &u, sizeof *out);
+    return AR_OK;
+}

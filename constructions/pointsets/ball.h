@@ -1,0 +1,76 @@
+/* ball.h -- point sets in the unit ball B^d with Gaussian multiplicities
+ * (claim B, issue 7; proofs-notes/claim-B.md).
+ *
+ * Families (all deterministic; coordinates are computed in double precision
+ * and the stored doubles ARE the instance):
+ *   shells   K + 1 radial shells of radii 1 - k (1 - rho0)/K, k = 0..K (the
+ *            innermost exactly rho0), K = floor((1 - rho0)/h_r) with
+ *            h_r = c_radial / sqrt(beta) (K = 0: the unit sphere alone); on
+ *            each shell of radius r a cap
+ *            packing with nearest spacing ~ a = c_angular / sqrt(beta)
+ *            (angular separation a / r): d = 2 evenly spaced points on the
+ *            circle, staggered by half a step on alternate shells; d = 3 a
+ *            Fibonacci spiral of ~ 4 pi r^2 / (a^2 sqrt(3)/2) points, rotated
+ *            per shell; d >= 4 the greedy cap packing of sphere_packing.
+ *            rho0 = 0: the innermost "shell" is the origin.
+ *   dense    the cubic lattice of spacing h (offset h/2) intersected with the
+ *            shell rho0 <= |x| <= 1, h chosen for about `npoints` points.
+ *   uniform  `npoints` i.i.d. uniform points of the shell (rejection from the
+ *            cube, seeded).
+ * Multiplicities (unless unweighted):  w(x) = round(M0 exp(beta (1 - |x|^2) / 2))
+ * computed rigorously (Arb ball of the exact value for the stored double x,
+ * precision raised until the rounding is determined), as exact fmpz; w >= 1
+ * whenever |x| <= 1 and M0 >= 1.  On the default shell rho0 = sqrt(3)/2 the
+ * largest multiplicity is about M0 e^{beta/8} (the abstract's n >= C e^{beta/8}). */
+#ifndef ATTNRANK_CONSTRUCTIONS_BALL_H
+#define ATTNRANK_CONSTRUCTIONS_BALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <flint/fmpz.h>
+#include "constructions/pointsets/pointset.h"
+
+typedef enum { BALL_SHELLS = 0, BALL_DENSE = 1, BALL_UNIFORM = 2 } ball_family_t;
+
+typedef struct {
+    ball_family_t family;
+    size_t d;            /* 2 <= d <= 16 */
+    double beta;         /* > 0: sets the spacings (shells) and the multiplicities */
+    double rho0;         /* inner radius in [0, 1) (default sqrt(3)/2) */
+    double c_radial;     /* shells: radial spacing h_r = c_radial / sqrt(beta) */
+    double c_angular;    /* shells: in-shell spacing a = c_angular / sqrt(beta) */
+    size_t npoints;      /* dense (approximate) and uniform (exact) sizes */
+    uint64_t seed;       /* uniform, and shells for d >= 4 */
+    int unweighted;      /* 1: no multiplicities (w = NULL) */
+    double M0;           /* multiplicity scale >= 1 (default 1) */
+} ball_spec_t;
+
+/* Defaults for family f in dimension d at beta: rho0 = sqrt(3)/2, the
+ * shells spacings of the claim-B certificates (d = 2: c_radial 1.80,
+ * c_angular 2.15; d = 3: 2.0 and 2.5; d >= 4: 2.2 and 2.7; chosen so that
+ * weighted diagonal dominance holds with max R ~ 0.7 at eps = 0.1),
+ * npoints 2000, seed 1, weighted, M0 = 1. */
+void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta);
+
+/* Parse "shells", "dense" or "uniform"; AR_EINVAL otherwise. */
+ar_status ball_family_parse(const char *name, ball_family_t *f);
+const char *ball_family_name(ball_family_t f);
+
+/* Generate the instance of spec s (points and multiplicities) into P.
+ * AR_EINVAL (one-line message) for bad specs; sizes are refused above
+ * 5 000 000 distinct points.  Provenance records every parameter. */
+ar_status ball_generate(pointset_t *P, const ball_spec_t *s);
+
+/* Replace the multiplicities of P by round(M0 exp(beta (1 - |x|^2) / 2))
+ * (exact: Arb with a Ziv loop on the precision; AR_ENUMERIC if it cannot be
+ * decided by 2^22 bits, AR_EINVAL if some multiplicity would be < 1 or
+ * beta < 0 / M0 < 1 / non-finite). */
+ar_status ball_gaussian_weights(pointset_t *P, double beta, double M0);
+
+/* Exact total point count N = sum of multiplicities and log10 N. */
+double ball_total_count(const pointset_t *P, fmpz_t N);
+
+/* Largest multiplicity of P (1 when unweighted) and its log10. */
+double ball_max_weight(const pointset_t *P, fmpz_t wmax);
+
+#endif

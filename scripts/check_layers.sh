@@ -1,0 +1,58 @@
+#!/bin/sh
+# check_layers.sh -- the layers point down only.
+#
+# Every project #include of a library or CLI source must name a room of the
+# same rank or lower in this order (README "How it is built"):
+#
+#   numerics < constructions/pointsets < constructions/formats
+#            < constructions/models < theory/spectra < theory/certificates
+#            < theory/brackets < theory/heads < theory/claims < cli
+#
+# numerics knows nothing of the paper; constructions never computes a rank;
+# theory owns the inequalities; the CLI only parses, calls and prints.
+# Prints each offending include and exits 1; exits 0 when every include
+# points down or sideways.  Usage: sh scripts/check_layers.sh
+set -eu
+cd "$(dirname "$0")/.."
+rank() {
+    case "$1" in
+    numerics) echo 0 ;;
+    constructions/pointsets) echo 1 ;;
+    constructions/formats) echo 2 ;;
+    constructions/models) echo 3 ;;
+    theory/spectra) echo 4 ;;
+    theory/certificates) echo 5 ;;
+    theory/brackets) echo 6 ;;
+    theory/heads) echo 7 ;;
+    theory/claims) echo 8 ;;
+    cli) echo 9 ;;
+    *) echo -1 ;;
+    esac
+}
+bad=0
+nfiles=0
+for f in $(find numerics constructions theory cli -name '*.[ch]' | sort); do
+    nfiles=$((nfiles + 1))
+    room=$(dirname "$f")
+    r=$(rank "$room")
+    if [ "$r" -lt 0 ]; then
+        echo "check_layers: $f is in no known room ($room)" >&2
+        bad=1
+        continue
+    fi
+    for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+        case "$inc" in */*) ;; *) continue ;; esac   # same-folder private headers
+        target=$(dirname "$inc")
+        t=$(rank "$target")
+        if [ "$t" -lt 0 ]; then
+            echo "check_layers: $f includes $inc, in no known room" >&2
+            bad=1
+        elif [ "$t" -gt "$r" ]; then
+            echo "check_layers: $f ($room) includes $inc ($target): points up" >&2
+            bad=1
+        fi
+    done
+done
+[ "$nfiles" -gt 0 ] || { echo "check_layers: no sources found" >&2; exit 1; }
+[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down"
+exit "$bad"

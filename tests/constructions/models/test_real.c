@@ -1,0 +1,509 @@
+/* test_real.c -- the real-model layer: JSON reader, TF.js weights reader and
+ * SentencePiece tokenizer on small files written here (always run), and the
+ * USE-lite forward pass against the model's own TF.js run (tokens exactly;
+ * attention inputs, q and k to relative error <= 1e-5; attention weights to
+ * 1e-5), which needs `make calib-data` and is skipped with a printed reason
+ * when that cache is absent (ATTNRANK_CALIB_DIR overrides .cache/calib). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "constructions/formats/json.h"
+#include "constructions/formats/npy.h"
+#include "constructions/models/real_model.h"
+#include "constructions/formats/spm_tokenizer.h"
+#include "constructions/formats/tfjs_weights.h"
+
+static char tmpdir[64];
+
+static void dir_setup(void)
+{
+    strcpy(tmpdir, "/tmp/attnrank_real_XXXXXX");
+    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp failed");
+}
+
+static void dir_teardown(void)
+{
+    const char *names[] = { "model.json", "s1", "s2", "vocab.json" };
+    char p[256];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+}
+
+static void write_file(const char *name, const void *data, size_t n)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+static void write_str(const char *name, const char *s) { write_file(name, s, strlen(s)); }
+
+static const char *model_path(void)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/model.json", tmpdir);
+    return p;
+}
+
+/* ---------- JSON ---------- */
+
+static ar_status parse(const char *s, json_t *v) { return json_parse(s, strlen(s), "t", v); }
+
+START_TEST(json_valid)
+{
+    json_t v;
+    ck_assert_int_eq(parse(" {\"a\": [1, -2.5e3, true, null, \"x\\u00e9\\ud83d\\ude00\\n\"], \"b\": {}} ", &v), AR_OK);
+    const json_t *a = json_get(&v, "a");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->type, JSON_ARRAY);
+    ck_assert_uint_eq(a->len, 5);
+    ck_assert(a->items[1].number == -2500.0);
+    ck_assert_int_eq(a->items[2].boolean, 1);
+    ck_assert_int_eq(a->items[3].type, JSON_NULL);
+    ck_assert_str_eq(a->items[4].str, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+    ck_assert_int_eq(json_get(&v, "b")->type, JSON_OBJECT);
+    ck_assert_ptr_null(json_get(&v, "c"));
+    json_free(&v);
+}
+END_TEST
+
+START_TEST(json_invalid)
+{
+    const char *bad[] = { "", "[1,]", "{\"a\" 1}", "[1 2]", "\"abc", "[01]", "[1.]", "[1e]", "tru",
+                          "\"\\x\"", "\"\\ud800\"", "\"a\tb\"", "[1] x", "{\"a\":1,}", "-", "[1e999]",
+                          "\"\\u12\"" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t v;
+        ck_assert_msg(parse(bad[i], &v) == AR_EINVAL, "accepted '%s'", bad[i]);
+        ck_assert_msg(strncmp(ar_error_get(), "t: invalid JSON", 15) == 0, "message '%s'", ar_error_get());
+        ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    /* nesting limit */
+    char deep[200];
+    memset(deep, '[', 100);
+    memset(deep + 100, ']', 99);
+    deep[199] = '\0';
+    json_t v;
+    ck_assert_int_eq(parse(deep, &v), AR_EINVAL);
+}
+END_TEST
+
+/* ---------- TF.js weights ---------- */
+
+static void le_f32(unsigned char *p, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    for (int k = 0; k < 4; k++)
+        p[k] = (unsigned char)(u >> (8 * k));
+}
+
+/* Three weights: "a" [2,3] f32 (bytes 0..24), "i" [] int32 (24..28),
+ * "b" [3] f32 (28..40); shards s1 = bytes 0..20, s2 = 20..40 (a crosses). */
+static void write_synthetic(size_t s2_bytes, const char *extra_manifest)
+{
+    unsigned char buf[44];
+    memset(buf, 0, sizeof buf);
+    for (int i = 0; i < 6; i++)
+        le_f32(buf + 4 * i, 0.5f * (float)i - 1.0f);
+    buf[24] = 7;
+    for (int i = 0; i < 3; i++)
+        le_f32(buf + 28 + 4 * i, 10.0f + (float)i);
+    write_file("s1", buf, 20);
+    write_file("s2", buf + 20, s2_bytes);
+    char js[1024];
+    snprintf(js, sizeof js,
+             "{\"modelTopology\": {}, \"weightsManifest\": [{\"paths\": [\"s1\", \"s2\"], \"weights\": ["
+             "{\"name\": \"a\", \"shape\": [2, 3], \"dtype\": \"float32\"},"
+             "{\"name\": \"i\", \"shape\": [], \"dtype\": \"int32\"},"
+             "{\"name\": \"b\", \"shape\": [3], \"dtype\": \"float32\"}%s]}]}",
+             extra_manifest);
+    write_str("model.json", js);
+}
+
+START_TEST(weights_synthetic)
+{
+    write_synthetic(20, "");
+    tfjs_weights_t W;
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_OK);
+    ck_assert_uint_eq(W.n_entries, 3);
+    const tfjs_entry_t *b = tfjs_weights_find(&W, "b");
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(b->offset, 28);
+    ck_assert_uint_eq(tfjs_weights_find(&W, "i")->offset, 24);
+    ck_assert_uint_eq(tfjs_weights_find(&W, "i")->count, 1);
+    double *x;
+    size_t da[2] = { 2, 3 }, db[1] = { 3 };
+    ck_assert_int_eq(tfjs_weights_get(&W, "a", 2, da, &x), AR_OK);
+    for (int i = 0; i < 6; i++)
+        ck_assert(x[i] == 0.5 * i - 1.0);
+    free(x);
+    ck_assert_int_eq(tfjs_weights_get(&W, "b", 1, db, &x), AR_OK);
+    ck_assert(x[0] == 10.0 && x[1] == 11.0 && x[2] == 12.0);
+    free(x);
+    int32_t iv;
+    ck_assert_int_eq(tfjs_weights_get_i32(&W, "i", &iv), AR_OK);
+    ck_assert_int_eq(iv, 7);
+    ck_assert_int_eq(tfjs_weights_get_i32(&W, "b", &iv), AR_EINVAL);
+    /* wrong shape, int dtype, missing name */
+    ck_assert_int_eq(tfjs_weights_get(&W, "b", 2, da, &x), AR_EINVAL);
+    ck_assert_int_eq(tfjs_weights_get(&W, "i", 0, NULL, &x), AR_EINVAL);
+    ck_assert_int_eq(tfjs_weights_get(&W, "zz", 1, db, &x), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "zz"));
+    tfjs_weights_clear(&W);
+}
+END_TEST
+
+START_TEST(weights_corrupt)
+{
+    tfjs_weights_t W;
+    /* truncated shard, padded shard */
+    write_synthetic(19, "");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "truncated"));
+    write_synthetic(24, "");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    /* an extra entry the shards do not hold */
+    write_synthetic(20, ", {\"name\": \"c\", \"shape\": [1], \"dtype\": \"float32\"}");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    /* unsupported dtype, quantization, bad dims, duplicates */
+    const char *bad[] = {
+        ", {\"name\": \"c\", \"shape\": [0], \"dtype\": \"float16\"}",
+        ", {\"name\": \"c\", \"shape\": [0], \"dtype\": \"float32\", \"quantization\": {}}",
+        ", {\"name\": \"c\", \"shape\": [-1], \"dtype\": \"float32\"}",
+        ", {\"name\": \"c\", \"shape\": [1.5], \"dtype\": \"float32\"}",
+        ", {\"name\": \"c\", \"shape\": [0,1,1,1,1,1,1,1,1], \"dtype\": \"float32\"}",
+        ", {\"name\": \"a\", \"shape\": [0], \"dtype\": \"float32\"}",
+        ", {\"name\": 3, \"shape\": [0], \"dtype\": \"float32\"}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_synthetic(20, bad[i]);
+        ck_assert_msg(tfjs_weights_load(model_path(), &W) == AR_EINVAL, "accepted case %zu", i);
+        ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    /* corrupt JSON, missing shard, unsafe shard path */
+    write_str("model.json", "{\"weightsManifest\": [{\"paths\": [\"s1\"], \"weights\": [");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    write_str("model.json", "{\"weightsManifest\": [{\"paths\": [\"nope\"], \"weights\": []}]}");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EIO);
+    write_str("model.json", "{\"weightsManifest\": [{\"paths\": [\"../s1\"], \"weights\": []}]}");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    write_str("model.json", "{\"weightsManifest\": {}}");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    /* a NaN in the data is refused when fetched */
+    write_synthetic(20, "");
+    unsigned char nan4[4] = { 0, 0, 0xc0, 0x7f };
+    char p[256];
+    snprintf(p, sizeof p, "%s/s2", tmpdir);
+    FILE *f = fopen(p, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 12, SEEK_SET);   /* byte 32 overall: b[1] */
+    fwrite(nan4, 1, 4, f);
+    fclose(f);
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_OK);
+    double *x;
+    size_t db[1] = { 3 };
+    ck_assert_int_eq(tfjs_weights_get(&W, "b", 1, db, &x), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "non-finite"));
+    tfjs_weights_clear(&W);
+}
+END_TEST
+
+
+/* Every proper prefix of a valid model.json / vocab.json is refused with a
+ * one-line message; seeded random byte corruptions never crash. */
+START_TEST(truncated_and_corrupt_files)
+{
+    write_synthetic(20, "");
+    char p[256];
+    snprintf(p, sizeof p, "%s/model.json", tmpdir);
+    FILE *f = fopen(p, "rb");
+    ck_assert_ptr_nonnull(f);
+    char full[1024];
+    size_t len = fread(full, 1, sizeof full - 1, f);
+    fclose(f);
+    full[len] = '\0';
+    tfjs_weights_t W;
+    for (size_t L = 0; L < len; L++) {
+        write_file("model.json", full, L);
+        ar_status st = tfjs_weights_load(model_path(), &W);
+        ck_assert_msg(st == AR_EINVAL, "prefix of %zu bytes: status %d", L, (int)st);
+        ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    test_rng_init(test_seed());
+    for (int trial = 0; trial < 300; trial++) {
+        char buf[1024];
+        memcpy(buf, full, len);
+        int flips = (int)test_irand(1, 4);
+        for (int k = 0; k < flips; k++)
+            buf[test_irand(0, (long)len - 1)] = (char)test_irand(1, 255);
+        write_file("model.json", buf, len);
+        if (tfjs_weights_load(model_path(), &W) == AR_OK)
+            tfjs_weights_clear(&W);
+        else
+            ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+    }
+    const char *voc = "[[\"\\ufffd\",0],[\"<s>\",0],[\"</s>\",0],[\"x1\",0],[\"x2\",0],[\"x3\",0],"
+                      "[\"\\u2581ab\",-1.0],[\"b\",null]]";
+    size_t vl = strlen(voc);
+    snprintf(p, sizeof p, "%s/vocab.json", tmpdir);
+    spm_vocab_t V;
+    write_file("vocab.json", voc, vl);
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_OK);
+    ck_assert(V.score[7] == 0.0);   /* null score reads as 0, as in the package */
+    spm_vocab_clear(&V);
+    for (size_t L = 0; L < vl; L++) {
+        write_file("vocab.json", voc, L);
+        ck_assert_msg(spm_vocab_load(p, &V) == AR_EINVAL, "vocab prefix %zu accepted", L);
+    }
+}
+END_TEST
+
+/* ---------- tokenizer ---------- */
+
+static ar_status encode(const spm_vocab_t *V, const char *s, int **ids, size_t *n)
+{
+    return spm_encode(V, s, ids, n);
+}
+
+START_TEST(tokenizer_synthetic)
+{
+    /* reserved 0..5; then pieces with log-probs */
+    write_str("vocab.json",
+              "[[\"\\ufffd\",0],[\"<s>\",0],[\"</s>\",0],[\"x1\",0],[\"x2\",0],[\"x3\",0],"
+              "[\"\\u2581ab\",-1.0],[\"\\u2581a\",-1.5],[\"b\",-1.0],[\"c\",-2.0],[\"bc\",-2.5],"
+              "[\"\\u2581\",-3.0],[\"\\u2581a\",-0.1]]");
+    char p[256];
+    snprintf(p, sizeof p, "%s/vocab.json", tmpdir);
+    spm_vocab_t V;
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_OK);
+    ck_assert_uint_eq(V.n, 13);
+    int *ids;
+    size_t n;
+    /* "abc": paths (_ab)(c) = -3.0, (_a)(bc) with the later duplicate id 12
+     * = -2.6, (_a)(b)(c) = -3.1 -> best is [12, 10] */
+    ck_assert_int_eq(encode(&V, "abc", &ids, &n), AR_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(ids[0], 12);
+    ck_assert_int_eq(ids[1], 10);
+    free(ids);
+    /* unknown characters: "a zzb" -> _a, _, z?, z? (collapsed to one 0), b */
+    ck_assert_int_eq(encode(&V, "a zzb", &ids, &n), AR_OK);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_int_eq(ids[0], 12);
+    ck_assert_int_eq(ids[1], 11);
+    ck_assert_int_eq(ids[2], 0);
+    ck_assert_int_eq(ids[3], 8);
+    free(ids);
+    ck_assert_int_eq(encode(&V, "", &ids, &n), AR_EINVAL);
+    ck_assert_int_eq(encode(&V, "caf\xc3\xa9", &ids, &n), AR_EINVAL);
+    ck_assert_int_eq(encode(&V, "a\tb", &ids, &n), AR_EINVAL);
+    spm_vocab_clear(&V);
+    /* malformed vocabularies */
+    const char *bad[] = { "{}", "[[\"a\",0]]", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],[\"g\"]]",
+                          "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],[1,2]]" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_str("vocab.json", bad[i]);
+        ck_assert_msg(spm_vocab_load(p, &V) == AR_EINVAL, "accepted vocabulary %zu", i);
+    }
+    /* a piece longer than SPM_MAX_PIECE characters */
+    char longv[600];
+    int k = snprintf(longv, sizeof longv, "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],[\"");
+    memset(longv + k, 'x', SPM_MAX_PIECE + 1);
+    snprintf(longv + k + SPM_MAX_PIECE + 1, sizeof longv - (size_t)k - SPM_MAX_PIECE - 1, "\",-1]]");
+    write_str("vocab.json", longv);
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "longer than"));
+}
+END_TEST
+
+/* ---------- the real model against its TF.js reference ---------- */
+
+static const char *calib_dir(void)
+{
+    const char *e = getenv("ATTNRANK_CALIB_DIR");
+    return e && *e ? e : ".cache/calib";
+}
+
+static int have_reference(char *why, size_t n)
+{
+    char p[600];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/model/package/dist/model.json", calib_dir());
+    if (stat(p, &sb) != 0) {
+        snprintf(why, n, "%s absent", p);
+        return 0;
+    }
+    snprintf(p, sizeof p, "%s/ref/DONE", calib_dir());
+    if (stat(p, &sb) != 0) {
+        snprintf(why, n, "%s absent", p);
+        return 0;
+    }
+    return 1;
+}
+
+/* max |x - ref| / max |ref| over an n x c block (x with row stride sx). */
+static double rel_err(const double *x, size_t sx, const double *ref, size_t n, size_t c)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < c; j++) {
+            num = fmax(num, fabs(x[i * sx + j] - ref[i * c + j]));
+            den = fmax(den, fabs(ref[i * c + j]));
+        }
+    return num / den;
+}
+
+static double *load_ref(size_t s, size_t l, const char *what, size_t rows, size_t cols)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/ref/s%zu_L%zu_%s.npy", calib_dir(), s, l, what);
+    double *x;
+    size_t r, c;
+    ck_assert_msg(npy_read(p, &x, &r, &c) == AR_OK, "%s", ar_error_get());
+    ck_assert_msg(r == rows && c == cols, "%s: shape %zux%zu, expected %zux%zu", p, r, c, rows, cols);
+    return x;
+}
+
+START_TEST(real_against_tfjs)
+{
+    char why[700];
+    if (!have_reference(why, sizeof why)) {
+        printf("test_real: SKIP comparison with the TF.js reference: %s (run 'make calib-data')\n", why);
+        return;
+    }
+    char p[700];
+    snprintf(p, sizeof p, "%s/model/package/dist", calib_dir());
+    real_model_t M;
+    ck_assert_msg(real_model_load(p, &M) == AR_OK, "%s", ar_error_get());
+    snprintf(p, sizeof p, "%s/ref/sentences.txt", calib_dir());
+    FILE *f = fopen(p, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[4096];
+    size_t s = 0;
+    double worst = 0, worst_attn = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        int *ids;
+        size_t n;
+        ck_assert_msg(spm_encode(&M.vocab, line, &ids, &n) == AR_OK, "%s", ar_error_get());
+        /* token ids exactly as the package's tokenizer */
+        snprintf(p, sizeof p, "%s/ref/s%zu.ids", calib_dir(), s);
+        FILE *g = fopen(p, "r");
+        ck_assert_ptr_nonnull(g);
+        size_t k = 0;
+        int id;
+        while (fscanf(g, "%d", &id) == 1) {
+            ck_assert_msg(k < n && ids[k] == id, "sentence %zu token %zu: C %d, reference %d", s, k,
+                          k < n ? ids[k] : -1, id);
+            k++;
+        }
+        fclose(g);
+        ck_assert_uint_eq(k, n);
+        real_acts_t A;
+        ck_assert_msg(real_model_forward(&M, ids, n, &A) == AR_OK, "%s", ar_error_get());
+        for (size_t l = 0; l < REAL_LAYERS; l++) {
+            const real_layer_t *L = &M.layer[l];
+            double *h = load_ref(s, l, "ln", n, L->d_in), *q = load_ref(s, l, "q", n, L->d),
+                   *kk = load_ref(s, l, "k", n, L->d);
+            double eh = rel_err(A.h[l], L->d_in, h, n, L->d_in);
+            double eq = rel_err(A.q[l], L->d, q, n, L->d);
+            double ek = rel_err(A.k[l], L->d, kk, n, L->d);
+            printf("test_real: sentence %zu (%zu tokens) layer %zu: rel err ln %.2e q %.2e k %.2e\n", s, n, l,
+                   eh, eq, ek);
+            ck_assert_msg(eh <= 1e-5 && eq <= 1e-5 && ek <= 1e-5,
+                          "sentence %zu layer %zu: rel err ln %.3e q %.3e k %.3e > 1e-5", s, l, eh, eq, ek);
+            worst = fmax(worst, fmax(eh, fmax(eq, ek)));
+            /* attention weights per head from the point sets */
+            size_t dh = real_model_head_dim(&M, l);
+            double *att = load_ref(s, l, "attn", REAL_HEADS * n, n);
+            for (size_t hd = 0; hd < REAL_HEADS; hd++) {
+                pointset_t Q, K;
+                ck_assert_int_eq(real_head_pointsets(&M, &A, l, hd, "test", &Q, &K), AR_OK);
+                for (size_t i = 0; i < n; i++) {
+                    double row[512], mx = -INFINITY, tot = 0;
+                    for (size_t j = 0; j < n; j++) {
+                        double a = 0;
+                        for (size_t c = 0; c < dh; c++)
+                            a += Q.x[i * dh + c] * K.x[j * dh + c];
+                        row[j] = a * L->scale;
+                        mx = fmax(mx, row[j]);
+                    }
+                    for (size_t j = 0; j < n; j++)
+                        tot += (row[j] = exp(row[j] - mx));
+                    for (size_t j = 0; j < n; j++)
+                        worst_attn = fmax(worst_attn, fabs(row[j] / tot - att[(hd * n + i) * n + j]));
+                }
+                pointset_clear(&Q);
+                pointset_clear(&K);
+            }
+            free(att);
+            free(h); free(q); free(kk);
+        }
+        real_acts_clear(&A);
+        free(ids);
+        s++;
+    }
+    fclose(f);
+    printf("test_real: %zu sentences, worst rel err %.2e, worst attention abs err %.2e\n", s, worst, worst_attn);
+    ck_assert_uint_ge(s, 3);
+    ck_assert_msg(worst_attn <= 1e-5, "attention weights differ by %.3e", worst_attn);
+    /* head weights agree with the activations: q = h WQ + bQ */
+    double *WQ, *WK, *bQ, *bK;
+    ck_assert_int_eq(real_head_weights(&M, 1, 2, &WQ, &WK, &bQ, &bK), AR_OK);
+    double mxbk = 0;
+    for (size_t c = 0; c < 128; c++)
+        mxbk = fmax(mxbk, fabs(bK[c]));
+    ck_assert(mxbk < 1e-4);   /* the key bias is ~0 in this model */
+    ck_assert_uint_eq(M.max_tokens, 128);
+    int many[129] = { 0 };
+    real_acts_t A2;
+    ck_assert_int_eq(real_model_forward(&M, many, 129, &A2), AR_EINVAL);
+    many[0] = 8002;
+    ck_assert_int_eq(real_model_forward(&M, many, 3, &A2), AR_EINVAL);
+    free(WQ); free(WK); free(bQ); free(bK);
+    real_model_clear(&M);
+}
+END_TEST
+
+START_TEST(real_model_errors)
+{
+    real_model_t M;
+    ck_assert_int_eq(real_model_load("/nonexistent_attnrank_dir", &M), AR_EIO);
+    /* a model.json that lacks the USE-lite tensors */
+    write_synthetic(20, "");
+    write_str("vocab.json", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],[\"g\",-1]]");
+    ck_assert_int_eq(real_model_load(tmpdir, &M), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "Embeddings_en"));
+}
+END_TEST
+
+Suite *suite_real(void)
+{
+    Suite *s = suite_create("real");
+    TEST_TCASE(tc, "files");
+    tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
+    tcase_add_test(tc, json_valid);
+    tcase_add_test(tc, json_invalid);
+    tcase_add_test(tc, weights_synthetic);
+    tcase_add_test(tc, weights_corrupt);
+    tcase_add_test(tc, truncated_and_corrupt_files);
+    tcase_add_test(tc, tokenizer_synthetic);
+    tcase_add_test(tc, real_model_errors);
+    suite_add_tcase(s, tc);
+    TEST_TCASE(tr, "reference");
+    tcase_add_test(tr, real_against_tfjs);
+    suite_add_tcase(s, tr);
+    return s;
+}

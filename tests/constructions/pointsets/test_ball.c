@@ -1,0 +1,264 @@
+/* test_ball.c -- ball point sets: Gaussian multiplicities against an
+ * independent MPFR recomputation (up to hundreds of digits), counts,
+ * geometry of the shells, determinism, unweighted variants, bad input. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <gmp.h>
+#include <mpfr.h>
+#include <flint/fmpz.h>
+#include "testutil.h"
+#include "constructions/pointsets/ball.h"
+
+/* |w_i - M0 exp(beta (1 - |x_i|^2)/2)| <= 1/2, recomputed with MPFR at
+ * `prec` bits (|x|^2 exact at that precision, beta/2 exact). */
+static void check_weight(const pointset_t *P, size_t i, double beta, double M0, mpfr_prec_t prec)
+{
+    mpfr_t s, t, v;
+    mpz_t z;
+    mpz_init(z);
+    mpfr_inits2(prec, s, t, v, (mpfr_ptr)0);
+    mpfr_set_zero(s, 1);
+    for (size_t c = 0; c < P->d; c++) {
+        mpfr_set_d(t, P->x[i * P->d + c], MPFR_RNDN);
+        mpfr_sqr(t, t, MPFR_RNDN);
+        mpfr_add(s, s, t, MPFR_RNDN);
+    }
+    mpfr_ui_sub(s, 1, s, MPFR_RNDN);
+    mpfr_mul_d(s, s, beta / 2.0, MPFR_RNDN);
+    mpfr_exp(v, s, MPFR_RNDN);
+    mpfr_mul_d(v, v, M0, MPFR_RNDN);
+    fmpz_get_mpz(z, P->w + i);
+    mpfr_set_z(t, z, MPFR_RNDN);                 /* exact: prec exceeds the bit length */
+    mpfr_sub(t, t, v, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    ck_assert_msg(mpfr_cmp_d(t, 0.5) <= 0, "point %zu: |w - M0 e^(beta(1-|x|^2)/2)| = %g > 1/2", i,
+                  mpfr_get_d(t, MPFR_RNDN));
+    mpfr_clears(s, t, v, (mpfr_ptr)0);
+    mpz_clear(z);
+}
+
+static double norm2(const pointset_t *P, size_t i)
+{
+    double s = 0;
+    for (size_t c = 0; c < P->d; c++)
+        s += P->x[i * P->d + c] * P->x[i * P->d + c];
+    return s;
+}
+
+START_TEST(test_weights_exact)
+{
+    /* beta = 1e4 full ball: multiplicities up to e^5000 (~2172 digits) */
+    double betas[] = { 10.0, 3000.0, 10000.0 };
+    double rho0s[] = { 0.0, sqrt(3.0) / 2.0, 0.0 };
+    for (int k = 0; k < 3; k++) {
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_SHELLS, 2, betas[k]);
+        s.rho0 = rho0s[k];
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+        ck_assert_ptr_nonnull(P.w);
+        size_t step = P.n / 40 + 1;
+        for (size_t i = 0; i < P.n; i += step)
+            check_weight(&P, i, betas[k], 1.0, 20000);
+        check_weight(&P, P.n - 1, betas[k], 1.0, 20000);
+        /* the largest multiplicity: at most e^{beta (1 - rho0^2)/2} + 1/2 */
+        fmpz_t wmax;
+        fmpz_init(wmax);
+        double lw = ball_max_weight(&P, wmax);
+        ck_assert(lw <= betas[k] * (1 - rho0s[k] * rho0s[k]) / 2 / log(10.0) + 1e-9);
+        if (k == 2)
+            ck_assert_msg(lw > 2000, "beta 1e4 full ball: log10 wmax = %g", lw);
+        fmpz_clear(wmax);
+        pointset_clear(&P);
+    }
+    /* M0 > 1 */
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_UNIFORM, 3, 40.0);
+    s.npoints = 50;
+    s.M0 = 1000.0;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+    for (size_t i = 0; i < P.n; i++)
+        check_weight(&P, i, 40.0, 1000.0, 512);
+    pointset_clear(&P);
+}
+END_TEST
+
+START_TEST(test_counts)
+{
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_SHELLS, 2, 3000.0);
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+    fmpz_t N, S;
+    fmpz_init(N);
+    fmpz_init(S);
+    double l = ball_total_count(&P, N);
+    for (size_t i = 0; i < P.n; i++)
+        fmpz_add(S, S, P.w + i);
+    ck_assert(fmpz_equal(N, S));
+    /* log10 N against the digit count */
+    size_t digits = fmpz_sizeinbase(N, 10);
+    ck_assert_msg(l >= (double)digits - 1.0001 && l <= (double)digits + 1e-9, "log10 N %g, %zu digits",
+                  l, digits);
+    ck_assert_msg(l >= 100, "issue figure: log10 n >= 100 at beta 3000 (got %g)", l);
+    fmpz_clear(N);
+    fmpz_clear(S);
+    pointset_clear(&P);
+}
+END_TEST
+
+START_TEST(test_shells_geometry)
+{
+    for (size_t d = 2; d <= 3; d++) {
+        double beta = 1000.0;
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_SHELLS, d, beta);
+        pointset_t P, Q;
+        memset(&P, 0, sizeof P);
+        memset(&Q, 0, sizeof Q);
+        ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+        ck_assert_int_eq(ball_generate(&Q, &s), AR_OK);
+        ck_assert_uint_eq(P.n, Q.n);
+        ck_assert(memcmp(P.x, Q.x, P.n * d * sizeof(double)) == 0);
+        for (size_t i = 0; i < P.n; i++)
+            ck_assert(fmpz_equal(P.w + i, Q.w + i));
+        double minr = 2, maxr = 0;
+        for (size_t i = 0; i < P.n; i++) {
+            double r = sqrt(norm2(&P, i));
+            minr = fmin(minr, r);
+            maxr = fmax(maxr, r);
+        }
+        ck_assert(maxr <= 1.0 + 1e-15);
+        ck_assert(minr >= s.rho0 - 1e-12);
+        /* number of shells and separation: no two points closer than 0.6 c/sqrt(beta) */
+        double sep = 0.6 * fmin(s.c_radial, s.c_angular) / sqrt(beta);
+        for (size_t i = 0; i < P.n; i += 7)
+            for (size_t j = 0; j < P.n; j++) {
+                if (j == i)
+                    continue;
+                double D = 0;
+                for (size_t c = 0; c < d; c++)
+                    D += (P.x[i * d + c] - P.x[j * d + c]) * (P.x[i * d + c] - P.x[j * d + c]);
+                ck_assert_msg(sqrt(D) >= sep, "d=%zu points %zu,%zu at %g < %g", d, i, j, sqrt(D), sep);
+            }
+        /* the volume of the shell over the cell volume predicts the count within 25% */
+        double vol = d == 2 ? M_PI * (1 - s.rho0 * s.rho0) : 4.0 / 3.0 * M_PI * (1 - pow(s.rho0, 3));
+        double cell = d == 2 ? (s.c_radial / sqrt(beta)) * (s.c_angular / sqrt(beta))
+                             : (s.c_radial / sqrt(beta)) * s.c_angular * s.c_angular * sqrt(3) / 2 / beta;
+        double pred = vol / cell;
+        ck_assert_msg(P.n > 0.6 * pred && P.n < 1.6 * pred, "d=%zu: %zu points, predicted %g", d, P.n, pred);
+        pointset_clear(&P);
+        pointset_clear(&Q);
+    }
+    /* full ball: the centre is a point */
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_SHELLS, 2, 300.0);
+    s.rho0 = 0.0;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+    ck_assert(norm2(&P, P.n - 1) < 0.01);
+    pointset_clear(&P);
+}
+END_TEST
+
+START_TEST(test_dense_uniform_unweighted)
+{
+    for (size_t d = 2; d <= 3; d++) {
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_DENSE, d, 100.0);
+        s.rho0 = 0.3;
+        s.npoints = 1500;
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+        ck_assert_msg(P.n > 1000 && P.n < 2000, "dense d=%zu: %zu points for 1500", d, P.n);
+        for (size_t i = 0; i < P.n; i++)
+            ck_assert(norm2(&P, i) <= 1.0 && norm2(&P, i) >= 0.09 * (1 - 1e-12));
+        pointset_clear(&P);
+
+        ball_spec_default(&s, BALL_UNIFORM, d, 100.0);
+        s.npoints = 321;
+        s.seed = 7;
+        s.unweighted = 1;
+        pointset_t U, V, W;
+        memset(&U, 0, sizeof U);
+        memset(&V, 0, sizeof V);
+        memset(&W, 0, sizeof W);
+        ck_assert_int_eq(ball_generate(&U, &s), AR_OK);
+        ck_assert_int_eq(ball_generate(&V, &s), AR_OK);
+        s.seed = 8;
+        ck_assert_int_eq(ball_generate(&W, &s), AR_OK);
+        ck_assert_uint_eq(U.n, 321);
+        ck_assert_ptr_null(U.w);
+        ck_assert(memcmp(U.x, V.x, U.n * d * sizeof(double)) == 0);
+        ck_assert(memcmp(U.x, W.x, U.n * d * sizeof(double)) != 0);
+        fmpz_t N;
+        fmpz_init(N);
+        double l = ball_total_count(&U, N);
+        ck_assert(fmpz_equal_ui(N, 321));
+        ck_assert(fabs(l - log10(321.0)) < 1e-12);
+        fmpz_clear(N);
+        for (size_t i = 0; i < U.n; i++)
+            ck_assert(norm2(&U, i) <= 1.0 && norm2(&U, i) >= s.rho0 * s.rho0);
+        pointset_clear(&U);
+        pointset_clear(&V);
+        pointset_clear(&W);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    ball_spec_t s;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    ball_spec_default(&s, BALL_SHELLS, 1, 100.0);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, 0.0);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, NAN);
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, 100.0);
+    s.rho0 = 1.0;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, 100.0);
+    s.M0 = 0.5;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, 100.0);
+    s.c_angular = -1;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_UNIFORM, 2, 100.0);
+    s.npoints = 0;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_spec_default(&s, BALL_SHELLS, 2, 1e9);     /* far too many points */
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_family_t f;
+    ck_assert_int_eq(ball_family_parse("disk", &f), AR_EINVAL);
+    ck_assert_int_eq(ball_family_parse("dense", &f), AR_OK);
+    ck_assert_int_eq(f, BALL_DENSE);
+    /* a point outside the ball would get multiplicity 0 */
+    ck_assert_int_eq(pointset_init(&P, 1, 2), AR_OK);
+    P.x[0] = 1.5;
+    ck_assert_int_eq(ball_gaussian_weights(&P, 100.0, 1.0), AR_EINVAL);
+    pointset_clear(&P);
+}
+END_TEST
+
+Suite *suite_ball(void)
+{
+    Suite *s = suite_create("ball");
+    TEST_TCASE(tc, "core");
+    tcase_add_test(tc, test_weights_exact);
+    tcase_add_test(tc, test_counts);
+    tcase_add_test(tc, test_shells_geometry);
+    tcase_add_test(tc, test_dense_uniform_unweighted);
+    tcase_add_test(tc, test_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}

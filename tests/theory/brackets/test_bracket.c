@@ -1,0 +1,375 @@
+/* test_bracket.c -- the certified bracket lower <= rank_eps <= upper:
+ * exactly known small cases (2x2 formula, full rank by exact diagonal
+ * dominance, rank 1 by the constant matrix), consistency on random
+ * instances, the multiplicity lemma (THEORY 3.2) and row-scalar invariance
+ * (THEORY 3.1) at rank level, and input validation. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpfr.h>
+#include <flint/fmpz.h>
+#include "testutil.h"
+#include "numerics/rng.h"
+#include "constructions/pointsets/pointset.h"
+#include "theory/brackets/bracket.h"
+
+#define HP 256
+
+/* MPFR evaluation of the self-attention matrix of P (no weights), row-major,
+ * entries rounded to nearest at HP bits (relative error 2^-250). */
+static mpfr_t *hp_self(const pointset_t *P, double beta)
+{
+    size_t n = P->n, d = P->d;
+    mpfr_t *A = malloc(n * n * sizeof *A);
+    mpfr_t t, s;
+    mpfr_inits2(HP, t, s, (mpfr_ptr)0);
+    for (size_t i = 0; i < n; i++) {
+        mpfr_set_ui(s, 0, MPFR_RNDN);
+        for (size_t j = 0; j < n; j++) {
+            mpfr_init2(A[i * n + j], HP);
+            mpfr_set_ui(A[i * n + j], 0, MPFR_RNDN);
+            for (size_t c = 0; c < d; c++) {
+                mpfr_set_d(t, P->x[i * d + c], MPFR_RNDN);
+                mpfr_mul_d(t, t, P->x[j * d + c], MPFR_RNDN);
+                mpfr_add(A[i * n + j], A[i * n + j], t, MPFR_RNDN);
+            }
+            mpfr_mul_d(A[i * n + j], A[i * n + j], beta, MPFR_RNDN);
+            mpfr_exp(A[i * n + j], A[i * n + j], MPFR_RNDN);
+            mpfr_add(s, s, A[i * n + j], MPFR_RNDN);
+        }
+        for (size_t j = 0; j < n; j++)
+            mpfr_div(A[i * n + j], A[i * n + j], s, MPFR_RNDN);
+    }
+    mpfr_clears(t, s, (mpfr_ptr)0);
+    return A;
+}
+
+static void hp_free(mpfr_t *A, size_t nn)
+{
+    for (size_t i = 0; i < nn; i++)
+        mpfr_clear(A[i]);
+    free(A);
+}
+
+/* min over rows of A_ii - sum_{j != i} A_ij (THEORY 3.4a with S = all, t = id) */
+static double hp_min_margin(const mpfr_t *A, size_t n)
+{
+    mpfr_t s;
+    mpfr_init2(s, HP);
+    double best = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        mpfr_set(s, A[i * n + i], MPFR_RNDN);
+        for (size_t j = 0; j < n; j++)
+            if (j != i)
+                mpfr_sub(s, s, A[i * n + j], MPFR_RNDN);
+        double v = mpfr_get_d(s, MPFR_RNDD);
+        if (v < best)
+            best = v;
+    }
+    mpfr_clear(s);
+    return best;
+}
+
+/* max_i sum_j |A_ij - 1/n|: the error of the constant (rank-1) matrix */
+static double hp_const_err(const mpfr_t *A, size_t n)
+{
+    mpfr_t s, t;
+    mpfr_inits2(HP, s, t, (mpfr_ptr)0);
+    double best = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpfr_set_ui(s, 0, MPFR_RNDN);
+        for (size_t j = 0; j < n; j++) {
+            mpfr_set_ui(t, 1, MPFR_RNDN);
+            mpfr_div_ui(t, t, (unsigned long)n, MPFR_RNDN);
+            mpfr_sub(t, A[i * n + j], t, MPFR_RNDN);
+            mpfr_abs(t, t, MPFR_RNDN);
+            mpfr_add(s, s, t, MPFR_RNDN);
+        }
+        double v = mpfr_get_d(s, MPFR_RNDU);
+        if (v > best)
+            best = v;
+    }
+    mpfr_clears(s, t, (mpfr_ptr)0);
+    return best;
+}
+
+static void check_bracket(const bracket_t *b, size_t lo, size_t up, const char *what)
+{
+    ck_assert_msg(strcmp(b->status, "certified") == 0 && b->lower == lo && b->upper == up,
+                  "%s: bracket [%zu, %zu] (%s; lower %s, upper %s), expected exactly [%zu, %zu]",
+                  what, b->lower, b->upper, b->status, b->lo.method, b->up.method, lo, up);
+}
+
+/* Two points x1 = (p, q), x2 = (q, p) (equal norms exactly): A = [[a,1-a],[1-a,a]]
+ * with 2a - 1 = tanh(beta (p-q)^2 / 2); rank_eps = 2 iff eps < 2a-1, else 1. */
+START_TEST(test_exact_two_points)
+{
+    const double betas[] = { 0.5, 2.0, 5.0, 20.0, 80.0 };
+    const double phis[] = { 0.1, 0.3, 0.6, 0.75 };
+    int done = 0;
+    for (size_t bi = 0; bi < 5; bi++)
+        for (size_t fi = 0; fi < 4; fi++) {
+            double beta = betas[bi];
+            pointset_t P;
+            memset(&P, 0, sizeof P);
+            ck_assert_int_eq(pointset_init(&P, 2, 2), AR_OK);
+            double p = cos(phis[fi]), q = sin(phis[fi]);
+            P.x[0] = p; P.x[1] = q; P.x[2] = q; P.x[3] = p;
+            mpfr_t g;
+            mpfr_init2(g, HP);
+            mpfr_set_d(g, p, MPFR_RNDN);
+            mpfr_sub_d(g, g, q, MPFR_RNDN);                  /* exact */
+            mpfr_sqr(g, g, MPFR_RNDN);
+            mpfr_mul_d(g, g, beta / 2, MPFR_RNDN);
+            mpfr_tanh(g, g, MPFR_RNDN);
+            double gap = mpfr_get_d(g, MPFR_RNDN);           /* 2a - 1, relative error 2^-52 */
+            mpfr_clear(g);
+            if (gap < 0.02 || gap > 0.95) {
+                pointset_clear(&P);
+                continue;
+            }
+            bracket_t b;
+            char what[128];
+            double eps = 0.9 * gap;
+            ck_assert_int_eq(bracket_compute(&P, &P, beta, eps, NULL, &b), AR_OK);
+            snprintf(what, sizeof what, "2 points beta=%g phi=%g eps=0.9*gap (gap %.6g)", beta, phis[fi], gap);
+            check_bracket(&b, 2, 2, what);
+            eps = 1.1 * gap;
+            if (eps < 1) {
+                ck_assert_int_eq(bracket_compute(&P, &P, beta, eps, NULL, &b), AR_OK);
+                snprintf(what, sizeof what, "2 points beta=%g phi=%g eps=1.1*gap (gap %.6g)", beta, phis[fi], gap);
+                check_bracket(&b, 1, 1, what);
+            }
+            done++;
+            pointset_clear(&P);
+        }
+    ck_assert_int_ge(done, 8);
+}
+END_TEST
+
+/* 3 points (rounded equilateral triangle) and 4 points (exact square):
+ * at large beta the exact diagonal-dominance margin (MPFR) exceeds eps, so
+ * rank_eps = n and the bracket must be [n, n]; at small beta with eps
+ * halfway between the constant matrix's error and 1, rank_eps = 1 and the
+ * bracket must be [1, 1]. */
+START_TEST(test_exact_three_four_points)
+{
+    for (size_t n = 3; n <= 4; n++) {
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        ck_assert_int_eq(pointset_init(&P, n, 2), AR_OK);
+        if (n == 3) {
+            double h = sqrt(3.0) / 2;
+            double xy[6] = { 1, 0, -0.5, h, -0.5, -h };
+            memcpy(P.x, xy, sizeof xy);
+        } else {
+            double xy[8] = { 1, 0, 0, 1, -1, 0, 0, -1 };
+            memcpy(P.x, xy, sizeof xy);
+        }
+        const double big[] = { 6.0, 12.0, 40.0 };
+        for (size_t q = 0; q < 3; q++) {
+            mpfr_t *A = hp_self(&P, big[q]);
+            double margin = hp_min_margin(A, n);
+            hp_free(A, n * n);
+            double eps = 0.5 * margin;                   /* margin > eps: rank_eps = n */
+            ck_assert_msg(margin > 0.1, "test setup: margin %g", margin);
+            bracket_t b;
+            ck_assert_int_eq(bracket_compute(&P, &P, big[q], eps, NULL, &b), AR_OK);
+            char what[128];
+            snprintf(what, sizeof what, "%zu points beta=%g eps=%g (margin %g)", n, big[q], eps, margin);
+            check_bracket(&b, n, n, what);
+        }
+        const double small[] = { 0.1, 0.5, 1.0 };
+        for (size_t q = 0; q < 3; q++) {
+            mpfr_t *A = hp_self(&P, small[q]);
+            double ce = hp_const_err(A, n);
+            hp_free(A, n * n);
+            double eps = 0.5 * (ce + 1.0);               /* ce < eps < 1: rank_eps = 1 */
+            ck_assert_msg(ce < 0.9, "test setup: constant error %g", ce);
+            bracket_t b;
+            ck_assert_int_eq(bracket_compute(&P, &P, small[q], eps, NULL, &b), AR_OK);
+            char what[128];
+            snprintf(what, sizeof what, "%zu points beta=%g eps=%g (constant error %g)", n, small[q], eps, ce);
+            check_bracket(&b, 1, 1, what);
+        }
+        pointset_clear(&P);
+    }
+}
+END_TEST
+
+/* random point: uniform on the sphere (ball = 0) or in the ball */
+static void rand_point(rng_t *r, double *x, size_t d, int ball)
+{
+    double nr = 0;
+    for (size_t c = 0; c < d; c++) {
+        x[c] = rng_normal(r);
+        nr += x[c] * x[c];
+    }
+    double s = (ball ? pow(rng_uniform(r), 1.0 / (double)d) : 1.0) / sqrt(nr);
+    for (size_t c = 0; c < d; c++)
+        x[c] *= s;
+}
+
+static void rand_set(pointset_t *P, rng_t *r, size_t n, size_t d, int ball)
+{
+    memset(P, 0, sizeof *P);
+    ck_assert_int_eq(pointset_init(P, n, d), AR_OK);
+    for (size_t i = 0; i < n; i++)
+        rand_point(r, P->x + i * d, d, ball);
+}
+
+/* random instances: 1 <= lower <= upper <= min(m, n), certified */
+START_TEST(test_random_consistent)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 601);
+    for (int it = 0; it < 40; it++) {
+        size_t d = 1 + rng_u64(&r) % 4;
+        size_t n = 1 + rng_u64(&r) % 60, m = 1 + rng_u64(&r) % 60;
+        int self = (int)(rng_u64(&r) % 2), ball = (int)(rng_u64(&r) % 2), wt = (int)(rng_u64(&r) % 3);
+        double beta = 100 * rng_uniform(&r);
+        double eps = 0.01 + 0.89 * rng_uniform(&r);
+        pointset_t K, Q;
+        rand_set(&K, &r, n, d, ball);
+        if (wt) {
+            ck_assert_int_eq(pointset_alloc_weights(&K), AR_OK);
+            for (size_t j = 0; j < n; j++) {
+                fmpz_set_ui(K.w + j, 1 + rng_u64(&r) % 7);
+                if (wt == 2)
+                    fmpz_mul_2exp(K.w + j, K.w + j, rng_u64(&r) % 100);
+            }
+        }
+        if (!self)
+            rand_set(&Q, &r, m, d, ball);
+        const pointset_t *Qp = self ? &K : &Q;
+        bracket_t b;
+        ar_status st = bracket_compute(Qp, &K, beta, eps, NULL, &b);
+        size_t mm = Qp->n, mn = mm < n ? mm : n;
+        ck_assert_msg(st == AR_OK && strcmp(b.status, "certified") == 0 && 1 <= b.lower && b.lower <= b.upper
+                      && b.upper <= mn && b.m == mm && b.n == n,
+                      "seed=%llu it=%d m=%zu n=%zu d=%zu self=%d ball=%d weights=%d beta=%.17g eps=%.17g: "
+                      "status %d (%s) bracket [%zu, %zu] %s", (unsigned long long)test_seed(), it, mm, n, d,
+                      self, ball, wt, beta, eps, (int)st, ar_error_get(), b.lower, b.upper, b.status);
+        if (!self)
+            pointset_clear(&Q);
+        pointset_clear(&K);
+    }
+}
+END_TEST
+
+static int overlap(const bracket_t *a, const bracket_t *b)
+{
+    return a->lower <= b->upper && b->lower <= a->upper;
+}
+
+/* THEORY 3.2: a weighted instance (weights 1..3) and its expansion (each
+ * point repeated w times, as key and as query) have the same eps-rank, so
+ * their certified brackets must overlap. */
+START_TEST(test_multiplicity_overlap)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 602);
+    for (int it = 0; it < 12; it++) {
+        size_t d = 2 + rng_u64(&r) % 2, n = 4 + rng_u64(&r) % 14;
+        double beta = 1 + 40 * rng_uniform(&r), eps = 0.02 + 0.5 * rng_uniform(&r);
+        pointset_t W, E;
+        rand_set(&W, &r, n, d, (int)(it % 2));
+        ck_assert_int_eq(pointset_alloc_weights(&W), AR_OK);
+        size_t N = 0;
+        for (size_t j = 0; j < n; j++) {
+            fmpz_set_ui(W.w + j, 1 + rng_u64(&r) % 3);
+            N += fmpz_get_ui(W.w + j);
+        }
+        memset(&E, 0, sizeof E);
+        ck_assert_int_eq(pointset_init(&E, N, d), AR_OK);
+        size_t t = 0;
+        for (size_t j = 0; j < n; j++)
+            for (ulong c = 0; c < fmpz_get_ui(W.w + j); c++, t++)
+                memcpy(E.x + t * d, W.x + j * d, d * sizeof(double));
+        bracket_t bw, be;
+        ck_assert_int_eq(bracket_compute(&W, &W, beta, eps, NULL, &bw), AR_OK);
+        ck_assert_int_eq(bracket_compute(&E, &E, beta, eps, NULL, &be), AR_OK);
+        ck_assert_msg(overlap(&bw, &be) && bw.upper <= n,
+                      "seed=%llu it=%d n=%zu N=%zu beta=%.17g eps=%.17g: weighted [%zu, %zu] vs expanded [%zu, %zu]",
+                      (unsigned long long)test_seed(), it, n, N, beta, eps, bw.lower, bw.upper, be.lower, be.upper);
+        pointset_clear(&W);
+        pointset_clear(&E);
+    }
+}
+END_TEST
+
+/* THEORY 3.1: adding a common offset to every key adds beta q_i.o to row i
+ * of the logits, a row constant: the matrices are equal, so the brackets
+ * overlap.  Coordinates are multiples of 2^-20 in [-1, 1] so that k + o is
+ * exact in double. */
+START_TEST(test_offset_invariance)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 603);
+    for (int it = 0; it < 12; it++) {
+        size_t d = 1 + rng_u64(&r) % 3, m = 2 + rng_u64(&r) % 30, n = 2 + rng_u64(&r) % 30;
+        double beta = 30 * rng_uniform(&r), eps = 0.02 + 0.5 * rng_uniform(&r);
+        pointset_t Q, K, K2;
+        memset(&Q, 0, sizeof Q); memset(&K, 0, sizeof K); memset(&K2, 0, sizeof K2);
+        ck_assert_int_eq(pointset_init(&Q, m, d), AR_OK);
+        ck_assert_int_eq(pointset_init(&K, n, d), AR_OK);
+        ck_assert_int_eq(pointset_init(&K2, n, d), AR_OK);
+        double o[3];
+        for (size_t c = 0; c < d; c++)
+            o[c] = ldexp((double)((int64_t)(rng_u64(&r) % (1u << 21)) - (1 << 20)), -20);
+        for (size_t i = 0; i < m * d; i++)
+            Q.x[i] = ldexp((double)((int64_t)(rng_u64(&r) % (1u << 21)) - (1 << 20)), -20);
+        for (size_t j = 0; j < n; j++)
+            for (size_t c = 0; c < d; c++) {
+                K.x[j * d + c] = ldexp((double)((int64_t)(rng_u64(&r) % (1u << 21)) - (1 << 20)), -20);
+                K2.x[j * d + c] = K.x[j * d + c] + o[c];          /* exact */
+            }
+        bracket_t b1, b2;
+        ck_assert_int_eq(bracket_compute(&Q, &K, beta, eps, NULL, &b1), AR_OK);
+        ck_assert_int_eq(bracket_compute(&Q, &K2, beta, eps, NULL, &b2), AR_OK);
+        ck_assert_msg(overlap(&b1, &b2) && strcmp(b1.status, "certified") == 0 && strcmp(b2.status, "certified") == 0,
+                      "seed=%llu it=%d m=%zu n=%zu d=%zu beta=%.17g eps=%.17g: [%zu, %zu] vs offset [%zu, %zu]",
+                      (unsigned long long)test_seed(), it, m, n, d, beta, eps, b1.lower, b1.upper, b2.lower, b2.upper);
+        pointset_clear(&Q); pointset_clear(&K); pointset_clear(&K2);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    pointset_t P, R;
+    memset(&P, 0, sizeof P);
+    memset(&R, 0, sizeof R);
+    ck_assert_int_eq(pointset_init(&P, 3, 2), AR_OK);
+    ck_assert_int_eq(pointset_init(&R, 3, 3), AR_OK);
+    P.x[0] = 1; P.x[3] = 1; P.x[4] = -1;
+    R.x[0] = 1;
+    bracket_t b;
+    ck_assert_int_eq(bracket_compute(&P, &P, 1.0, 0.0, NULL, &b), AR_EINVAL);
+    ck_assert_int_eq(bracket_compute(&P, &P, 1.0, 1.0, NULL, &b), AR_EINVAL);
+    ck_assert_int_eq(bracket_compute(&P, &P, 1.0, NAN, NULL, &b), AR_EINVAL);
+    ck_assert_int_eq(bracket_compute(&P, &P, -1.0, 0.1, NULL, &b), AR_EINVAL);
+    ck_assert_int_eq(bracket_compute(&P, &P, INFINITY, 0.1, NULL, &b), AR_EINVAL);
+    ck_assert_int_eq(bracket_compute(&P, &R, 1.0, 0.1, NULL, &b), AR_EINVAL);
+    P.x[1] = NAN;
+    ck_assert_int_eq(bracket_compute(&P, &P, 1.0, 0.1, NULL, &b), AR_EINVAL);
+    pointset_clear(&P);
+    pointset_clear(&R);
+}
+END_TEST
+
+Suite *suite_bracket(void)
+{
+    Suite *s = suite_create("bracket");
+    TEST_TCASE(tc, "core");
+    tcase_add_test(tc, test_exact_two_points);
+    tcase_add_test(tc, test_exact_three_four_points);
+    tcase_add_test(tc, test_random_consistent);
+    tcase_add_test(tc, test_multiplicity_overlap);
+    tcase_add_test(tc, test_offset_invariance);
+    tcase_add_test(tc, test_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}

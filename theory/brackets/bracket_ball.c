@@ -1,0 +1,144 @@
+/* bracket_ball.c -- bracket of a weighted instance in the ball (see bracket_ball.h). */
+#include "theory/brackets/bracket_ball.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arb.h>
+#include "numerics/clock.h"
+
+size_t bracket_ball_dense_max(void)
+{
+    const char *s = getenv("ATTNRANK_BALL_DENSE_MAX");
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0')
+            return (size_t)v;
+    }
+    return 3000;
+}
+
+/* Varah bound of the cluster test matrix: ||M^-1||_inf <= (1 + R)/(1 - R), rounded up. */
+static double varah_bound(double maxR)
+{
+    arb_t a, b;
+    arb_init(a);
+    arb_init(b);
+    arb_set_d(a, maxR);
+    arb_add_ui(b, a, 1, 96);
+    arb_sub_ui(a, a, 1, 96);
+    arb_neg(a, a);
+    arb_div(a, b, a, 96);
+    arf_t u;
+    arf_init(u);
+    arb_get_ubound_arf(u, a, 96);
+    double v = arf_get_d(u, ARF_RND_UP);
+    arf_clear(u);
+    arb_clear(a);
+    arb_clear(b);
+    return v;
+}
+
+static int coords_in_cube(const pointset_t *P)
+{
+    for (size_t i = 0; i < P->n * P->d; i++)
+        if (!(fabs(P->x[i]) <= 1.0))
+            return 0;
+    return 1;
+}
+
+ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
+                                  const bracket_opts_t *o, bracket_t *out, ball_bracket_info_t *info)
+{
+    ball_bracket_info_t loc;
+    if (!info)
+        info = &loc;
+    memset(info, 0, sizeof *info);
+    if (!out) {
+        ar_error_set("bracket_compute_ball: out is NULL");
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    out->status = "inconclusive";
+    double t0 = clock_now();
+    if (!P) {
+        ar_error_set("bracket_compute_ball: P is NULL");
+        return AR_EINVAL;
+    }
+    ar_status st = pointset_validate(P);
+    if (st)
+        return st;
+    size_t n = P->n;
+    out->m = out->n = n;
+    /* lower: cluster certificate */
+    if ((st = ball_lower_search(P, beta, eps, &info->cluster)))
+        return st;
+    out->lo.rank = info->cluster.certified ? info->cluster.certified : 1;
+    out->lo.seconds = info->cluster.seconds;
+    if (info->cluster.certified && strcmp(info->cluster.method, "trivial") != 0) {
+        out->lo.invnorm = varah_bound(info->cluster.max_R);
+        snprintf(out->lo.method, sizeof out->lo.method, "ball-%s", info->cluster.method);
+    } else {
+        out->lo.rank = 1;
+        out->lo.invnorm = 1.0;
+        snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    }
+    out->seconds_lower = info->cluster.seconds;
+    /* upper: tensor Chebyshev (trivial n if not applicable) */
+    out->up.rank = n;
+    out->up.err = 0.0;
+    snprintf(out->up.method, sizeof out->up.method, "trivial");
+    if (coords_in_cube(P)) {
+        if ((st = ball_upper_tensor(P, beta, eps, &info->tensor)))
+            return st;
+        out->up.seconds = info->tensor.seconds;
+        if (!info->tensor.capped) {
+            out->up.rank = info->tensor.rank;
+            out->up.err = info->tensor.err;
+            snprintf(out->up.method, sizeof out->up.method, "tensor-cheb");
+        }
+    }
+    /* dense certificates when affordable */
+    size_t dmax = bracket_ball_dense_max();
+    if (n <= dmax) {
+        bracket_t b;
+        double t1 = clock_now();
+        if ((st = bracket_compute(P, P, beta, eps, o, &b)))
+            return st;
+        info->dense_run = 1;
+        info->seconds_dense = clock_now() - t1;
+        info->dense_lower = b.lower;
+        info->dense_upper = b.upper;
+        out->maxerr = b.maxerr;
+        out->prec = b.prec;
+        out->seconds_enclose = b.seconds_enclose;
+        out->up_svd = b.up_svd;
+        out->up_symeig = b.up_symeig;
+        out->up_pchol = b.up_pchol;
+        if (strcmp(b.status, "certified") == 0) {
+            if (b.lower > out->lo.rank)
+                out->lo = b.lo;
+            if (b.upper < out->up.rank)
+                out->up = b.up;
+        }
+    }
+    out->lower = out->lo.rank;
+    out->upper = out->up.rank;
+    out->status = "certified";
+    out->seconds = clock_now() - t0;
+    if (out->lower > out->upper) {
+        ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",
+                     out->lower, out->lo.method, out->upper, out->up.method);
+        out->status = "inconclusive";
+        return AR_ENUMERIC;
+    }
+    return AR_OK;
+}
+
+ar_status bracket_compute_ball(const pointset_t *P, double beta, double eps, const bracket_opts_t *o,
+                               bracket_t *out)
+{
+    return bracket_compute_ball_ex(P, beta, eps, o, out, NULL);
+}

@@ -1,0 +1,47 @@
+/* bracket_ball.h -- certified eps-rank bracket of a (weighted) self-attention
+ * instance in the unit ball (claim B; proofs-notes/claim-B.md).
+ *
+ *   lower: the cluster test-matrix certificate (theory/certificates/cert_ball.h) --
+ *          weighted diagonal dominance on all points, else the largest
+ *          certified delta-net -- in O(n * neighbours), no m x m matrix;
+ *          plus the dense block certificates of bracket_compute when the
+ *          number of distinct points is at most bracket_ball_dense_max();
+ *   upper: the tensor-Chebyshev certificate of the Gaussian kernel (points
+ *          in [-1, 1]^d), plus the dense svd/symeig/pchol certificates of
+ *          bracket_compute under the same size limit.
+ * The best certified end of each side is reported, naming its certificate
+ * (lo.method "ball-diagdom", "ball-cluster", or the dense "invnorm",
+ * "diagdom", "trivial"; up.method "tensor-cheb", or "symeig", "pchol",
+ * "svd", "trivial").  Multiplicities of any size are used exactly: every
+ * computation is on the distinct points. */
+#ifndef ATTNRANK_THEORY_BRACKET_BALL_H
+#define ATTNRANK_THEORY_BRACKET_BALL_H
+
+#include "theory/brackets/bracket.h"
+#include "theory/certificates/cert_ball.h"
+
+typedef struct {
+    ball_lower_t cluster;     /* the cluster lower certificate found */
+    ball_upper_t tensor;      /* the tensor-Chebyshev upper certificate (p = 0: not applicable) */
+    int dense_run;            /* 1 if bracket_compute ran */
+    size_t dense_lower, dense_upper;
+    double seconds_dense;
+} ball_bracket_info_t;
+
+/* Fill out (as bracket_compute: m = n = distinct points, lower, upper, lo,
+ * up, status, seconds; maxerr/prec from the dense run or 0) for
+ * self-attention on P.  beta > 0 finite, 0 < eps < 1, |x_c| <= 1.5 (the
+ * tensor certificate needs |x_c| <= 1 and is skipped otherwise).  o may be
+ * NULL.  AR_ENUMERIC if lower > upper were ever certified (a bug). */
+ar_status bracket_compute_ball(const pointset_t *P, double beta, double eps, const bracket_opts_t *o,
+                               bracket_t *out);
+
+/* Same, also returning the details of each certificate (info may be NULL). */
+ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
+                                  const bracket_opts_t *o, bracket_t *out, ball_bracket_info_t *info);
+
+/* Largest number of distinct points for the dense certificates: 3000, or
+ * ATTNRANK_BALL_DENSE_MAX (0 disables them). */
+size_t bracket_ball_dense_max(void);
+
+#endif

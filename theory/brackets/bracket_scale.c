@@ -1,0 +1,133 @@
+/* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
+#include "theory/brackets/bracket_scale.h"
+#include "numerics/clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "numerics/fps.h"
+#include "numerics/softmax.h"
+#include "theory/certificates/cert_poly.h"
+
+size_t bracket_scale_max_n(void)
+{
+    const char *s = getenv("ATTNRANK_MAX_SCALE_N");
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0)
+            return (size_t)v;
+    }
+    return 200000;
+}
+
+int bracket_scale_applies(const pointset_t *P)
+{
+    if (!P || P->d < 2)
+        return 0;
+    for (size_t i = 0; i < P->n; i++) {
+        double s = 0;
+        for (size_t c = 0; c < P->d; c++)
+            s += P->x[i * P->d + c] * P->x[i * P->d + c];
+        if (!(fabs(sqrt(s) - 1.0) <= 5e-13))   /* a margin below the certificate's 1e-12 check */
+            return 0;
+    }
+    return 1;
+}
+
+ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, const bracket_opts_t *o,
+                                bracket_t *out)
+{
+    bracket_opts_t def;
+    if (!o) {
+        bracket_opts_default(&def);
+        o = &def;
+    }
+    memset(out, 0, sizeof *out);
+    out->status = "inconclusive";
+    double t0 = clock_now();
+    if (!(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
+        ar_error_set("bracket: need finite beta >= 0 and 0 < eps < 1");
+        return AR_EINVAL;
+    }
+    ar_status st = pointset_validate(P);
+    if (st)
+        return st;
+    size_t n = P->n, d = P->d, nmax = bracket_scale_max_n();
+    if (n > nmax) {
+        ar_error_set("bracket: n = %zu exceeds the scale engine's limit of %zu points (O(n^2) work per degree; "
+                     "set ATTNRANK_MAX_SCALE_N to raise it)", n, nmax);
+        return AR_EINVAL;
+    }
+    out->m = out->n = n;
+    /* upper: polynomial certificate */
+    poly_cert_t pc;
+    if ((st = poly_upper_instance(P, beta, eps, &pc)))
+        return st;
+    out->upper = pc.rank;
+    out->up.rank = pc.rank;
+    out->up.err = pc.err;
+    out->up.seconds = pc.seconds;
+    snprintf(out->up.method, sizeof out->up.method, "%s", pc.capped ? "trivial" : "polynomial");
+    /* lower: block certificates on the rows of a farthest-point prefix */
+    double t1 = clock_now();
+    size_t M = pc.rank < n ? pc.rank : n;
+    size_t *order = ar_calloc(n, sizeof *order, "farthest-point order");
+    double *xs = ar_calloc(M * d, sizeof *xs, "prefix points");
+    if (!order || !xs) {
+        free(order); free(xs);
+        return AR_ENOMEM;
+    }
+    if ((st = fps_order(P->x, n, d, 0, order, NULL))) {
+        free(order); free(xs);
+        return st;
+    }
+    for (size_t t = 0; t < M; t++)
+        memcpy(xs + t * d, P->x + order[t] * d, d * sizeof *xs);
+    smx_t A;
+    memset(&A, 0, sizeof A);
+    st = smx_compute(&A, xs, M, P->x, n, d, P->w, beta, o->prec, o->threads);
+    out->seconds_enclose = clock_now() - t1;
+    if (st) {
+        free(order); free(xs);
+        return st;
+    }
+    out->maxerr = A.maxerr;
+    out->prec = A.prec;
+    out->lo.rank = 1;
+    out->lo.invnorm = 1.0;
+    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    if (2.0 * A.maxerr < eps) {
+        for (size_t t = 0; t < M; t++)
+            order[t] = t;                      /* rows of A are already in farthest-point order */
+        lower_cert_t lc;
+        if ((st = lower_blocks(&A, order, M, eps, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        if ((st = lower_nets(&A, xs, d, eps, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        out->status = "certified";
+    } else {
+        out->upper = out->up.rank = n;         /* enclosure too wide: trivial bracket only */
+        snprintf(out->up.method, sizeof out->up.method, "trivial");
+    }
+    out->lower = out->lo.rank;
+    out->seconds_lower = clock_now() - t1;
+    if (out->lower > out->upper) {
+        ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",
+                     out->lower, out->lo.method, out->upper, out->up.method);
+        st = AR_ENUMERIC;
+        out->status = "inconclusive";
+    }
+done:
+    smx_clear(&A);
+    free(order);
+    free(xs);
+    out->seconds = clock_now() - t0;
+    return st;
+}

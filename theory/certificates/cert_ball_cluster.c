@@ -1,0 +1,238 @@
+/* cert_ball_cluster.c -- the cluster (block test matrix) lower certificate for
+ * weighted self-attention in the ball, and its search over the net size
+ * (see cert_ball.h; proofs in proofs-notes/claim-B.md). */
+#include "theory/certificates/cert_ball.h"
+#include "theory/certificates/cert_ball_impl.h"
+#include "theory/certificates/cert_packing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/cellgrid.h"
+#include "numerics/clock.h"
+
+/* ---- lower: cluster certificate ------------------------------------------ */
+
+typedef struct {
+    const double *x;
+    size_t d, i;
+    double r2;
+    const unsigned char *is_centre;
+    size_t best;
+    double bestd;
+} net_t;
+
+static int net_conflict(size_t j, void *ctx)
+{
+    net_t *c = ctx;
+    return c->is_centre[j] && ball_dist2(c->x + c->i * c->d, c->x + j * c->d, c->d) < c->r2;
+}
+
+static int net_nearest(size_t j, void *ctx)
+{
+    net_t *c = ctx;
+    if (c->is_centre[j]) {
+        double D = ball_dist2(c->x + c->i * c->d, c->x + j * c->d, c->d);
+        if (D < c->bestd) {
+            c->bestd = D;
+            c->best = j;
+        }
+    }
+    return 0;
+}
+
+/* Greedy delta-net in index order; block[j] = the centre (point index)
+ * nearest to j among those found.  Returns the number of centres. */
+static ar_status make_net(const pointset_t *P, double delta, unsigned char *is_centre, size_t *block,
+                          size_t *mout)
+{
+    size_t n = P->n, d = P->d, m = 0;
+    if (delta == 0) {
+        for (size_t j = 0; j < n; j++) {
+            is_centre[j] = 1;
+            block[j] = j;
+        }
+        *mout = n;
+        return AR_OK;
+    }
+    cellgrid_t g;
+    ar_status st = cellgrid_build(&g, P->x, n, d, delta);
+    if (st)
+        return st;
+    memset(is_centre, 0, n);
+    net_t c = { P->x, d, 0, delta * delta, is_centre, 0, 0 };
+    for (size_t i = 0; i < n; i++) {
+        c.i = i;
+        if (!cellgrid_visit(&g, P->x + i * d, net_conflict, &c)) {
+            is_centre[i] = 1;
+            m++;
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        c.i = j;
+        c.best = (size_t)-1;
+        c.bestd = INFINITY;
+        cellgrid_visit(&g, P->x + j * d, net_nearest, &c);
+        if (c.best == (size_t)-1)          /* not expected; any block is valid */
+            for (size_t k = 0; k < n; k++)
+                net_nearest(k, &c);
+        block[j] = c.best;
+    }
+    cellgrid_free(&g);
+    *mout = m;
+    return AR_OK;
+}
+
+ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, double delta,
+                             ball_lower_t *out)
+{
+    if (!out) {
+        ar_error_set("ball_cluster_lower: out is NULL");
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    if (!(delta >= 0) || !isfinite(delta)) {
+        ar_error_set("ball_cluster_lower: delta must be finite and >= 0 (delta=%g)", delta);
+        return AR_EINVAL;
+    }
+    double t0 = clock_now();
+    prep_t p;
+    ar_status st = ball_prep_init(&p, P, beta, eps, COORD_MAX, "ball_cluster_lower");
+    if (st)
+        return st;
+    size_t n = p.n, d = p.d, m = 0;
+    unsigned char *is_centre = ar_calloc(n, 1, "net flags");
+    size_t *block = ar_calloc(n, sizeof(size_t), "net blocks");
+    if (!is_centre || !block) {
+        st = AR_ENOMEM;
+        goto done0;
+    }
+    if ((st = make_net(P, delta, is_centre, block, &m)))
+        goto done0;
+    /* evaluated radius: tail <= 1e-4 tau, and every block member evaluated */
+    double tau = (1.0 - eps) / (1.0 + eps);
+    double spread = p.Lmax - p.Lmin;
+    double phi2 = 2.0 * (log((double)n) + spread + log(1e4 / tau) + 1.0) / beta;
+    phi2 = fmax(phi2, 1.21 * delta * delta);
+    phi2 = fmin(fmax(phi2, PHI2_MIN), PHI2_ALL);
+    cellgrid_t g;
+    if ((st = cellgrid_build(&g, P->x, n, d, ball_cell_size(phi2))))
+        goto done0;
+    double dlow = ball_dlow_of(phi2);
+    visit_t v;
+    ball_visit_init(&v, &p, phi2);
+    v.block = block;
+    arb_t R, tail;
+    arb_init(R);
+    arb_init(tail);
+    int all = 1;
+    double maxR = 0.0, maxT = 0.0;
+    size_t near = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (!is_centre[a])
+            continue;
+        v.row = a;
+        v.own = block[a];
+        v.count = 0;
+        arb_zero(v.in);
+        arb_zero(v.out);
+        cellgrid_visit(&g, P->x + a * d, ball_visit_fn, &v);
+        near += v.count;
+        arb_zero(tail);
+        if (v.count < n) {
+            ball_tail_bound(tail, &p, a, n - v.count, dlow);
+            double tv = ball_ub_d(tail);
+            if (tv > maxT)
+                maxT = tv;
+        }
+        arb_add(R, v.out, tail, BPREC);
+        /* In: lower end only (dropping terms keeps a lower bound) */
+        arf_t lo;
+        arf_init(lo);
+        arb_get_lbound_arf(lo, v.in, BPREC);
+        arb_t inl;
+        arb_init(inl);
+        arb_set_arf(inl, lo);
+        arf_clear(lo);
+        if (!arb_is_positive(inl)) {
+            all = 0;
+            maxR = INFINITY;
+            arb_clear(inl);
+            continue;
+        }
+        arb_div(R, R, inl, BPREC);
+        arb_clear(inl);
+        double r = ball_ub_d(R);
+        if (r > maxR)
+            maxR = r;
+        if (!pack_dominance_holds(R, eps))
+            all = 0;
+    }
+    arb_clear(R);
+    arb_clear(tail);
+    ball_visit_clear(&v);
+    cellgrid_free(&g);
+    out->m = m;
+    out->certified = all ? m : 0;
+    out->delta = delta;
+    out->max_R = maxR;
+    out->max_tail = maxT;
+    out->phi2 = phi2;
+    out->near_pairs = near;
+    snprintf(out->method, sizeof out->method, "%s", delta == 0 ? "diagdom" : "cluster");
+done0:
+    free(is_centre);
+    free(block);
+    ball_prep_clear(&p);
+    out->seconds = clock_now() - t0;
+    return st;
+}
+
+ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_lower_t *out)
+{
+    double t0 = clock_now();
+    ball_lower_t c, best;
+    memset(&best, 0, sizeof best);
+    best.m = best.certified = 1;
+    snprintf(best.method, sizeof best.method, "trivial");
+    ar_status st = ball_cluster_lower(P, beta, eps, 0.0, &c);
+    if (st)
+        return st;
+    if (c.certified) {
+        *out = c;
+        out->seconds = clock_now() - t0;
+        return AR_OK;
+    }
+    /* gallop up from 1/sqrt(beta) until certified */
+    double lo = 0.0, hi = 1.0 / sqrt(beta);
+    int probes = 0, found = 0;
+    for (; probes < 40 && hi < 4.0; probes++) {
+        if ((st = ball_cluster_lower(P, beta, eps, hi, &c)))
+            return st;
+        if (c.certified) {
+            found = 1;
+            if (c.certified > best.certified)
+                best = c;
+            break;
+        }
+        lo = hi;
+        hi *= 1.25;
+    }
+    if (found && lo > 0) {
+        for (int k = 0; k < 24 && hi / lo > 1.01; k++) {
+            double mid = sqrt(lo * hi);
+            if ((st = ball_cluster_lower(P, beta, eps, mid, &c)))
+                return st;
+            if (c.certified) {
+                hi = mid;
+                if (c.certified > best.certified)
+                    best = c;
+            } else {
+                lo = mid;
+            }
+        }
+    }
+    *out = best;
+    out->seconds = clock_now() - t0;
+    return AR_OK;
+}

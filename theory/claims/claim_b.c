@@ -1,0 +1,168 @@
+/* claim_b.c -- claim-B sweep point (see claim_b.h). */
+#include "theory/claims/claim_b.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "constructions/pointsets/ball.h"
+#include "numerics/clock.h"
+#include "theory/brackets/bracket_ball.h"
+#include "theory/brackets/route.h"
+#include "theory/certificates/cert_ball.h"
+#include "theory/certificates/cert_packing.h"
+
+void claim_b_opts_default(claim_b_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->rho0 = sqrt(3.0) / 2.0;
+    o->lower = 1;
+    o->upper = 0;
+    o->upper_family = "dense";
+    o->npoints = 2500;
+}
+
+static const double scales[] = { 1.12, 1.06, 1.0, 0.95, 0.9 };
+
+/* Best certified shells lower bound; N of its instance into logN. */
+static ar_status shells_lower(size_t d, double beta, double eps, const claim_b_opts_t *o, ball_lower_t *best,
+                              double *log10N, double *log10wmax)
+{
+    memset(best, 0, sizeof *best);
+    best->certified = 1;
+    snprintf(best->method, sizeof best->method, "trivial");
+    *log10N = 0;
+    *log10wmax = 0;
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_SHELLS, d, beta);
+        s.rho0 = o->rho0;
+        s.unweighted = o->unweighted;
+        s.c_radial *= scales[k];
+        s.c_angular *= scales[k];
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        ar_status st = ball_generate(&P, &s);
+        if (st)
+            return st;
+        ball_lower_t c;
+        st = ball_lower_search(&P, beta, eps, &c);
+        if (st == AR_OK && c.certified > best->certified) {
+            *best = c;
+            fmpz_t N;
+            fmpz_init(N);
+            *log10N = ball_total_count(&P, N);
+            *log10wmax = ball_max_weight(&P, N);
+            fmpz_clear(N);
+        }
+        pointset_clear(&P);
+        if (st)
+            return st;
+    }
+    return AR_OK;
+}
+
+ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t *o, law_point_t *out)
+{
+    claim_b_opts_t def;
+    if (!o) {
+        claim_b_opts_default(&def);
+        o = &def;
+    }
+    if (!out) {
+        ar_error_set("claim_b_point: out is NULL");
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    out->d = (int)d;
+    out->beta = beta;
+    out->eps = eps;
+    out->status = "certified";
+    if (d < 2 || d > 16 || !(beta > 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
+        ar_error_set("claim_b_point: need 2 <= d <= 16, beta > 0 finite, 0 < eps < 1");
+        return AR_EINVAL;
+    }
+    double t0 = clock_now();
+    ar_status st;
+    double ball_lower = 0, l10N = 0, l10w = 0;
+    if (o->lower || o->sphere_contrast) {
+        ball_lower_t c;
+        if ((st = shells_lower(d, beta, eps, o, &c, &l10N, &l10w)))
+            return st;
+        ball_lower = (double)c.certified;
+        out->lower = c.certified;
+        out->lower_points = c.m;
+        snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/shells", c.method);
+        out->log10_n = l10N;
+        if (!c.certified || strcmp(c.method, "trivial") == 0)
+            out->status = "inconclusive";
+        double need = beta / 8.0 / log(10.0);
+        snprintf(out->note, sizeof out->note,
+                 "shells rho0=%.4g%s: N = 10^%.1f points, max multiplicity 10^%.1f; n >= e^{beta/8} = 10^%.1f %s",
+                 o->rho0, o->unweighted ? " unweighted" : "", l10N, l10w, need,
+                 l10N >= need ? "holds" : "does NOT hold");
+    }
+    if (o->sphere_contrast) {
+        pack_cert_t pk;
+        if ((st = pack_lower_search(d, beta, eps, 1, 200000, &pk)))
+            return st;
+        out->lower = pk.certified ? pk.certified : 1;
+        out->lower_points = pk.m;
+        snprintf(out->lower_method, sizeof out->lower_method, "sphere-packing/%s", pk.method);
+        out->log10_n = log10((double)pk.m);
+        snprintf(out->note, sizeof out->note,
+                 "sphere packing %zu vs ball shells (rho0=%.4g) %.0f: ball/sphere = %.3g, /sqrt(beta) = %.3g",
+                 out->lower, o->rho0, ball_lower, ball_lower / (double)out->lower,
+                 ball_lower / (double)out->lower / sqrt(beta));
+        if (!pk.certified)
+            out->status = "inconclusive";
+    }
+    if (o->upper) {
+        ball_spec_t s;
+        ball_family_t f = BALL_DENSE;
+        if (o->upper_family && (st = ball_family_parse(o->upper_family, &f)))
+            return st;
+        ball_spec_default(&s, f, d, beta);
+        s.rho0 = o->rho0;
+        s.unweighted = o->unweighted;
+        s.npoints = o->npoints;
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        if ((st = ball_generate(&P, &s)))
+            return st;
+        route_result_t rr;             /* the one route chooser (ball route + dense where affordable) */
+        st = route_bracket(&P, &P, beta, eps, NULL, &rr);
+        const bracket_t b = rr.b;
+        if (st == AR_OK) {
+            out->n = P.n;
+            out->upper = b.upper;
+            out->upper_capped = b.upper >= P.n;
+            out->upper_err = b.up.err;
+            snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", b.up.method, ball_family_name(f));
+            if (b.lower > out->lower) {
+                out->lower = b.lower;
+                out->lower_points = P.n;
+                out->lower_on_instance = 1;
+                snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", b.lo.method, ball_family_name(f));
+            }
+            if (!o->lower) {
+                fmpz_t N;
+                fmpz_init(N);
+                out->log10_n = ball_total_count(&P, N);
+                fmpz_clear(N);
+            }
+            if (strcmp(b.status, "certified") != 0)
+                out->status = "inconclusive";
+        }
+        pointset_clear(&P);
+        if (st)
+            return st;
+    }
+    out->seconds = clock_now() - t0;
+    return AR_OK;
+}
+
+ar_status claim_b_law_point(const law_t *L, double beta, law_point_t *out)
+{
+    const claim_b_opts_t *o = L->opts;
+    return claim_b_point((size_t)L->dim, beta, L->eps, o, out);
+}

@@ -1,0 +1,46 @@
+/* claim_b.h -- one certified sweep point of claim B (the full-ball law
+ * Theta(beta^{d/2}) with Gaussian multiplicities; proofs-notes/claim-B.md).
+ *
+ * lower end: the best certified cluster certificate (theory/certificates/cert_ball.h) on
+ *            the shells instance of constructions/pointsets/ball.h, over the spacing
+ *            scales {1.12, 1.06, 1, 0.95, 0.9} x the defaults (largest
+ *            certified count wins); the instance's exact total point count
+ *            N (with multiplicities) gives log10_n;
+ * upper end: bracket_compute_ball on a dense lattice instance (or uniform
+ *            sample) of `npoints` distinct points, when requested;
+ *            the larger of the two lower ends is reported.
+ * The note records the abstract's condition n >= C e^{beta/8} for the
+ * lower instance: log10 N against beta/(8 ln 10).
+ * mode "sphere": the lower end is the certified cap packing on S^{d-1}
+ * (pack_lower_search) and the note carries the ball/sphere ratio at the
+ * same beta (the contrast row). */
+#ifndef ATTNRANK_THEORY_CLAIM_B_H
+#define ATTNRANK_THEORY_CLAIM_B_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+#include "theory/claims/law_point.h"
+#include "theory/claims/laws.h"
+
+typedef struct {
+    double rho0;            /* inner radius of the instances (default sqrt(3)/2) */
+    int unweighted;         /* 1: no multiplicities (the law should not appear) */
+    int lower;              /* 1: certify the lower end on shells (default 1) */
+    int upper;              /* 1: bracket a dense/uniform instance for the upper end (default 0) */
+    const char *upper_family; /* "dense" (default) or "uniform" */
+    size_t npoints;         /* distinct points of the upper instance (default 2500) */
+    int sphere_contrast;    /* 1: the contrast row (see above) */
+} claim_b_opts_t;
+
+void claim_b_opts_default(claim_b_opts_t *o);
+
+/* One point at (d, beta, eps): 2 <= d <= 16, beta > 0, 0 < eps < 1.
+ * Fills every field of out (out->n: distinct points of the upper instance,
+ * 0 if none; status "certified" unless a requested end could not be
+ * certified beyond the trivial bound). */
+ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t *o, law_point_t *out);
+
+/* law_point_fn for the laws table: options from L->opts (NULL: defaults). */
+ar_status claim_b_law_point(const law_t *L, double beta, law_point_t *out);
+
+#endif

@@ -1,0 +1,209 @@
+/* laws.c -- the laws table.
+ *
+ * Claim S at dense-instance scale (O(n^3) linear algebra, n <= 2000): the
+ * exponent (d-1)/2 of (1+beta).  Tolerance 0.1 on the fitted exponent is
+ * the one THEORY section 4 and issue #3 declare.  Bands were declared from
+ * the independent prototype's constants (d=2: rank/sqrt(1+beta) ~ 4.5;
+ * d=3: rank/(1+beta) ~ 7-8 at eps = 0.1) with a factor-2-4 margin on
+ * both sides, before running this code. */
+#include "theory/claims/laws.h"
+
+#include <math.h>
+#include <string.h>
+#include "theory/claims/claim_s.h"
+#include "theory/claims/claim_b.h"
+#include "theory/claims/claim_r.h"
+
+static const double betas_s2[] = { 30, 100, 300, 1000 };
+static const double betas_s3[] = { 20, 30, 45, 60 };
+static const double betas_s2_scale[] = { 100, 1000, 10000, 100000 };
+static const double betas_s3_scale[] = { 50, 100, 200, 500 };
+static const double betas_s4_scale[] = { 20, 50, 100, 200 };
+static const double betas_s5_scale[] = { 20, 50, 100, 200 };
+static const double beta_sat3[] = { 50 };
+static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
+
+/* ---- claim B (issue 7; proofs-notes/claim-B.md) ------------------------
+ * Windows and bands declared from the issue's prototype numbers before this
+ * code's final numbers were seen: full disk packings 85/253 at beta
+ * 100/300 (lower/beta ~ 0.85), dense weighted disk SVD 113/228/344 at beta
+ * 50/100/150 (upper/beta ~ 2.3); bands with a factor ~3-4 margin each side;
+ * tol 0.2 as the issue states.  d = 3 has no prototype numbers: the d = 2
+ * band widened to [0.05, 20].  The asserted rows use the full ball (rho0 =
+ * 0), where the exponent appears at beta that dense instances reach; the
+ * annulus rho0 = sqrt(3)/2 of the abstract is a lower-end report (its upper
+ * end needs instances beyond the dense engine). */
+static const double betas_b2[] = { 50, 100, 150, 200 };
+static const double betas_b3[] = { 10, 20, 35, 60 };
+static const double betas_b2_annulus[] = { 1000, 3000, 10000 };
+static const double betas_b3_annulus[] = { 300, 1000, 2000 };
+static const double betas_b3_full_lower[] = { 100, 250, 600 };
+static const double betas_b2_contrast[] = { 100, 300, 1000, 3000 };
+static const claim_b_opts_t b_full2 = { .rho0 = 0.0, .lower = 1, .upper = 1, .upper_family = "dense",
+                                        .npoints = 2000 };
+static const claim_b_opts_t b_full_lower = { .rho0 = 0.0, .lower = 1 };
+static const claim_b_opts_t b_full3 = { .rho0 = 0.0, .lower = 1, .upper = 1, .upper_family = "dense",
+                                        .npoints = 2000 };
+static const claim_b_opts_t b_annulus = { .rho0 = 0.86602540378443865, .lower = 1 };
+static const claim_b_opts_t b_contrast = { .rho0 = 0.0, .lower = 1, .sphere_contrast = 1 };
+static const claim_b_opts_t b_unweighted = { .rho0 = 0.0, .unweighted = 1, .lower = 1, .upper = 1,
+                                             .upper_family = "dense", .npoints = 1500 };
+
+#define B_ROW .claim = "B", .eps = 0.1, .variable = "beta", .point = claim_b_law_point
+
+/* ---- Claim R (proofs-notes/claim-R.md): a fixed head of visible dimension r.
+ * Lower end: the separated lattice (spacing 2/sqrt(1+beta)) of the Gaussian-
+ * weighted r-ball construction; upper end: the dense lattice of the same
+ * family (spacing c_upper/sqrt(1+beta)); both recomputed in head dimensions
+ * 16 and 64 (random rotation, key offset, invisible query parts), which must
+ * give the same numbers.  Tolerance 0.2 on the exponent r/2 is the one
+ * issue #8 declares.  The band [0.25, 8] was set after a first sweep had
+ * shown ratios in [0.5, 2.2] for r = 1, 2, 3 (a Theta band, generous by
+ * design: the verdict rests on the exponents).  Windows: as large as the
+ * dense O(n^3) upper end allows within the 4-minute budget (n <= ~1800). */
+static const double betas_r1[] = { 30, 100, 300, 1000, 3000, 10000 };
+static const double betas_r2[] = { 10, 30, 100, 300 };
+static const double betas_r3[] = { 10, 20, 40, 80 };
+static const double betas_rrand[] = { 3, 10, 30, 100, 300 };
+static const claim_r_opts_t r_opts_1 = { .c_lower = 2.0, .c_upper = 0.5, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_2 = { .c_lower = 2.0, .c_upper = 1.0, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_3 = { .c_lower = 2.0, .c_upper = 1.2, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
+static const claim_r_opts_t r_opts_rand = { .n_random = 400, .seed = 11 };
+#define R_ROW .claim = "R", .eps = 0.1, .point = claim_r_law_point, .variable = "1+beta", .upper_source = "instance"
+
+/* Claim S rows share these fields. */
+#define S_ROW .claim = "S", .eps = 0.1, .point = claim_s_law_point
+
+static const law_t table[] = {
+    /* dense engine: one O(n^3) instance gives both ends */
+    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+      .betas = betas_s2, .nbetas = 4, .family = "polygon", .n_per_law = 20.0, .n_min = 128, .n_max = 2000,
+      .scope = "dense regular polygon, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
+      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .betas = betas_s3, .nbetas = 4, .family = "fibonacci", .n_per_law = 30.0, .n_min = 300, .n_max = 2000,
+      .scope = "dense Fibonacci set, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
+      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
+    /* structured engine */
+    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+      .betas = betas_s2_scale, .nbetas = 4, .family = "polygon", .n_per_law = 0.0, .n_min = 20160, .n_max = 20160,
+      .scope = "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal "
+               "Fourier band)",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .betas = betas_s3_scale, .nbetas = 4, .family = "fibonacci", .n_per_law = 40.0, .n_min = 2000, .n_max = 20000,
+      .scope = "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci "
+               "sets, n <= 20000",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
+      .betas = betas_s4_scale, .nbetas = 4, .family = "uniform",
+      .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    { S_ROW, .variable = "1+beta", .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
+      .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
+      .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
+    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
+      .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
+      .scope = "Gaussian-weighted lattice in the unit segment (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r2,
+      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_2,
+      .scope = "Gaussian-weighted lattice in the unit disk (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r3,
+      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_3,
+      .scope = "Gaussian-weighted lattice in the unit 3-ball (lower: separated lattice, upper: dense lattice); "
+               "same brackets in dh = 16, 64" },
+    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit segment, no "
+               "weights): C = max upper/(1+beta)^{1/2} is the band's upper end; no exponent is expected" },
+    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit disk, no weights): "
+               "C = max upper/(1+beta); attention concentrates on boundary keys, the upper end falls at large beta" },
+    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit 3-ball, no "
+               "weights): C = max upper/(1+beta)^{3/2}; the upper end falls at large beta (concentration)" },
+    /* saturation in n at fixed beta: full rank below the law, a plateau above it */
+    { S_ROW, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
+      .family = "fibonacci",
+      .scope = "beta = 50: n <= packing size certified full rank (subsets of a certified packing); Fibonacci "
+               "instances' polynomial upper bound stops growing once n passes the law (last two sizes within 5%)",
+      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "saturation", .ns = ns_sat3, .nns = 9 },
+    /* claim B */
+    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
+      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full2, .upper_source = "instance",
+      .kind = "exponent",
+      .scope = "full disk, Gaussian multiplicities: lower = cluster/diagonal dominance on radial shells "
+               "(or dense blocks), upper = best dense/tensor certificate of a 2000-point weighted lattice" },
+    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3,
+      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full3, .upper_source = "instance",
+      .kind = "exponent",
+      .scope = "full 3-ball, Gaussian multiplicities: lower on radial shells (Fibonacci caps), upper on a "
+               "2000-point weighted lattice" },
+    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
+      .nbetas = 3, .family = "ball shells", .opts = &b_annulus, .upper_source = "instance", .kind = "report",
+      .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): certified lower end only, multiplicities "
+               "with hundreds of digits; no upper end at these beta" },
+    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_annulus,
+      .nbetas = 3, .family = "ball shells", .opts = &b_annulus, .upper_source = "instance", .kind = "report",
+      .scope = "3-d shell |x|^2 in [3/4, 1]: certified lower end only (thin shell: sphere-like until the "
+               "shell holds several radial layers)" },
+    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0,
+      .betas = betas_b3_full_lower, .nbetas = 3, .family = "ball shells", .opts = &b_full_lower,
+      .upper_source = "instance", .kind = "report",
+      .scope = "full 3-ball: certified lower end only, beyond the dense window of the exponent row" },
+    { B_ROW, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
+      .betas = betas_b2_contrast, .nbetas = 4, .family = "sphere packing vs ball shells", .opts = &b_contrast,
+      .upper_source = "instance", .kind = "report",
+      .scope = "contrast: certified circle packing (claim S, exponent 1/2) against the full-disk shells on the "
+               "same beta grid; the note gives ball/sphere and its ratio to sqrt(beta)" },
+    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
+      .nbetas = 4, .family = "ball shells+dense unweighted", .opts = &b_unweighted, .upper_source = "instance",
+      .kind = "report",
+      .scope = "full disk WITHOUT multiplicities: the beta^{d/2} law is not expected (sphere-like growth)" },
+};
+const law_t *laws_table(size_t *count)
+{
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+double law_variable(const law_t *L, double beta)
+{
+    return L->variable && strcmp(L->variable, "beta") == 0 ? beta : 1.0 + beta;
+}
+
+double law_value(const law_t *L, double beta)
+{
+    if (L->law)
+        return L->law(L, beta);
+    return pow(law_variable(L, beta), L->predicted);
+}
+
+int law_asserted(const law_t *L)
+{
+    return !L->kind || strcmp(L->kind, "report") != 0;
+}
+
+static const char *const untested[] = {
+    NULL
+};
+
+const char *const *laws_untested(void) { return untested; }
+
+static const char *const elsewhere[] = {
+    "E", "empirical, on a real transformer (USE lite, not BERT): the verify_E suite asserts that every head's "
+         "brackets are certified and reports the reductions and their Spearman association with the upper "
+         "certificates, without asserting a sign (tests/verify/verify_E.c)",
+    "T", "no exponent to fit: r(tau) recovery above the noise's eta and not below it, and the certified chain "
+         "rank_eps(A) <= upper(A_k at eps - eta), are asserted per instance by the verify_T suite "
+         "(tests/verify/verify_T.c)",
+    NULL
+};
+
+const char *const *laws_checked_elsewhere(void) { return elsewhere; }

@@ -1,0 +1,159 @@
+/* verify.c -- sweep, bracket, fit and judge one law. */
+#include "theory/claims/verify.h"
+#include "numerics/clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "theory/certificates/cert_packing.h"
+
+/* Saturation row: see verify.h. */
+static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
+{
+    double t0 = clock_now(), beta = law->betas[0];
+    if (progress)
+        progress("saturation: certifying a packing", ctx);
+    pack_cert_t pk;
+    ar_status st = pack_lower_search((size_t)law->dim, beta, law->eps, 1, 60000, &pk);
+    if (st)
+        return st;
+    if (!law->point) {
+        ar_error_set("verify_law: row of claim %s has no point function", law->claim);
+        return AR_EINVAL;
+    }
+    int ok = 1, certified = 1;
+    size_t prev = 0;
+    row->band_min = INFINITY;
+    row->band_max = -INFINITY;
+    for (size_t t = 0; t < law->nns && t < VERIFY_MAX_POINTS; t++) {
+        size_t n = (size_t)law->ns[t];
+        if (progress) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "saturation d=%d beta=%g: n=%zu (%zu/%zu)", law->dim, beta, n, t + 1, law->nns);
+            progress(msg, ctx);
+        }
+        verify_point_t *pt = &row->pts[row->npts++];
+        pt->beta = beta;
+        pt->p.n = n;
+        if ((st = law->point(law, beta, &pt->p)))
+            return st;
+        /* lower end: an n-point subset of the certified packing (full rank) */
+        size_t k = pack_multiset_lower(&pk, n);
+        if (k > pt->p.lower) {
+            pt->p.lower = k;
+            pt->p.lower_points = n;
+            pt->p.lower_on_instance = 0;
+            snprintf(pt->p.lower_method, sizeof pt->p.lower_method, "%s/%s",
+                     n <= pk.m ? "packing-subset" : "packing-multiset", pk.method);
+        }
+        pt->upper_fitted = pt->p.upper;
+        if (strcmp(pt->p.status, "certified") != 0)
+            certified = 0;
+        if (n <= pk.certified && pt->p.lower != n)
+            ok = 0;                          /* below the packing size: must be certified full rank */
+        if (pt->p.upper < prev)
+            ok = 0;
+        prev = pt->p.upper;
+        double lawv = pow(1 + beta, 0.5 * (law->dim - 1));   /* the claim-S law at this beta */
+        double r = (double)pt->p.upper / lawv;
+        if (!pt->p.upper_capped) {
+            row->band_min = fmin(row->band_min, r);
+            row->band_max = fmax(row->band_max, r);
+        }
+    }
+    row->seconds = clock_now() - t0;
+    if (row->npts < 3 || !certified) {
+        row->verdict = "inconclusive";
+        snprintf(row->reason, sizeof row->reason, "too few sizes or a point not certified");
+        return AR_OK;
+    }
+    const verify_point_t *a = &row->pts[row->npts - 2], *b = &row->pts[row->npts - 1];
+    double rel = fabs((double)b->p.upper - (double)a->p.upper) / (double)b->p.upper;
+    int plateau = rel <= law->tol && 4 * b->p.upper < b->p.n && !b->p.upper_capped;
+    row->verdict = ok && plateau ? "pass" : "fail";
+    snprintf(row->reason, sizeof row->reason,
+             "packing of %zu points certified (so every n <= %zu has worst case n); upper %zu -> %zu over the last "
+             "doubling (change %.1f%%, tol %.0f%%)%s",
+             pk.certified, pk.certified, a->p.upper, b->p.upper, 100 * rel, 100 * law->tol,
+             ok ? "" : "; a size below the packing was not certified full rank or the upper bound decreased");
+    return AR_OK;
+}
+
+ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
+{
+    memset(row, 0, sizeof *row);
+    row->law = law;
+    if (law->kind && strcmp(law->kind, "saturation") == 0)
+        return verify_saturation(law, row, progress, ctx);
+    double t0 = clock_now();
+    int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
+    if (!law->point) {
+        ar_error_set("verify_law: row of claim %s has no point function", law->claim);
+        return AR_EINVAL;
+    }
+    int all_certified = 1;
+    double xs[VERIFY_MAX_POINTS], lo[VERIFY_MAX_POINTS], up[VERIFY_MAX_POINTS];
+    row->band_min = INFINITY;
+    row->band_max = -INFINITY;
+    for (size_t t = 0; t < law->nbetas && t < VERIFY_MAX_POINTS; t++) {
+        double beta = law->betas[t];
+        if (progress) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "claim %s d=%d: beta=%g (%zu/%zu)", law->claim, law->dim, beta, t + 1,
+                     law->nbetas);
+            progress(msg, ctx);
+        }
+        verify_point_t *pt = &row->pts[row->npts];
+        pt->beta = beta;
+        ar_status st = law->point(law, beta, &pt->p);
+        if (st)
+            return st;
+        row->npts++;
+        pt->upper_fitted = continuum ? pt->p.continuum : pt->p.upper;
+        if (strcmp(pt->p.status, "certified") != 0 || pt->upper_fitted == 0)
+            all_certified = 0;
+        /* an instance upper end pinned at n means the instance was too small to see the law */
+        if (!continuum && pt->p.upper_capped)
+            all_certified = 0;
+        double lawv = law_value(law, beta);
+        xs[t] = law_variable(law, beta);
+        lo[t] = (double)pt->p.lower;
+        up[t] = (double)pt->upper_fitted;
+        double r1 = lo[t] / lawv, r2 = up[t] / lawv;
+        row->band_min = fmin(row->band_min, fmin(r1, r2));
+        row->band_max = fmax(row->band_max, fmax(r1, r2));
+    }
+    row->seconds = clock_now() - t0;
+    if (!all_certified || row->npts < 3) {
+        row->verdict = "inconclusive";
+        snprintf(row->reason, sizeof row->reason, "%s",
+                 row->npts < 3 ? "fewer than 3 points"
+                               : "a point was not certified or its instance upper bound was the trivial rank <= n");
+        if (row->npts >= 2) {
+            fit_loglog(xs, lo, row->npts, &row->fit_lower);
+            if (fit_loglog(xs, up, row->npts, &row->fit_upper) != AR_OK)
+                memset(&row->fit_upper, 0, sizeof row->fit_upper);
+        }
+        return AR_OK;
+    }
+    ar_status st;
+    if ((st = fit_loglog(xs, lo, row->npts, &row->fit_lower)) ||
+        (st = fit_loglog(xs, up, row->npts, &row->fit_upper)))
+        return st;
+    double dl = fabs(row->fit_lower.slope - law->predicted);
+    double du = fabs(row->fit_upper.slope - law->predicted);
+    int band_ok = row->band_min >= law->band_lo && row->band_max <= law->band_hi;
+    if (dl <= law->tol && du <= law->tol && band_ok) {
+        row->verdict = "pass";
+        snprintf(row->reason, sizeof row->reason, "both exponents within %.2g of %.3g; ratios in [%.3g, %.3g]",
+                 law->tol, law->predicted, row->band_min, row->band_max);
+    } else {
+        row->verdict = "fail";
+        snprintf(row->reason, sizeof row->reason,
+                 "lower exponent off by %.3f, upper (%s) by %.3f (tol %.2g); ratios [%.3g, %.3g] vs band [%.3g, %.3g]",
+                 dl, continuum ? "continuum" : "instance", du, law->tol, row->band_min, row->band_max,
+                 law->band_lo, law->band_hi);
+    }
+    return AR_OK;
+}

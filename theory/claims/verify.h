@@ -1,0 +1,51 @@
+/* verify.h -- judge one row of the laws table: sweep beta over the declared
+ * window, bracket each instance, fit both bracket ends, check the band.
+ *
+ * verdict "pass": every point certified, both fitted exponents within
+ * law->tol of law->predicted, and every lower/law and upper/law inside
+ * [band_lo, band_hi].  "fail": all points certified but a condition
+ * above is violated.  "inconclusive": some point could not be certified,
+ * an instance upper bound was the trivial rank <= n (instance too small),
+ * or fewer than 3 points could be fitted. */
+#ifndef ATTNRANK_THEORY_VERIFY_H
+#define ATTNRANK_THEORY_VERIFY_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+#include "theory/claims/laws.h"
+#include "theory/claims/fit.h"
+#include "theory/claims/claim_s.h"
+
+#define VERIFY_MAX_POINTS 32
+
+typedef struct {
+    double beta;
+    claim_s_point_t p;      /* the certified evidence at this beta (saturation rows: at size p.n) */
+    size_t upper_fitted;    /* the upper value that is fitted (instance or continuum) */
+} verify_point_t;
+
+typedef struct {
+    const law_t *law;
+    verify_point_t pts[VERIFY_MAX_POINTS];
+    size_t npts;
+    fit_t fit_lower, fit_upper;
+    double band_min, band_max;   /* observed extremes of lower/law and upper/law */
+    const char *verdict;         /* "pass", "fail" or "inconclusive" */
+    char reason[256];
+    double seconds;
+} verify_row_t;
+
+/* Progress callback: called before each instance with a short message. */
+typedef void (*verify_progress_fn)(const char *msg, void *ctx);
+
+/* Run the law's sweep and judge it.  Saturation rows (law->kind
+ * "saturation", beta = law->betas[0], sizes law->ns): "pass" when every size
+ * n <= the certified packing size is certified full rank (lower = n), the
+ * upper bounds are non-decreasing in n, the two largest instances' upper
+ * bounds differ by at most law->tol (relative) and the largest is below n/4
+ * (a plateau, not the trivial rank <= n); fit_* stay zero.  Errors (AR_*) only for failures of the
+ * machinery itself (allocation, LAPACK); a law the numbers do not support
+ * is verdict "fail", not an error. */
+ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx);
+
+#endif
