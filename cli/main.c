@@ -72,8 +72,8 @@ int main(int argc, char **argv)
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {
-        fprintf(stderr, "attnrank: unknown command '%s' (see 'attnrank --help')\n", c);
-        return 2;
+        ar_error_set("unknown command '%s' (see 'attnrank --help')", c);
+        return cmd_fail(AR_EINVAL);
     }
     flint_cleanup_master();
     return rc;

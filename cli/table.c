@@ -1,5 +1,6 @@
 /* table.c -- strict reader of 'scale --format tsv' tables (see table.h). */
 #include "cli/table.h"
+#include "numerics/infile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -178,11 +179,10 @@ ar_status table_parse(table_t *t, const char *buf, size_t len, const char *name)
 
 ar_status table_read(table_t *t, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ar_error_set("%s: cannot open (%s)", path, strerror(errno));
-        return AR_EIO;
-    }
+    FILE *f;
+    ar_status ost = infile_open(path, "table of 'attnrank scale --format tsv'", INFILE_ANY, &f, NULL);
+    if (ost != AR_OK)
+        return ost;
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
         fclose(f);

@@ -5,18 +5,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <string.h>
 
 static _Thread_local char ar_errbuf[512];
 
+/* Length of the valid UTF-8 sequence at p (1..4 bytes), or 0 if the bytes
+ * there are not one; C1 controls (U+0080..U+009F) count as invalid. */
+static size_t utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t len;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf) { len = 2; min = 0xa0; }          /* U+00A0.. (no C1) */
+    else if (c >= 0xe0 && c <= 0xef) { len = 3; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { len = 4; min = 0x10000; }
+    else return 0;
+    unsigned cp = c & (0x7f >> len);
+    for (size_t k = 1; k < len; k++) {
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[k] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
 void ar_error_set(const char *fmt, ...)
 {
+    char raw[sizeof ar_errbuf];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ar_errbuf, sizeof ar_errbuf, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    for (char *p = ar_errbuf; *p; p++)   /* keep it one line */
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    /* One line that cannot drive a terminal: control characters (C0, DEL,
+     * C1) and invalid UTF-8 bytes, which may come from file names or file
+     * contents echoed in the message, are written as \xNN. */
+    const unsigned char *p = (const unsigned char *)raw;
+    size_t o = 0, cap = sizeof ar_errbuf - 1;
+    while (*p && o < cap) {
+        size_t len = *p >= 0x80 ? utf8_len(p) : (*p >= 0x20 && *p != 0x7f);
+        if (len) {
+            if (o + len > cap)
+                break;
+            memcpy(ar_errbuf + o, p, len);
+            o += len;
+            p += len;
+        } else {
+            if (o + 4 > cap)
+                break;
+            snprintf(ar_errbuf + o, 5, "\\x%02x", *p);
+            o += 4;
+            p++;
+        }
+    }
+    ar_errbuf[o] = '\0';
 }
 
 const char *ar_error_get(void) { return ar_errbuf; }

@@ -1,5 +1,6 @@
 /* corpus.c -- license-text sentences and their manifest check (see corpus.h). */
 #include "constructions/formats/corpus.h"
+#include "numerics/infile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,8 +75,10 @@ ar_status corpus_split(const char *path, char ***sents, size_t *n)
 {
     *sents = NULL;
     *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) { ar_error_set("corpus: cannot open %s", path); return AR_EIO; }
+    FILE *f;
+    ar_status ost = infile_open(path, "license text file", INFILE_REGULAR, &f, NULL);
+    if (ost != AR_OK)
+        return ost;
     char *buf = ar_calloc(CORPUS_MAX_FILE + 1, 1, "license text");
     if (!buf) { fclose(f); return AR_ENOMEM; }
     size_t len = fread(buf, 1, CORPUS_MAX_FILE + 1, f);

@@ -1,5 +1,6 @@
 /* json.c -- strict recursive-descent JSON reader (see json.h). */
 #include "constructions/formats/json.h"
+#include "numerics/infile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -258,8 +259,10 @@ ar_status json_parse(const char *buf, size_t n, const char *what, json_t *out)
 ar_status json_read_file(const char *path, size_t max_bytes, json_t *out)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) { ar_error_set("%s: cannot open", path); return AR_EIO; }
+    FILE *f;
+    ar_status ost = infile_open(path, "JSON file", INFILE_REGULAR, &f, NULL);
+    if (ost != AR_OK)
+        return ost;
     if (fseek(f, 0, SEEK_END) != 0) { fclose(f); ar_error_set("%s: cannot seek", path); return AR_EIO; }
     long sz = ftell(f);
     if (sz < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); ar_error_set("%s: cannot read size", path); return AR_EIO; }

@@ -3,6 +3,7 @@
  * integer per line).  Every error message is one line starting with the
  * file path. */
 #include "constructions/formats/npy.h"
+#include "numerics/infile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -289,10 +290,10 @@ ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols)
 {
     *data = NULL;
     *rows = *cols = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return path_error(AR_EIO, path, "cannot open: %s", strerror(errno));
-    ar_status st = AR_OK;
+    FILE *f;
+    ar_status st = infile_open(path, ".npy file", INFILE_ANY, &f, NULL);
+    if (st != AR_OK)
+        return st;
     char *hdr = NULL;
     double *out = NULL;
     unsigned char *raw = NULL;
@@ -556,9 +557,10 @@ static ar_status mult_slurp(const char *path, char **buf, size_t *len)
 {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return path_error(AR_EIO, path, "cannot open: %s", strerror(errno));
+    FILE *f;
+    ar_status ost = infile_open(path, "multiplicity file", INFILE_ANY, &f, NULL);
+    if (ost != AR_OK)
+        return ost;
     struct stat sb;
     size_t cap = 4096, n = 0;
     mult_scan_t sc = { 1, 0, 0, 0, 0 };

@@ -1,5 +1,6 @@
 /* tfjs_weights.c -- TF.js weights manifest + shards (see tfjs_weights.h). */
 #include "constructions/formats/tfjs_weights.h"
+#include "numerics/infile.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,8 +41,10 @@ static ar_status read_shard(const char *mpath, const char *dir, const char *file
         return AR_EINVAL;
     }
     snprintf(p, sizeof p, "%s%s", dir, file);
-    FILE *f = fopen(p, "rb");
-    if (!f) { ar_error_set("%s: cannot open shard %s", mpath, p); return AR_EIO; }
+    FILE *f;
+    ar_status ost = infile_open(p, "weight shard", INFILE_REGULAR, &f, NULL);
+    if (ost != AR_OK)
+        return ost;
     size_t room = cap - *len;
     size_t got = fread(buf + *len, 1, room, f);
     int extra = (got == room) && fgetc(f) != EOF;

@@ -530,6 +530,42 @@ START_TEST(test_memory_limit)
 }
 END_TEST
 
+/* issue 14.9: a FIFO with no writer is refused (or read as empty) at once,
+ * never a hang in open(2); 14.7: control characters in echoed names are
+ * escaped, so the error stays one line that cannot drive the terminal. */
+START_TEST(test_fifo_and_escapes)
+{
+    char q[300], fifo[300], w[300];
+    double pts[4] = { 1, 0, 0, 1 };
+    write_npy("two.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", pts, 32, q, sizeof q);
+    snprintf(fifo, sizeof fifo, "%s/f.npy", tmpdir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    snprintf(w, sizeof w, "%s/w.txt", tmpdir);
+    ck_assert_int_eq(mkfifo(w, 0600), 0);
+    const char *const cases[][12] = {
+        { "head", "--queries", fifo, "--keys", q, "--eps", "0.1", NULL },
+        { "bracket", "--points", fifo, "--beta", "1", "--eps", "0.1", NULL },
+        { "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps", "0.1", NULL },
+        { "plot", "--input", fifo, "--out", q, NULL },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        run_t r;
+        run_ex(&r, cases[c], 0, 20.0);
+        ck_assert_msg(r.status == 1 || r.status == 2, "case %zu: exit %d (-1: hang), stderr [%s]", c, r.status, r.err);
+        ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "case %zu: not one line [%s]", c, r.err);
+    }
+    /* a file name with a newline and an escape sequence */
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/a\nb\033]0;pwned\007.npy", tmpdir);
+    expect_clean_error((const char *[]){ "head", "--queries", bad, "--keys", q, "--eps", "0.1", NULL }, "\\x0a");
+    run_t r;
+    run(&r, (const char *[]){ "head", "--queries", bad, "--keys", q, "--eps", "0.1", NULL });
+    ck_assert_msg(strchr(r.err, '\033') == NULL && strchr(r.err, '\007') == NULL, "raw control bytes in [%s]", r.err);
+    ck_assert_msg(strstr(r.err, "\\x1b]0;pwned\\x07") != NULL, "escape not shown as text: [%s]", r.err);
+    expect_clean_error((const char *[]){ "fr\033ob", NULL }, "fr\\x1bob");
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -545,6 +581,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_strict_integers);
     tcase_add_test(tc, test_funkhecke_huge_beta);
     tcase_add_test(tc, test_directory_input);
+    tcase_add_test(tc, test_fifo_and_escapes);
     tcase_add_test(tc, test_memory_limit);
     suite_add_tcase(s, tc);
     return s;

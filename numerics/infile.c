@@ -1,0 +1,70 @@
+/* infile.c -- non-blocking open of input files (see infile.h). */
+#include "numerics/infile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *kind_name(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO or pipe";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISCHR(m))
+        return "a character device";
+    return "not a regular file";
+}
+
+ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size)
+{
+    *f = NULL;
+    if (size)
+        *size = -1;
+    if (!what)
+        what = "regular file";
+    if (!path || !*path) {
+        ar_error_set("empty file name (expected a %s)", what);
+        return AR_EINVAL;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        ar_error_set("%s: cannot open: %s", path, strerror(errno));
+        return AR_EIO;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        ar_error_set("%s: cannot stat: %s", path, strerror(errno));
+        close(fd);
+        return AR_EIO;
+    }
+    int regular = S_ISREG(sb.st_mode);
+    int stream = S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode);
+    if (!regular && !(stream && kind == INFILE_ANY)) {
+        ar_error_set("%s: is %s (expected a %s)", path, kind_name(sb.st_mode), what);
+        close(fd);
+        return AR_EINVAL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        ar_error_set("%s: cannot switch to blocking reads: %s", path, strerror(errno));
+        close(fd);
+        return AR_EIO;
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        ar_error_set("%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return AR_EIO;
+    }
+    if (size && regular)
+        *size = (long long)sb.st_size;
+    *f = fp;
+    return AR_OK;
+}

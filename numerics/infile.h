@@ -1,0 +1,32 @@
+/* infile.h -- open an input file without ever blocking in open(2).
+ *
+ * Every reader of user-supplied files (.npy, multiplicities, JSON model
+ * files, weight shards, vocabularies, corpus files, plot tables) opens its
+ * input here.  The open is non-blocking, so a FIFO with no writer cannot
+ * hang the program: the descriptor is switched back to blocking reads
+ * afterwards, and reading a writer-less FIFO returns end-of-file at once
+ * (POSIX), which the reader reports as an empty or truncated input.
+ * Directories, sockets and block devices are refused with a one-line
+ * message. */
+#ifndef ATTNRANK_NUMERICS_INFILE_H
+#define ATTNRANK_NUMERICS_INFILE_H
+
+#include <stdio.h>
+#include "numerics/status.h"
+
+typedef enum {
+    INFILE_ANY = 0,       /* regular files, FIFOs, pipes and character devices */
+    INFILE_REGULAR = 1    /* regular files only (inputs whose size is checked up front) */
+} infile_kind;
+
+/* Open `path` for binary reading.  `what` names the expected content in
+ * messages ("PATH: is a directory (expected a WHAT)"; for example ".npy
+ * file" or "weight shard"; NULL: "regular file").  On success *f is open
+ * and, when size is not NULL, *size is the file size for regular files and
+ * -1 otherwise.  AR_EIO when the file cannot be opened (message with the
+ * reason), AR_EINVAL when it is a directory, socket or block device, or not
+ * regular under INFILE_REGULAR.  Messages name the path (escaped by
+ * ar_error_set) and are one line. */
+ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size);
+
+#endif
