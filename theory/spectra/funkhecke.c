@@ -71,6 +71,73 @@ ar_status fh_eigenvalue_scaled(arb_t lam, int d, ulong k, double beta, long prec
     return st;
 }
 
+ar_status fh_eigenvalues_scaled_all(arb_ptr lam, int d, ulong kmax, const arb_t z, long prec)
+{
+    if (d < 2 || prec < 16 || kmax > FH_MAX_DEGREE || !arb_is_finite(z)) {
+        ar_error_set("fh_eigenvalues_scaled_all: need d >= 2, finite z, kmax <= %lu (d=%d, kmax=%lu)",
+                     FH_MAX_DEGREE, d, (unsigned long)kmax);
+        return AR_EINVAL;
+    }
+    if (arb_is_zero(z)) {
+        arb_one(lam);
+        for (ulong k = 1; k <= kmax; k++)
+            arb_zero(lam + k);
+        return AR_OK;
+    }
+    if (!arb_is_positive(z)) {
+        ar_error_set("fh_eigenvalues_scaled_all: z must be certainly positive or exactly zero");
+        return AR_EINVAL;
+    }
+    arb_t half, nu, top, fac, t;
+    arb_init(half);
+    arb_init(nu);
+    arb_init(top);
+    arb_init(fac);
+    arb_init(t);
+    arb_set_si(half, d - 2);
+    arb_mul_2exp_si(half, half, -1);                 /* (d-2)/2 */
+    /* I at orders kmax + 1 + half (top) and kmax + half (lam[kmax]) */
+    arb_set_ui(nu, kmax + 1);
+    arb_add(nu, nu, half, prec);
+    ar_status st = bessel_i_scaled(top, nu, z, prec + 64);   /* extra bits: Arb's asymptotic forms lose some */
+    if (st == AR_OK) {
+        arb_set_ui(nu, kmax);
+        arb_add(nu, nu, half, prec);
+        st = bessel_i_scaled(lam + kmax, nu, z, prec + 64);
+    }
+    if (st == AR_OK) {
+        /* backward: I_{nu-1} = I_{nu+1} + (2 nu / z) I_nu, nu = k + half */
+        for (ulong k = kmax; k >= 1; k--) {
+            arb_set_ui(nu, k);
+            arb_add(nu, nu, half, prec);
+            arb_mul_2exp_si(nu, nu, 1);
+            arb_div(t, nu, z, prec);
+            arb_mul(t, t, lam + k, prec);
+            arb_add(lam + k - 1, t, k == kmax ? top : lam + k + 1, prec);
+        }
+        arb_set_si(fac, d);
+        arb_mul_2exp_si(fac, fac, -1);
+        arb_gamma(fac, fac, prec);                   /* Gamma(d/2) */
+        arb_ui_div(t, 2, z, prec);
+        arb_pow(t, t, half, prec);                   /* (2/z)^{d/2-1} */
+        arb_mul(fac, fac, t, prec);
+        for (ulong k = 0; k <= kmax; k++) {
+            arb_mul(lam + k, lam + k, fac, prec);
+            if (!arb_is_finite(lam + k)) {
+                ar_error_set("fh_eigenvalues_scaled_all: no finite enclosure (d=%d, k=%lu)", d, (unsigned long)k);
+                st = AR_ENUMERIC;
+                break;
+            }
+        }
+    }
+    arb_clear(half);
+    arb_clear(nu);
+    arb_clear(top);
+    arb_clear(fac);
+    arb_clear(t);
+    return st;
+}
+
 void fh_multiplicity(fmpz_t N, int d, ulong k)
 {
     if (d < 2) {

@@ -32,6 +32,16 @@
  * AR_ENUMERIC if Arb cannot produce a finite ball. */
 ar_status fh_eigenvalue_scaled(arb_t lam, int d, ulong k, double beta, long prec);
 
+/* lam[k] = Arb ball containing e^{-z} lambda_k(z) for every k = 0..kmax,
+ * lambda_k(z) = Gamma(d/2) (2/z)^{d/2-1} I_{k+d/2-1}(z) (the formula above
+ * with beta replaced by the ball z, which may be an exact product such as
+ * beta r s).  Two Bessel evaluations at the top orders, then the backward
+ * recurrence I_{nu-1} = I_{nu+1} + (2 nu / z) I_nu, whose terms are all
+ * positive (no cancellation).  d >= 2, z certainly > 0 or exactly 0 (then
+ * lam[0] = 1, the rest 0), prec >= 16; AR_EINVAL otherwise, AR_ENUMERIC if
+ * no finite enclosure results.  lam has kmax + 1 entries. */
+ar_status fh_eigenvalues_scaled_all(arb_ptr lam, int d, ulong kmax, const arb_t z, long prec);
+
 /* N = N(d,k), the dimension of the space of spherical harmonics of degree k
  * on S^{d-1}: N(d,0) = 1, N(d,k) = (2k+d-2)/k * C(k+d-3, k-1) for k >= 1
  * (d = 2: 2; d = 3: 2k+1).  Exact.  d >= 2; for d < 2, N = 0. */

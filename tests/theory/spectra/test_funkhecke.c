@@ -298,6 +298,57 @@ START_TEST(test_trace_identity)
 }
 END_TEST
 
+/* fh_eigenvalues_scaled_all (backward recurrence) overlaps the direct
+ * evaluation at every order, has tight balls, sums to 1 with multiplicities
+ * (the kernel at t = 1), and handles z = 0 and bad input. */
+START_TEST(test_eigen_all_recurrence)
+{
+    const int ds[4] = { 2, 3, 4, 5 };
+    const double zs[4] = { 0.37, 7.0, 123.456, 2000.0 };
+    ulong kmax = 60;
+    arb_ptr lam = _arb_vec_init((slong)kmax + 1);
+    arb_t z, one, sum, Nb;
+    arb_init(z); arb_init(one); arb_init(sum); arb_init(Nb);
+    fmpz_t N;
+    fmpz_init(N);
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) {
+            arb_set_d(z, zs[b]);
+            ck_assert_int_eq(fh_eigenvalues_scaled_all(lam, ds[a], kmax, z, 128), AR_OK);
+            for (ulong k = 0; k <= kmax; k += 7) {
+                ck_assert_int_eq(fh_eigenvalue_scaled(one, ds[a], k, zs[b], 128), AR_OK);
+                ck_assert_msg(arb_overlaps(one, lam + k), "d=%d z=%g k=%lu: recurrence and direct disagree", ds[a],
+                              zs[b], (unsigned long)k);
+                ck_assert_msg(arb_rel_accuracy_bits(lam + k) > 100 || arb_is_zero(lam + k),
+                              "d=%d z=%g k=%lu: only %ld bits", ds[a], zs[b], (unsigned long)k,
+                              (long)arb_rel_accuracy_bits(lam + k));
+            }
+        }
+    /* sum_k N(d,k) e^{-z} lambda_k(z) = 1 (e^{z t} at t = 1), z small enough for kmax */
+    arb_set_d(z, 30.0);
+    ck_assert_int_eq(fh_eigenvalues_scaled_all(lam, 3, kmax, z, 128), AR_OK);
+    arb_zero(sum);
+    for (ulong k = 0; k <= kmax; k++) {
+        fh_multiplicity(N, 3, k);
+        arb_set_fmpz(Nb, N);
+        arb_addmul(sum, Nb, lam + k, 128);
+    }
+    arb_one(one);
+    arb_sub(sum, sum, one, 128);
+    ck_assert(arf_cmpabs_2exp_si(arb_midref(sum), -60) < 0);
+    arb_zero(z);
+    ck_assert_int_eq(fh_eigenvalues_scaled_all(lam, 4, kmax, z, 128), AR_OK);
+    ck_assert(arb_is_one(lam) && arb_is_zero(lam + 1) && arb_is_zero(lam + kmax));
+    arb_set_si(z, -1);
+    ck_assert_int_eq(fh_eigenvalues_scaled_all(lam, 3, kmax, z, 128), AR_EINVAL);
+    arb_set_d(z, 1.0);
+    ck_assert_int_eq(fh_eigenvalues_scaled_all(lam, 1, kmax, z, 128), AR_EINVAL);
+    fmpz_clear(N);
+    arb_clear(z); arb_clear(one); arb_clear(sum); arb_clear(Nb);
+    _arb_vec_clear(lam, (slong)kmax + 1);
+}
+END_TEST
+
 START_TEST(test_beta_zero_and_args)
 {
     arb_t lam;
@@ -471,6 +522,7 @@ Suite *suite_funkhecke(void)
     tcase_add_test(tc, test_eigen_d2_trapezoid);
     tcase_add_test(tc, test_trace_identity);
     tcase_add_test(tc, test_beta_zero_and_args);
+    tcase_add_test(tc, test_eigen_all_recurrence);
     tcase_add_test(tc, test_count_structure);
     tcase_add_test(tc, test_count_slope);
     tcase_add_test(tc, test_check_polygon);
