@@ -11,6 +11,10 @@
  *            the larger of the two lower ends is reported.
  * The note records the abstract's condition n >= C e^{beta/8} for the
  * lower instance: log10 N against beta/(8 ln 10).
+ * continuum: the upper end bounds the shells continuum (radial spacing
+ *            <= hs kernel widths, uniform measure on each sphere), certified
+ *            by theory/certificates/cert_ball_harmonic.h; reported as the
+ *            point's continuum end (the object it bounds is the continuum).
  * mode "sphere": the lower end is the certified cap packing on S^{d-1}
  * (pack_lower_search) and the note carries the ball/sphere ratio at the
  * same beta (the contrast row). */
@@ -30,6 +34,10 @@ typedef struct {
     const char *upper_family; /* "dense" (default) or "uniform" */
     size_t npoints;         /* distinct points of the upper instance (default 2500) */
     int sphere_contrast;    /* 1: the contrast row (see above) */
+    int continuum;          /* 1: the continuum upper end: the certified rank of the shells continuum of
+                               the same ball (constructions/pointsets/ball_shells.h, same rho0 and
+                               weighting), in out->continuum (default 0) */
+    double hs;              /* continuum: radial spacing in kernel widths (0: default 0.5) */
 } claim_b_opts_t;
 
 void claim_b_opts_default(claim_b_opts_t *o);

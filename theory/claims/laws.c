@@ -34,6 +34,29 @@ static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 
  * annulus rho0 = sqrt(3)/2 of the abstract is a lower-end report (its upper
  * end needs instances beyond the dense engine). */
 static const double betas_b2[] = { 50, 100, 150, 200 };
+/* ---- claim B in the asymptotic window (issue 15) -----------------------
+ * Declared before these rows' numbers were computed.  The claim speaks
+ * only for beta >= beta_0(d, eps).  Evidence quoted in the issue, from
+ * independent code: on the weighted ball the constructive lower bounds
+ * (shell clusters, Voronoi blocks) grow like beta^1.1-1.3 below beta ~ 60
+ * and like beta^1.45-1.5 from beta ~ 100 on, while the best explicit
+ * approximants of the fine-grid limit follow beta^1.54-1.59 throughout:
+ * the slow early growth is pre-asymptotic and in the lower constructions.
+ * So the d = 3 window starts at beta = 100 and runs to 600 (the largest
+ * beta at which both ends can be certified in about two minutes per point
+ * on two cores); d = 2 runs to 1000 as the issue asks.  Upper end: the
+ * shells continuum of the same ball (radial spacing <= 0.5 kernel widths,
+ * every sphere with its uniform measure), certified by the harmonic-radial
+ * certificate; lower end: the shells instances as before.  Tolerance and
+ * bands are the ones the claim-B rows already declare (tol 0.2; bands
+ * [0.25, 8] for d = 2 and [0.05, 20] for d = 3).  The beta 10..60 d = 3
+ * row becomes a report: its window is the pre-asymptotic one.  A d = 4
+ * report row (exponent 2) looks beyond the paper's check; its band is wide
+ * (no prototype numbers in d = 4). */
+static const double betas_b3_asym[] = { 100, 160, 250, 400, 600 };
+static const double betas_b2_asym[] = { 100, 200, 500, 1000 };
+static const double betas_b4[] = { 20, 40, 80 };
+static const claim_b_opts_t b_full_cont = { .rho0 = 0.0, .lower = 1, .continuum = 1, .hs = 0.5 };
 static const double betas_b3[] = { 10, 20, 35, 60 };
 static const double betas_b2_annulus[] = { 1000, 3000, 10000 };
 static const double betas_b3_annulus[] = { 300, 1000, 2000 };
@@ -140,11 +163,30 @@ static const law_t table[] = {
       .kind = "exponent",
       .scope = "full disk, Gaussian multiplicities: lower = cluster/diagonal dominance on radial shells "
                "(or dense blocks), upper = best dense/tensor certificate of a 2000-point weighted lattice" },
+    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_asym,
+      .nbetas = 5, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
+      .kind = "exponent",
+      .scope = "full 3-ball, Gaussian multiplicities, beta >= 100 (the claim's asymptotic window): lower = "
+               "certified shells instances (worst case); upper = certified rank of the ball's shells continuum "
+               "(radial spacing <= 0.5 kernel widths, uniform measure on each sphere)" },
+    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_asym,
+      .nbetas = 4, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
+      .kind = "exponent",
+      .scope = "full disk, Gaussian multiplicities, beta 100..1000: lower = certified shells instances (worst "
+               "case); upper = certified rank of the disk's shells continuum (radial spacing <= 0.5 kernel "
+               "widths, uniform measure on each circle)" },
     { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3,
       .nbetas = 4, .family = "ball shells+dense", .opts = &b_full3, .upper_source = "instance",
-      .kind = "exponent",
-      .scope = "full 3-ball, Gaussian multiplicities: lower on radial shells (Fibonacci caps), upper on a "
-               "2000-point weighted lattice" },
+      .kind = "report",
+      .scope = "full 3-ball, beta 10..60 (pre-asymptotic: the lower constructions grow like beta^1.1-1.3 there, "
+               "and the 2000-point lattice has spacing ~ one kernel width at beta = 60, so its upper end "
+               "measures the lattice, not the ball): lower on radial shells, upper on a 2000-point weighted "
+               "lattice" },
+    { B_ROW, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_b4,
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
+      .kind = "report",
+      .scope = "beyond the paper's check: full 4-ball, Gaussian multiplicities: lower = certified shells "
+               "instances, upper = certified rank of the shells continuum (exponent 2 expected)" },
     { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
       .nbetas = 3, .family = "ball shells", .opts = &b_annulus, .upper_source = "instance", .kind = "report",
       .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): certified lower end only, multiplicities "
