@@ -18,13 +18,17 @@
 
 static const char help[] =
     "Usage: attnrank scale --claim B --d D --beta LO:HI:COUNT --eps E [--rho0 R] [--unweighted]\n"
-    "                      [--upper] [--npoints N] [--no-sphere] [--format md|tsv|json]\n"
+    "                      [--upper] [--npoints N] [--continuum] [--hs H] [--no-sphere]\n"
+    "                      [--format md|tsv|json]\n"
     "Per beta (COUNT geometric values, <= 64): the certified lower end on radial shells\n"
     "with Gaussian multiplicities (rho0 default sqrt(3)/2; 0 = full ball), its exact\n"
     "total point count log10 n and the condition n >= e^{beta/8}; with --upper the\n"
     "certified upper end of a dense weighted lattice of about N distinct points\n"
-    "(default 2000); the certified sphere cap packing at the same beta (contrast,\n"
-    "unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n";
+    "(default 2000); with --continuum (d = 2, 3, 4) the certified rank of the shells\n"
+    "continuum of the same ball (radial spacing H kernel widths, default 0.5, the\n"
+    "uniform measure on each sphere) and the lower end also from the route chooser\n"
+    "on the default shells instance; the certified sphere cap packing at the same\n"
+    "beta (contrast, unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n";
 
 /* 1 if argv asks for --claim B. */
 int cmd_scale_is_ball(int argc, char **argv)
@@ -53,7 +57,8 @@ int cmd_scale_ball(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
-                  { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL } };
+                  { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL }, { "continuum", 0, NULL },
+                  { "hs", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
@@ -95,13 +100,30 @@ int cmd_scale_ball(int argc, char **argv)
     co.upper = args_get(o, no, "upper") != NULL;
     if (args_get(o, no, "npoints") && (st = args_size("npoints", args_get(o, no, "npoints"), 1, 100000, &co.npoints)))
         return cmd_fail(st);
+    if (args_get(o, no, "continuum")) {
+        if (d > 4) {
+            ar_error_set("--continuum: the shells-continuum certificate covers d = 2, 3, 4 (got --d %zu)", d);
+            return cmd_fail(AR_EINVAL);
+        }
+        co.continuum = 1;
+        co.lower_route = 1;
+    }
+    if (args_get(o, no, "hs")) {
+        if ((st = args_double("hs", args_get(o, no, "hs"), &co.hs)))
+            return cmd_fail(st);
+        if (!(co.hs > 0 && co.hs <= 10) || !co.continuum) {
+            ar_error_set("--hs needs --continuum and a value in (0, 10] (radial spacing in kernel widths), got %s",
+                         args_get(o, no, "hs"));
+            return cmd_fail(AR_EINVAL);
+        }
+    }
     int sphere = args_get(o, no, "no-sphere") == NULL;
     law_point_t *pts = calloc(count, sizeof *pts);
     size_t *sph = calloc(count, sizeof *sph);
     double *xs = calloc(count, sizeof *xs), *yl = calloc(count, sizeof *yl), *yu = calloc(count, sizeof *yu),
-           *ys = calloc(count, sizeof *ys);
-    if (!pts || !sph || !xs || !yl || !yu || !ys) {
-        free(pts); free(sph); free(xs); free(yl); free(yu); free(ys);
+           *ys = calloc(count, sizeof *ys), *yc = calloc(count, sizeof *yc);
+    if (!pts || !sph || !xs || !yl || !yu || !ys || !yc) {
+        free(pts); free(sph); free(xs); free(yl); free(yu); free(ys); free(yc);
         ar_error_set("scale: out of memory");
         return cmd_fail(AR_ENOMEM);
     }
@@ -124,8 +146,10 @@ int cmd_scale_ball(int argc, char **argv)
         yl[t] = (double)pts[t].lower;
         yu[t] = (double)pts[t].upper;
         ys[t] = (double)sph[t];
+        yc[t] = (double)pts[t].continuum;
     }
-    fit_t fl, fu, fsph;
+    fit_t fl, fu, fsph, fc;
+    memset(&fc, 0, sizeof fc);
     memset(&fl, 0, sizeof fl);
     memset(&fu, 0, sizeof fu);
     memset(&fsph, 0, sizeof fsph);
@@ -136,16 +160,19 @@ int cmd_scale_ball(int argc, char **argv)
             fit_loglog(xs, yu, count, &fu);
         if (sphere)
             fit_loglog(xs, ys, count, &fsph);
+        if (co.continuum)
+            fit_loglog(xs, yc, count, &fc);
     }
     double ex = 0.5 * (double)d;
     if (fmt == 1)
         printf("# attnrank scale --claim B --d %zu --eps %g --rho0 %g%s; %s\n"
-               "beta\tlower\tupper\tsphere\tlaw\tlog10_n\tlower_certificate\tupper_certificate\tn\tseconds\n",
+               "beta\tlower\tupper\tsphere\tlaw\tlog10_n\tlower_certificate\tupper_certificate\tn\tseconds"
+               "\tcontinuum\tcontinuum_certificate\n",
                d, eps, co.rho0, co.unweighted ? " --unweighted" : "", version_line());
     else if (fmt == 0)
         printf("claim B, d = %zu, eps = %g, rho0 = %g%s (law beta^%g)\n\n"
-               "| beta | lower | upper | sphere | beta^(d/2) | log10 n | n >= e^(beta/8) | lower cert | upper cert |\n"
-               "|---|---|---|---|---|---|---|---|---|\n",
+               "| beta | lower | upper | continuum | sphere | beta^(d/2) | log10 n | n >= e^(beta/8) | lower cert | upper cert |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n",
                d, eps, co.rho0, co.unweighted ? ", unweighted" : "", ex);
     for (size_t t = 0; t < count; t++) {
         const law_point_t *p = &pts[t];
@@ -155,21 +182,29 @@ int cmd_scale_ball(int argc, char **argv)
         if (p->upper)
             snprintf(ub, sizeof ub, "%zu%s", p->upper, p->upper_capped ? " (= n)" : "");
         if (fmt == 1)
-            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t%s\t%s\t%zu\t%.3f\n", p->beta, p->lower,
+            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t%s\t%s\t%zu\t%.3f\t%zu\t%s\n", p->beta, p->lower,
                    p->upper, sph[t], law, p->log10_n, p->lower_method,
-                   p->upper_method[0] ? p->upper_method : "-", p->n, p->seconds);
+                   p->upper_method[0] ? p->upper_method : "-", p->n, p->seconds, p->continuum,
+                   p->continuum_method[0] ? p->continuum_method : "-");
         else if (fmt == 0)
-            printf("| %g | %zu | %s | %zu | %.4g | %.1f | %s | %s | %s |\n", p->beta, p->lower,
-                   ub, sph[t], law, p->log10_n, cond ? "yes" : "no", p->lower_method,
+        {
+            char cb[32] = "-";
+            if (p->continuum)
+                snprintf(cb, sizeof cb, "%zu", p->continuum);
+            printf("| %g | %zu | %s | %s | %zu | %.4g | %.1f | %s | %s | %s |\n", p->beta, p->lower,
+                   ub, cb, sph[t], law, p->log10_n, cond ? "yes" : "no", p->lower_method,
                    p->upper_method[0] ? p->upper_method : "-");
+        }
         else {
             printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"rho0\":%.17g,\"weighted\":%s,"
                    "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":\"%s\",\"upper\":%zu,"
                    "\"upper_capped\":%s,\"upper_certificate\":\"%s\",\"n\":%zu,\"log10_n\":%.6f,"
-                   "\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,\"note\":",
+                   "\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,"
+                   "\"continuum\":%zu,\"continuum_certificate\":\"%s\",\"note\":",
                    d, p->beta, eps, co.rho0, co.unweighted ? "false" : "true", p->lower, p->lower_points,
                    p->lower_method, p->upper, p->upper_capped ? "true" : "false", p->upper_method, p->n,
-                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds);
+                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds, p->continuum,
+                   p->continuum_method);
             out_json_string(stdout, p->note);
             printf("}\n");
         }
@@ -178,13 +213,16 @@ int cmd_scale_ball(int argc, char **argv)
         printf("\nfitted exponents (log-log least squares): lower %.3f", fl.slope);
         if (co.upper)
             printf(", upper %.3f", fu.slope);
+        if (co.continuum)
+            printf(", continuum %.3f", fc.slope);
         if (sphere)
             printf(", sphere packing %.3f (ball/sphere: %.3f)", fsph.slope, fl.slope - fsph.slope);
         printf("; law %g\n", ex);
     } else if (fmt == 1 && have_fit) {
-        printf("# fit lower %.4f upper %.4f sphere %.4f law %g\n", fl.slope, fu.slope, fsph.slope, ex);
+        printf("# fit lower %.4f upper %.4f sphere %.4f continuum %.4f law %g\n", fl.slope, fu.slope, fsph.slope,
+               fc.slope, ex);
     }
 done:
-    free(pts); free(sph); free(xs); free(yl); free(yu); free(ys);
+    free(pts); free(sph); free(xs); free(yl); free(yu); free(ys); free(yc);
     return rc;
 }

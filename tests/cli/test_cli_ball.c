@@ -93,6 +93,39 @@ START_TEST(test_scale_ball)
 }
 END_TEST
 
+/* scale --claim B --continuum: the shells-continuum upper end, above the
+ * certified lower end at every beta, with its exponent; errors for d = 5 and
+ * for --hs without --continuum. */
+START_TEST(test_scale_ball_continuum)
+{
+    brun_t r;
+    run(&r, (const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "30:120:3", "--eps", "0.1", "--rho0",
+                              "0", "--continuum", "--no-sphere", "--format", "json", NULL });
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    int lines = 0;
+    for (const char *p = r.out; *p; ) {
+        const char *e = strchr(p, '\n');
+        ck_assert(e != NULL);
+        double lo = json_num(p, "lower"), cu = json_num(p, "continuum");
+        ck_assert_msg(lo >= 1 && cu >= lo && cu < 1000, "lower %g continuum %g", lo, cu);
+        ck_assert(strstr(p, "\"continuum_certificate\":\"shells-continuum Q=") != NULL);
+        lines++;
+        p = e + 1;
+    }
+    ck_assert_int_eq(lines, 3);
+    run(&r, (const char *[]){ "scale", "--claim", "B", "--d", "3", "--beta", "20:40:2", "--eps", "0.1", "--rho0",
+                              "0", "--continuum", "--hs", "0.4", "--no-sphere", NULL });
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert(strstr(r.out, "continuum ") != NULL && strstr(r.out, "| continuum |") != NULL);
+    expect_error((const char *[]){ "scale", "--claim", "B", "--d", "5", "--beta", "10:20:2", "--eps", "0.1",
+                                   "--continuum", NULL }, "d = 2, 3, 4");
+    expect_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:20:2", "--eps", "0.1",
+                                   "--hs", "0.5", NULL }, "--hs");
+    expect_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:20:2", "--eps", "0.1",
+                                   "--continuum", "--hs", "-1", NULL }, "--hs");
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     expect_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "disk", "--d", "2", "--beta", "10",
@@ -123,6 +156,7 @@ Suite *suite_cli_ball(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_bracket_ball_json);
     tcase_add_test(tc, test_scale_ball);
+    tcase_add_test(tc, test_scale_ball_continuum);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -19,7 +19,7 @@
 void ball_harmonic_opts_default(ball_harmonic_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->reweight = 1;
+    o->reweight = 2;
     o->pieces_near = 16;
     o->tail_rel = 1e-6;
 }
@@ -168,8 +168,10 @@ static ar_status probe(const svd_set_t *V, double tau, double eps, best_t *best,
     return AR_OK;
 }
 
-/* Bisection in log tau on [1e-14, 1] for the largest tau that certifies. */
-static ar_status search(const svd_set_t *V, double eps, best_t *best, unsigned *evals)
+/* Bisection in log tau for the largest tau that certifies: on [1e-14, 1],
+ * or, when tau0 > 0 (a later round), first on [tau0 / 8, tau0 * 8], falling
+ * back to the full range when that bracket does not straddle the answer. */
+static ar_status search(const svd_set_t *V, double eps, double tau0, best_t *best, unsigned *evals)
 {
     const bh_setup_t *B = V->B;
     size_t M = B->M, Q = B->Q;
@@ -179,14 +181,29 @@ static ar_status search(const svd_set_t *V, double eps, best_t *best, unsigned *
     double *row = ar_calloc(Q, sizeof(double), "row errors");
     ar_status st = (!R || !X || !Y || !row) ? AR_ENOMEM : AR_OK;
     double lo = log(1e-14), hi = 0.0;     /* log tau: lo certifies (checked), hi does not */
-    int ok = 0;
-    if (st == AR_OK)
+    int ok = 0, okhi = 1;
+    if (st == AR_OK && tau0 > 0) {
+        double l8 = log(8.0), a = log(tau0) - l8, b = fmin(log(tau0) + l8, 0.0);
+        int oka = 0, okb = 1;
+        st = probe(V, exp(b), eps, best, R, X, Y, row, evals, &okb);
+        if (st == AR_OK && !okb)
+            st = probe(V, exp(a), eps, best, R, X, Y, row, evals, &oka);
+        if (st == AR_OK && !okb && oka) {
+            lo = a;
+            hi = b;
+            okhi = 0;
+        }
+    }
+    if (st == AR_OK && okhi)
         st = probe(V, exp(hi), eps, best, R, X, Y, row, evals, &ok);
     if (st == AR_OK && !ok) {
-        st = probe(V, exp(lo), eps, best, R, X, Y, row, evals, &ok);
+        if (okhi)
+            st = probe(V, exp(lo), eps, best, R, X, Y, row, evals, &ok);
+        else
+            ok = 1;                          /* lo certified in the warm bracket */
         if (st == AR_OK && ok) {
             size_t prev_rank = (size_t)-1;
-            for (int it = 0; it < 30 && st == AR_OK && hi - lo > 1e-3; it++) {
+            for (int it = 0; it < 30 && st == AR_OK && hi - lo > 0.02; it++) {
                 double mid = 0.5 * (lo + hi);
                 st = probe(V, exp(mid), eps, best, R, X, Y, row, evals, &ok);
                 if (st)
@@ -256,7 +273,7 @@ ar_status ball_harmonic_upper(const ball_shells_t *S, double eps, const ball_har
         st = svd_set_init(&V, &B, w);
         if (st)
             break;
-        st = search(&V, eps, &best, &evals);
+        st = search(&V, eps, round ? best.tau : 0.0, &best, &evals);
         svd_set_clear(&V, M);
         if (st || !best.ok)
             break;

@@ -28,7 +28,7 @@
 #include "constructions/pointsets/ball_shells.h"
 
 typedef struct {
-    int reweight;          /* rounds of row reweighting after the first search (0..4; default 1) */
+    int reweight;          /* rounds of row reweighting after the first search (0..4; default 2) */
     size_t pieces_near;    /* angular pieces of width ~ 1/(2 sqrt(z_max)) near u.v = 1 (0: default 16) */
     double tail_rel;       /* degree cutoff L': tail <= tail_rel * eps of the row sums (0: default 1e-6) */
     int keep_factors;      /* 1: keep X_l, Y_l in the result (tests) */

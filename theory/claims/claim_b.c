@@ -8,7 +8,9 @@
 #include "numerics/clock.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/route.h"
+#include "constructions/pointsets/ball_shells.h"
 #include "theory/certificates/cert_ball.h"
+#include "theory/certificates/cert_ball_harmonic.h"
 #include "theory/certificates/cert_packing.h"
 
 void claim_b_opts_default(claim_b_opts_t *o)
@@ -154,6 +156,51 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
                 out->status = "inconclusive";
         }
         pointset_clear(&P);
+        if (st)
+            return st;
+    }
+    if (o->lower_route) {                /* the default shells instance through the route chooser */
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_SHELLS, d, beta);
+        s.rho0 = o->rho0;
+        s.unweighted = o->unweighted;
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        if ((st = ball_generate(&P, &s)))
+            return st;
+        route_result_t rr;
+        st = route_bracket(&P, &P, beta, eps, NULL, &rr);
+        if (st == AR_OK && !strcmp(rr.b.status, "certified") && rr.b.lower > out->lower) {
+            out->lower = rr.b.lower;
+            out->lower_points = P.n;
+            out->lower_on_instance = 0;
+            snprintf(out->lower_method, sizeof out->lower_method, "%s/shells", rr.b.lo.method);
+        }
+        pointset_clear(&P);
+        if (st)
+            return st;
+    }
+    if (o->continuum) {                  /* the shells continuum of the same ball */
+        ball_shells_t S;
+        if ((st = ball_shells_make(&S, (int)d, beta, o->rho0, o->hs > 0 ? o->hs : 0.5, !o->unweighted)))
+            return st;
+        ball_harmonic_cert_t hc;
+        st = ball_harmonic_upper(&S, eps, NULL, &hc);
+        if (st == AR_OK) {
+            if (hc.certified) {
+                out->continuum = hc.rank;
+                snprintf(out->continuum_method, sizeof out->continuum_method, "shells-continuum Q=%zu L=%lu", hc.Q,
+                         hc.L);
+            } else
+                out->status = "inconclusive";
+            char extra[96];
+            snprintf(extra, sizeof extra, "%scontinuum: %zu spheres, h sqrt(beta) = %.2f, err %.4f (%.1f s)",
+                     out->note[0] ? "; " : "", hc.Q, hc.h_sqrt_beta, hc.err, hc.seconds);
+            size_t used = strlen(out->note);
+            snprintf(out->note + used, sizeof out->note - used, "%s", extra);
+        }
+        ball_harmonic_cert_clear(&hc);
+        ball_shells_clear(&S);
         if (st)
             return st;
     }

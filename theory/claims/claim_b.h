@@ -38,6 +38,9 @@ typedef struct {
                                the same ball (constructions/pointsets/ball_shells.h, same rho0 and
                                weighting), in out->continuum (default 0) */
     double hs;              /* continuum: radial spacing in kernel widths (0: default 0.5) */
+    int lower_route;        /* 1: also bracket the default shells instance through the route chooser
+                               (dense test matrices with a verified inverse norm where affordable) and
+                               keep the larger certified lower end (default 0) */
 } claim_b_opts_t;
 
 void claim_b_opts_default(claim_b_opts_t *o);

@@ -27,7 +27,7 @@ typedef struct {
     char continuum_method[48];
     const char *status;         /* "certified" or "inconclusive" */
     double seconds;
-    char note[160];             /* one line shown under the point (e.g. a size condition), "" if none */
+    char note[320];             /* one line shown under the point (e.g. a size condition), "" if none */
 } law_point_t;
 
 #endif

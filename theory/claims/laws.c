@@ -56,18 +56,17 @@ static const double betas_b2[] = { 50, 100, 150, 200 };
 static const double betas_b3_asym[] = { 100, 160, 250, 400, 600 };
 static const double betas_b2_asym[] = { 100, 200, 500, 1000 };
 static const double betas_b4[] = { 20, 40, 80 };
-static const claim_b_opts_t b_full_cont = { .rho0 = 0.0, .lower = 1, .continuum = 1, .hs = 0.5 };
+static const claim_b_opts_t b_full_cont = { .rho0 = 0.0, .lower = 1, .continuum = 1, .hs = 0.5,
+                                            .lower_route = 1 };
 static const double betas_b3[] = { 10, 20, 35, 60 };
 static const double betas_b2_annulus[] = { 1000, 3000, 10000 };
 static const double betas_b3_annulus[] = { 300, 1000, 2000 };
-static const double betas_b3_full_lower[] = { 100, 250, 600 };
 static const double betas_b2_contrast[] = { 100, 300, 1000, 3000 };
 static const claim_b_opts_t b_full2 = { .rho0 = 0.0, .lower = 1, .upper = 1, .upper_family = "dense",
                                         .npoints = 2000 };
-static const claim_b_opts_t b_full_lower = { .rho0 = 0.0, .lower = 1 };
 static const claim_b_opts_t b_full3 = { .rho0 = 0.0, .lower = 1, .upper = 1, .upper_family = "dense",
                                         .npoints = 2000 };
-static const claim_b_opts_t b_annulus = { .rho0 = 0.86602540378443865, .lower = 1 };
+static const claim_b_opts_t b_annulus = { .rho0 = 0.86602540378443865, .lower = 1, .continuum = 1, .hs = 0.5 };
 static const claim_b_opts_t b_contrast = { .rho0 = 0.0, .lower = 1, .sphere_contrast = 1 };
 static const claim_b_opts_t b_unweighted = { .rho0 = 0.0, .unweighted = 1, .lower = 1, .upper = 1,
                                              .upper_family = "dense", .npoints = 1500 };
@@ -188,17 +187,15 @@ static const law_t table[] = {
       .scope = "beyond the paper's check: full 4-ball, Gaussian multiplicities: lower = certified shells "
                "instances, upper = certified rank of the shells continuum (exponent 2 expected)" },
     { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
-      .nbetas = 3, .family = "ball shells", .opts = &b_annulus, .upper_source = "instance", .kind = "report",
-      .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): certified lower end only, multiplicities "
-               "with hundreds of digits; no upper end at these beta" },
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
+      .kind = "report",
+      .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): lower = shells instances, multiplicities "
+               "with hundreds of digits; upper = the annulus's shells continuum" },
     { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_annulus,
-      .nbetas = 3, .family = "ball shells", .opts = &b_annulus, .upper_source = "instance", .kind = "report",
-      .scope = "3-d shell |x|^2 in [3/4, 1]: certified lower end only (thin shell: sphere-like until the "
-               "shell holds several radial layers)" },
-    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0,
-      .betas = betas_b3_full_lower, .nbetas = 3, .family = "ball shells", .opts = &b_full_lower,
-      .upper_source = "instance", .kind = "report",
-      .scope = "full 3-ball: certified lower end only, beyond the dense window of the exponent row" },
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
+      .kind = "report",
+      .scope = "3-d shell |x|^2 in [3/4, 1] (thin shell: sphere-like until the shell holds several radial "
+               "layers): lower = shells instances, upper = the shell's shells continuum" },
     { B_ROW, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_b2_contrast, .nbetas = 4, .family = "sphere packing vs ball shells", .opts = &b_contrast,
       .upper_source = "instance", .kind = "report",
