@@ -33,7 +33,7 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
+LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/path.h"
 #include "numerics/sha256.h"
 
 #define CORPUS_MAX_FILE (1u << 20)
@@ -158,14 +159,16 @@ ar_status corpus_load(const corpus_entry_t *manifest, size_t m, const char *dir,
             corpus_strings_free(sents, ns);
             sents = NULL;
             ns = 0;
-            char p[1024];
             if (strchr(E->file, '/')) {
                 ar_error_set("corpus: manifest file name '%s' must not contain '/'", E->file);
                 st = AR_EINVAL;
                 break;
             }
-            snprintf(p, sizeof p, "%s/%s", dir, E->file);
+            char *p;
+            st = path_join(dir, E->file, &p);
+            if (st) break;
             st = corpus_split(p, &sents, &ns);
+            free(p);
             if (st) break;
             loaded = E->file;
         }
