@@ -3,7 +3,8 @@
  * USE-lite forward pass against the model's own TF.js run (tokens exactly;
  * attention inputs, q and k to relative error <= 1e-5; attention weights to
  * 1e-5), which needs `make calib-data` and is skipped with a printed reason
- * when that cache is absent (ATTNRANK_CALIB_DIR overrides .cache/calib). */
+ * when that cache is absent (ATTNRANK_CALIB_DIR overrides .cache/calib);
+ * every cached file is checked against its pinned sha256 before it is read. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "testutil.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/real_model.h"
+#include "constructions/models/real_pins.h"
 #include "constructions/formats/spm_tokenizer.h"
 #include "constructions/formats/tfjs_weights.h"
 
@@ -399,6 +401,9 @@ static const char *calib_dir(void)
     return e && *e ? e : ".cache/calib";
 }
 
+/* 1 when the cache is there (else why says what is absent); a cache that
+ * is there must hold exactly the pinned files (model and reference), which
+ * are checked before anything is read. */
 static int have_reference(char *why, size_t n)
 {
     char p[600];
@@ -408,11 +413,11 @@ static int have_reference(char *why, size_t n)
         snprintf(why, n, "%s absent", p);
         return 0;
     }
-    snprintf(p, sizeof p, "%s/ref/DONE", calib_dir());
-    if (stat(p, &sb) != 0) {
-        snprintf(why, n, "%s absent", p);
-        return 0;
-    }
+    size_t np;
+    const real_pin_t *pins = real_pins_model(&np);
+    ck_assert_msg(real_pins_verify(calib_dir(), pins, np) == AR_OK, "%s", ar_error_get());
+    pins = real_pins_reference(&np);
+    ck_assert_msg(real_pins_verify(calib_dir(), pins, np) == AR_OK, "%s", ar_error_get());
     return 1;
 }
 
@@ -447,9 +452,8 @@ START_TEST(real_against_tfjs)
         return;
     }
     char p[700];
-    snprintf(p, sizeof p, "%s/model/package/dist", calib_dir());
     real_model_t M;
-    ck_assert_msg(real_model_load(p, &M) == AR_OK, "%s", ar_error_get());
+    ck_assert_msg(real_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
     snprintf(p, sizeof p, "%s/ref/sentences.txt", calib_dir());
     FILE *f = fopen(p, "r");
     ck_assert_ptr_nonnull(f);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "testutil.h"
 #include "theory/brackets/bracket.h"
+#include "constructions/models/real_pins.h"
 #include "theory/heads/calib.h"
 
 static const char *calib_dir(void)
@@ -58,9 +59,8 @@ START_TEST(calib_real)
         printf("test_calib: SKIP calibration: /usr/share/common-licenses absent\n");
         return;
     }
-    snprintf(p, sizeof p, "%s/model/package/dist", calib_dir());
     real_model_t M;
-    ck_assert_msg(real_model_load(p, &M) == AR_OK, "%s", ar_error_get());
+    ck_assert_msg(real_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());   /* pinned files only */
     size_t m;
     const corpus_entry_t *man = corpus_manifest(&m);
     corpus_t C;
