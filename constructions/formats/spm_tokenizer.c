@@ -110,6 +110,15 @@ ar_status spm_vocab_parse(const char *what, const json_t *root, spm_vocab_t *V)
         V->score[i] = json_is_null(sc) ? 0.0 : json_number_value(sc);  /* JS: null + x == x */
         V->active[i] = i >= SPM_RESERVED && k > 0;
     }
+    size_t scored = 0;
+    for (size_t i = SPM_RESERVED; i < n; i++)
+        scored += V->active[i] && !json_is_null(json_array_get(json_array_get(root, i), 1));
+    if (scored == 0) {
+        ar_error_set("%s: no piece of the vocabulary has a score (the scores of all %zu pieces from id %d on are "
+                     "null or the pieces empty), so it cannot segment text", what, n - SPM_RESERVED, SPM_RESERVED);
+        st = AR_EINVAL;
+        goto fail;
+    }
     /* duplicates: the package's trie keeps the later id */
     size_t *ord = ar_calloc(n, sizeof *ord, "vocabulary order");
     st = AR_ENOMEM;

@@ -42,7 +42,8 @@ ar_status spm_vocab_load(const char *path, spm_vocab_t *V);
 
 /* Fill V from a parsed vocabulary `root` (`what` names it in messages and
  * is kept in V->path); AR_EINVAL on any other shape, invalid UTF-8, pieces
- * longer than SPM_MAX_PIECE, or fewer than SPM_RESERVED+1 entries.  V is
+ * longer than SPM_MAX_PIECE, fewer than SPM_RESERVED+1 entries, or no
+ * non-empty piece with a numeric score (an all-null vocabulary).  V is
  * cleared on failure. */
 ar_status spm_vocab_parse(const char *what, const json_t *root, spm_vocab_t *V);
 

@@ -206,6 +206,43 @@ START_TEST(weights_duplicate_keys)
 }
 END_TEST
 
+/* Issue 14 item 7: control characters of a model file (here an OSC title
+ * sequence as the dtype) reach the message only as \xNN text, on one line. */
+START_TEST(weights_control_chars)
+{
+    write_synthetic(20, ", {\"name\": \"c\", \"shape\": [0], \"dtype\": \"\\u001b]0;pwned\\u0007\"}");
+    tfjs_weights_t W;
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    const char *m = ar_error_get();
+    ck_assert_msg(strstr(m, "dtype '\\x1b]0;pwned\\x07'") != NULL, "message '%s'", m);
+    ck_assert_msg(strstr(m, model_path()) == m, "message '%s' does not start with the file", m);
+    for (const char *c = m; *c; c++)
+        ck_assert_msg((unsigned char)*c >= 0x20 && *c != 0x7f, "control byte 0x%02x in the message", *c);
+}
+END_TEST
+
+/* Issue 14 item 11: a vocabulary whose scores are all null is refused when
+ * loaded, naming the file and what is wrong (it used to load and fail later
+ * as "forward: 139 tokens ..."). */
+START_TEST(vocab_all_null)
+{
+    write_str("vocab.json", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],"
+                            "[\"\\u2581ab\",null],[\"b\",null],[\"\",-1]]");
+    char p[8192];
+    snprintf(p, sizeof p, "%s/vocab.json", wdir);
+    spm_vocab_t V;
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), p) == ar_error_get(), "%s", ar_error_get());
+    ck_assert_msg(strstr(ar_error_get(), "null") != NULL, "%s", ar_error_get());
+    /* one scored piece is enough */
+    write_str("vocab.json", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],"
+                            "[\"\\u2581ab\",null],[\"b\",-2]]");
+    ck_assert_msg(spm_vocab_load(p, &V) == AR_OK, "%s", ar_error_get());
+    ck_assert_str_eq(V.path, p);
+    spm_vocab_clear(&V);
+}
+END_TEST
+
 /* Issue 14 item 2: model.json in a directory whose path is longer than 512
  * bytes (six nested 100-character directories).  The old reader cut the
  * path at 512 bytes and read the shards of an ancestor directory; here every
@@ -564,6 +601,8 @@ Suite *suite_real(void)
     tcase_add_test(tc, weights_synthetic);
     tcase_add_test(tc, weights_corrupt);
     tcase_add_test(tc, weights_duplicate_keys);
+    tcase_add_test(tc, weights_control_chars);
+    tcase_add_test(tc, vocab_all_null);
     tcase_add_test(tc, weights_long_path);
     tcase_add_test(tc, weights_path_max);
     tcase_add_test(tc, truncated_and_corrupt_files);
