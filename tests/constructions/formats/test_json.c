@@ -150,10 +150,7 @@ static const char *fpath(const char *name)
 
 static void fwrite_str(const char *name, const char *s)
 {
-    FILE *f = fopen(fpath(name), "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(s, 1, strlen(s), f), strlen(s));
-    fclose(f);
+    ck_assert_int_eq(test_write_file(fdir, name, s, strlen(s)), 0);
 }
 
 START_TEST(json_files)

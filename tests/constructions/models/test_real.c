@@ -42,12 +42,7 @@ static void dir_teardown(void)
 
 static void write_file(const char *name, const void *data, size_t n)
 {
-    char p[8192];
-    snprintf(p, sizeof p, "%s/%s", wdir, name);
-    FILE *f = fopen(p, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
-    fclose(f);
+    ck_assert_msg(test_write_file(wdir, name, data, n) == 0, "cannot write %s/%s", wdir, name);
 }
 
 static void write_str(const char *name, const char *s) { write_file(name, s, strlen(s)); }
@@ -57,6 +52,17 @@ static const char *model_path(void)
     static char p[8192];
     snprintf(p, sizeof p, "%s/model.json", wdir);
     return p;
+}
+
+/* The current model.json into buf (at most cap - 1 bytes, NUL-terminated); its length. */
+static size_t read_model_json(char *buf, size_t cap)
+{
+    FILE *f = fopen(model_path(), "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t len = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    return len;
 }
 
 /* ---------- TF.js weights ---------- */
@@ -187,13 +193,8 @@ END_TEST
 START_TEST(weights_duplicate_keys)
 {
     write_synthetic(20, "");
-    char p[8192];
-    snprintf(p, sizeof p, "%s/model.json", wdir);
-    FILE *f = fopen(p, "rb");
-    ck_assert_ptr_nonnull(f);
     char js[2048];
-    size_t len = fread(js, 1, sizeof js - 200, f);
-    fclose(f);
+    size_t len = read_model_json(js, sizeof js - 200);
     ck_assert(len > 0 && js[len - 1] == '}');
     strcpy(js + len - 1, ", \"weightsManifest\": [{\"paths\": [\"s1\"], \"weights\": []}]}");
     write_str("model.json", js);
@@ -329,13 +330,8 @@ START_TEST(truncated_and_corrupt_files)
 {
     write_synthetic(20, "");
     char p[256];
-    snprintf(p, sizeof p, "%s/model.json", tmpdir);
-    FILE *f = fopen(p, "rb");
-    ck_assert_ptr_nonnull(f);
     char full[1024];
-    size_t len = fread(full, 1, sizeof full - 1, f);
-    fclose(f);
-    full[len] = '\0';
+    size_t len = read_model_json(full, sizeof full);
     tfjs_weights_t W;
     for (size_t L = 0; L < len; L++) {
         write_file("model.json", full, L);

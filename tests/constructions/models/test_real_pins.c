@@ -37,12 +37,7 @@ static void pteardown(void)
 
 static void put(const char *name, const char *data, size_t n)
 {
-    char p[128];
-    snprintf(p, sizeof p, "%s/%s", pdir, name);
-    FILE *f = fopen(p, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
-    fclose(f);
+    ck_assert_int_eq(test_write_file(pdir, name, data, n), 0);
 }
 
 /* Flip bit 0 of byte `at` of pdir/name. */
