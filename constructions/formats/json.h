@@ -1,41 +1,37 @@
-/* json.h -- a small strict JSON reader (RFC 8259) for the model files of
- * constructions/models/real_model (TF.js model.json, SentencePiece vocab.json).
+/* json.h -- the strict JSON reader for the model files of
+ * constructions/models/real_model (TF.js model.json, SentencePiece
+ * vocab.json), on jansson (a maintained parser instead of a hand-written
+ * one).  Callers walk the tree with jansson's own API (json_object_get,
+ * json_array_get, json_string_value, json_number_value, ...) and release it
+ * with json_decref.
  *
- * json_parse builds a tree of json_t from a NUL-free buffer.  Strings are
- * decoded to UTF-8 (\uXXXX escapes and surrogate pairs included); numbers are
- * parsed with strtod (finite only).  Rejected with AR_EINVAL and a one-line
- * message (byte offset included): syntax errors, control characters in
- * strings, invalid escapes or surrogates, nesting deeper than 64, trailing
- * data.  Duplicate object keys are kept (json_get returns the first). */
+ * Accepted: RFC 8259 text, any value at the top level; every number is read
+ * as a double (JSON has one number type, as in JavaScript, the reference
+ * runtime: json_is_real holds for every number).  Refused with AR_EINVAL and
+ * one line naming the source and jansson's line, column and byte position:
+ * syntax errors, raw control characters in strings, invalid escapes or lone
+ * surrogates, \u0000 (strings are NUL-free C strings), invalid UTF-8,
+ * numbers that overflow a double (jansson refuses them: every number is
+ * finite), trailing data, duplicate object keys (JSON_REJECT_DUPLICATES:
+ * JavaScript would keep the last, a first-key reader the first), and
+ * nesting deeper than JSON_MAX_DEPTH arrays/objects (checked after parsing;
+ * jansson's own limit is 2048). */
 #ifndef ATTNRANK_CONSTRUCTIONS_JSON_H
 #define ATTNRANK_CONSTRUCTIONS_JSON_H
 
 #include <stddef.h>
+#include <jansson.h>
 #include "numerics/status.h"
 
-typedef enum { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_type;
+#define JSON_MAX_DEPTH 64
 
-typedef struct json_t {
-    json_type type;
-    int boolean;              /* JSON_BOOL */
-    double number;            /* JSON_NUMBER */
-    char *str;                /* JSON_STRING: UTF-8, NUL-terminated */
-    size_t len;               /* string length in bytes; item count for arrays/objects */
-    struct json_t *items;     /* JSON_ARRAY / JSON_OBJECT: len values */
-    char **keys;              /* JSON_OBJECT: len keys (UTF-8) */
-} json_t;
+/* Parse buf[0..n) into *root (caller releases with json_decref); `what`
+ * names the source in messages.  *root is NULL on failure. */
+ar_status json_read_buffer(const char *buf, size_t n, const char *what, json_t **root);
 
-/* Parse buf[0..n) into *out (caller frees with json_free).  `what` names the
- * source in error messages (e.g. the file path). */
-ar_status json_parse(const char *buf, size_t n, const char *what, json_t *out);
-
-/* Read a whole file (at most max_bytes) and parse it. AR_EIO if unreadable. */
-ar_status json_read_file(const char *path, size_t max_bytes, json_t *out);
-
-/* Free the tree (safe on a zeroed json_t). */
-void json_free(json_t *v);
-
-/* Member `key` of object v, or NULL (also when v is not an object). */
-const json_t *json_get(const json_t *v, const char *key);
+/* Read the regular file `path` (opened with infile_open; at most max_bytes,
+ * else AR_EINVAL "file too large") and parse it as json_read_buffer does,
+ * messages naming the path.  AR_EIO if it cannot be opened or read. */
+ar_status json_read_file(const char *path, size_t max_bytes, json_t **root);
 
 #endif

@@ -20,6 +20,7 @@ void spm_vocab_clear(spm_vocab_t *V)
     free(V->len16);
     free(V->score);
     free(V->active);
+    free(V->path);
     memset(V, 0, sizeof *V);
 }
 
@@ -62,50 +63,67 @@ static int cmp_piece(const void *a, const void *b)
     return i < j ? -1 : (i > j);
 }
 
-static ar_status vocab_fill(const char *path, const json_t *root, spm_vocab_t *V)
+ar_status spm_vocab_parse(const char *what, const json_t *root, spm_vocab_t *V)
 {
-    if (root->type != JSON_ARRAY || root->len < SPM_RESERVED + 1) {
-        ar_error_set("%s: vocabulary must be a JSON array of more than %d [piece, score] pairs", path, SPM_RESERVED);
+    memset(V, 0, sizeof *V);
+    size_t n = json_array_size(root);
+    if (!json_is_array(root) || n < SPM_RESERVED + 1) {
+        ar_error_set("%s: vocabulary must be a JSON array of more than %d [piece, score] pairs", what, SPM_RESERVED);
         return AR_EINVAL;
     }
-    size_t n = root->len;
     V->cp = ar_calloc(n, sizeof *V->cp, "vocabulary");
     V->len = ar_calloc(n, sizeof *V->len, "vocabulary");
     V->len16 = ar_calloc(n, sizeof *V->len16, "vocabulary");
     V->score = ar_calloc(n, sizeof *V->score, "vocabulary");
     V->active = ar_calloc(n, 1, "vocabulary");
+    ar_status st = AR_ENOMEM;
     if (!V->cp || !V->len || !V->len16 || !V->score || !V->active)
-        return AR_ENOMEM;
+        goto fail;
     V->n = n;
     for (size_t i = 0; i < n; i++) {
-        const json_t *e = &root->items[i];
-        if (e->type != JSON_ARRAY || e->len != 2 || e->items[0].type != JSON_STRING ||
-            (e->items[1].type != JSON_NUMBER && e->items[1].type != JSON_NULL)) {
-            ar_error_set("%s: vocabulary entry %zu is not a [string, number|null] pair", path, i);
-            return AR_EINVAL;
+        const json_t *e = json_array_get(root, i);
+        const json_t *pc = json_array_get(e, 0), *sc = json_array_get(e, 1);
+        if (!json_is_array(e) || json_array_size(e) != 2 || !json_is_string(pc) ||
+            (!json_is_number(sc) && !json_is_null(sc))) {
+            ar_error_set("%s: vocabulary entry %zu is not a [string, number|null] pair", what, i);
+            st = AR_EINVAL;
+            goto fail;
         }
-        V->cp[i] = ar_calloc(e->items[0].len + 1, sizeof(uint32_t), "vocabulary piece");
+        const char *str = json_string_value(pc);
+        V->cp[i] = ar_calloc(strlen(str) + 1, sizeof(uint32_t), "vocabulary piece");
+        st = AR_ENOMEM;
         if (!V->cp[i])
-            return AR_ENOMEM;
-        long k = utf8_decode(e->items[0].str, V->cp[i]);
+            goto fail;
+        long k = utf8_decode(str, V->cp[i]);
+        st = AR_EINVAL;
         if (k < 0) {
-            ar_error_set("%s: vocabulary entry %zu is not valid UTF-8", path, i);
-            return AR_EINVAL;
+            ar_error_set("%s: vocabulary entry %zu is not valid UTF-8", what, i);
+            goto fail;
         }
         if (k > SPM_MAX_PIECE) {
-            ar_error_set("%s: vocabulary entry %zu is longer than %d characters", path, i, SPM_MAX_PIECE);
-            return AR_EINVAL;
+            ar_error_set("%s: vocabulary entry %zu is longer than %d characters", what, i, SPM_MAX_PIECE);
+            goto fail;
         }
         V->len[i] = (size_t)k;
         for (long j = 0; j < k; j++)
             V->len16[i] += V->cp[i][j] >= 0x10000 ? 2 : 1;
-        V->score[i] = e->items[1].type == JSON_NULL ? 0.0 : e->items[1].number;  /* JS: null + x == x */
+        V->score[i] = json_is_null(sc) ? 0.0 : json_number_value(sc);  /* JS: null + x == x */
         V->active[i] = i >= SPM_RESERVED && k > 0;
+    }
+    size_t scored = 0;
+    for (size_t i = SPM_RESERVED; i < n; i++)
+        scored += V->active[i] && !json_is_null(json_array_get(json_array_get(root, i), 1));
+    if (scored == 0) {
+        ar_error_set("%s: no piece of the vocabulary has a score (the scores of all %zu pieces from id %d on are "
+                     "null or the pieces empty), so it cannot segment text", what, n - SPM_RESERVED, SPM_RESERVED);
+        st = AR_EINVAL;
+        goto fail;
     }
     /* duplicates: the package's trie keeps the later id */
     size_t *ord = ar_calloc(n, sizeof *ord, "vocabulary order");
+    st = AR_ENOMEM;
     if (!ord)
-        return AR_ENOMEM;
+        goto fail;
     for (size_t i = 0; i < n; i++)
         ord[i] = i;
     cmp_vocab = V;
@@ -117,20 +135,24 @@ static ar_status vocab_fill(const char *path, const json_t *root, spm_vocab_t *V
             V->active[i] = 0;
     }
     free(ord);
-    return AR_OK;
+    V->path = strdup(what);
+    if (V->path)
+        return AR_OK;
+    ar_error_set("out of memory");
+fail:
+    spm_vocab_clear(V);
+    return st;
 }
 
 ar_status spm_vocab_load(const char *path, spm_vocab_t *V)
 {
     memset(V, 0, sizeof *V);
-    json_t root;
+    json_t *root;
     ar_status st = json_read_file(path, SPM_MAX_JSON, &root);
     if (st)
         return st;
-    st = vocab_fill(path, &root, V);
-    json_free(&root);
-    if (st)
-        spm_vocab_clear(V);
+    st = spm_vocab_parse(path, root, V);
+    json_decref(root);
     return st;
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "numerics/status.h"
+#include "constructions/formats/json.h"
 
 #define SPM_RESERVED 6
 #define SPM_MAX_INPUT 4096
@@ -32,11 +33,19 @@ typedef struct {
     size_t *len16;         /* UTF-16 length (the package steps back by it) */
     double *score;         /* log-probability */
     unsigned char *active; /* 1 if the piece is a lattice candidate */
+    char *path;            /* where it was read from, for messages (allocated) */
 } spm_vocab_t;
 
-/* Load vocab.json (array of [string, number]); AR_EINVAL on any other shape,
- * invalid UTF-8, or fewer than SPM_RESERVED+1 entries. */
+/* Load vocab.json (array of [string, number]) with json_read_file and
+ * spm_vocab_parse. */
 ar_status spm_vocab_load(const char *path, spm_vocab_t *V);
+
+/* Fill V from a parsed vocabulary `root` (`what` names it in messages and
+ * is kept in V->path); AR_EINVAL on any other shape, invalid UTF-8, pieces
+ * longer than SPM_MAX_PIECE, fewer than SPM_RESERVED+1 entries, or no
+ * non-empty piece with a numeric score (an all-null vocabulary).  V is
+ * cleared on failure. */
+ar_status spm_vocab_parse(const char *what, const json_t *root, spm_vocab_t *V);
 
 void spm_vocab_clear(spm_vocab_t *V);
 

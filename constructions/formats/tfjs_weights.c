@@ -2,12 +2,14 @@
 #include "constructions/formats/tfjs_weights.h"
 #include "numerics/infile.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/formats/json.h"
+#include "numerics/path.h"
 
 #define TFJS_MAX_JSON (64u << 20)
 #define TFJS_MAX_COUNT ((size_t)1 << 32)
@@ -28,6 +30,7 @@ void tfjs_weights_clear(tfjs_weights_t *W)
         free(W->group_data ? W->group_data[g] : NULL);
     free(W->group_data);
     free(W->group_bytes);
+    free(W->path);
     memset(W, 0, sizeof *W);
 }
 
@@ -35,22 +38,30 @@ void tfjs_weights_clear(tfjs_weights_t *W)
 static ar_status read_shard(const char *mpath, const char *dir, const char *file,
                             unsigned char *buf, size_t cap, size_t *len)
 {
-    char p[1024];
     if (strchr(file, '/') || strstr(file, "..") || !*file) {
         ar_error_set("%s: shard path '%s' not a plain file name", mpath, file);
         return AR_EINVAL;
     }
-    snprintf(p, sizeof p, "%s%s", dir, file);
-    FILE *f;
-    ar_status ost = infile_open(p, "weight shard", INFILE_REGULAR, &f, NULL);
+    char *p;
+    ar_status ost = path_join(dir, file, &p);
     if (ost != AR_OK)
         return ost;
+    FILE *f;
+    ost = infile_open(p, "weight shard", INFILE_REGULAR, &f, NULL);
+    if (ost != AR_OK) {
+        free(p);
+        return ost;
+    }
     size_t room = cap - *len;
     size_t got = fread(buf + *len, 1, room, f);
     int extra = (got == room) && fgetc(f) != EOF;
     int err = ferror(f);
     fclose(f);
-    if (err) { ar_error_set("%s: error reading shard %s", mpath, p); return AR_EIO; }
+    if (err)
+        ar_error_set("%s: error reading shard %s", mpath, p);
+    free(p);
+    if (err)
+        return AR_EIO;
     if (extra) {
         ar_error_set("%s: shards hold more bytes than the manifest's %zu (at %s)", mpath, cap, file);
         return AR_EINVAL;
@@ -62,101 +73,119 @@ static ar_status read_shard(const char *mpath, const char *dir, const char *file
 static ar_status parse_entry(const char *mpath, const json_t *e, size_t group, size_t *offset,
                              tfjs_entry_t *out)
 {
-    const json_t *name = json_get(e, "name"), *shape = json_get(e, "shape"), *dt = json_get(e, "dtype");
-    if (!name || name->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !dt ||
-        dt->type != JSON_STRING) {
+    const json_t *name = json_object_get(e, "name"), *shape = json_object_get(e, "shape"),
+                 *dt = json_object_get(e, "dtype");
+    if (!json_is_string(name) || !json_is_array(shape) || !json_is_string(dt)) {
         ar_error_set("%s: weight entry without string name, array shape and string dtype", mpath);
         return AR_EINVAL;
     }
-    if (json_get(e, "quantization")) {
-        ar_error_set("%s: weight '%s' is quantized (unsupported)", mpath, name->str);
+    const char *nm = json_string_value(name), *dts = json_string_value(dt);
+    if (json_object_get(e, "quantization")) {
+        ar_error_set("%s: weight '%s' is quantized (unsupported)", mpath, nm);
         return AR_EINVAL;
     }
-    if (strcmp(dt->str, "float32") == 0) out->is_int = 0;
-    else if (strcmp(dt->str, "int32") == 0) out->is_int = 1;
+    if (strcmp(dts, "float32") == 0) out->is_int = 0;
+    else if (strcmp(dts, "int32") == 0) out->is_int = 1;
     else {
-        ar_error_set("%s: weight '%s' has dtype '%s' (only float32, int32)", mpath, name->str, dt->str);
+        ar_error_set("%s: weight '%s' has dtype '%s' (only float32, int32)", mpath, nm, dts);
         return AR_EINVAL;
     }
-    if (shape->len > TFJS_MAX_DIMS) {
-        ar_error_set("%s: weight '%s' has %zu dimensions (max %d)", mpath, name->str, shape->len, TFJS_MAX_DIMS);
+    size_t nd = json_array_size(shape);
+    if (nd > TFJS_MAX_DIMS) {
+        ar_error_set("%s: weight '%s' has %zu dimensions (max %d)", mpath, nm, nd, TFJS_MAX_DIMS);
         return AR_EINVAL;
     }
     size_t count = 1;
-    for (size_t k = 0; k < shape->len; k++) {
-        const json_t *d = &shape->items[k];
-        if (d->type != JSON_NUMBER || d->number < 0 || d->number != floor(d->number) ||
-            d->number > (double)TFJS_MAX_COUNT) {
-            ar_error_set("%s: weight '%s' has a bad dimension", mpath, name->str);
+    for (size_t k = 0; k < nd; k++) {
+        const json_t *d = json_array_get(shape, k);
+        double x = json_number_value(d);
+        if (!json_is_number(d) || x < 0 || x != floor(x) || x > (double)TFJS_MAX_COUNT) {
+            ar_error_set("%s: weight '%s' has a bad dimension", mpath, nm);
             return AR_EINVAL;
         }
-        out->shape[k] = (size_t)d->number;
+        out->shape[k] = (size_t)x;
         if (out->shape[k] && count > TFJS_MAX_COUNT / out->shape[k]) {
-            ar_error_set("%s: weight '%s' too large", mpath, name->str);
+            ar_error_set("%s: weight '%s' too large", mpath, nm);
             return AR_EINVAL;
         }
         count *= out->shape[k];
     }
-    out->ndim = shape->len;
+    out->ndim = nd;
     out->count = count;
     out->offset = *offset;
     out->group = group;
     *offset += 4 * count;
-    out->name = strdup(name->str);
+    out->name = strdup(nm);
     if (!out->name) { ar_error_set("out of memory"); return AR_ENOMEM; }
+    return AR_OK;
+}
+
+/* Total size of the shards `paths` (plain file names in dir), from stat:
+ * sizes are checked before anything is read, so that a manifest claiming
+ * huge tensors costs nothing. */
+static ar_status shard_sizes(const char *path, const json_t *paths, const char *dir, size_t *have)
+{
+    *have = 0;
+    for (size_t k = 0; k < json_array_size(paths); k++) {
+        const char *pk = json_string_value(json_array_get(paths, k));
+        if (!pk || strchr(pk, '/') || strstr(pk, "..") || !*pk) {
+            ar_error_set("%s: shard path %zu is not a plain file name", path, k);
+            return AR_EINVAL;
+        }
+        char *sp;
+        ar_status st = path_join(dir, pk, &sp);
+        if (st)
+            return st;
+        struct stat sb;
+        int ok = stat(sp, &sb) == 0, e = errno;
+        if (!ok || !S_ISREG(sb.st_mode))
+            ar_error_set("%s: cannot open shard %s: %s", path, sp, ok ? "not a regular file" : strerror(e));
+        free(sp);
+        if (!ok || !S_ISREG(sb.st_mode))
+            return AR_EIO;
+        *have += (size_t)sb.st_size;
+    }
     return AR_OK;
 }
 
 static ar_status load_manifest(const char *path, const json_t *root, const char *dir, tfjs_weights_t *W)
 {
-    const json_t *man = json_get(root, "weightsManifest");
-    if (!man || man->type != JSON_ARRAY || man->len == 0) {
+    const json_t *man = json_object_get(root, "weightsManifest");
+    size_t ng = json_array_size(man);
+    if (!json_is_array(man) || ng == 0) {
         ar_error_set("%s: no weightsManifest array", path);
         return AR_EINVAL;
     }
     size_t total = 0;
-    for (size_t g = 0; g < man->len; g++) {
-        const json_t *ws = json_get(&man->items[g], "weights");
-        if (!ws || ws->type != JSON_ARRAY) { ar_error_set("%s: manifest group without weights", path); return AR_EINVAL; }
-        total += ws->len;
+    for (size_t g = 0; g < ng; g++) {
+        const json_t *ws = json_object_get(json_array_get(man, g), "weights");
+        if (!json_is_array(ws)) { ar_error_set("%s: manifest group without weights", path); return AR_EINVAL; }
+        total += json_array_size(ws);
     }
     W->entries = ar_calloc(total ? total : 1, sizeof *W->entries, "weight entries");
-    W->group_data = ar_calloc(man->len, sizeof *W->group_data, "shard groups");
-    W->group_bytes = ar_calloc(man->len, sizeof *W->group_bytes, "shard groups");
+    W->group_data = ar_calloc(ng, sizeof *W->group_data, "shard groups");
+    W->group_bytes = ar_calloc(ng, sizeof *W->group_bytes, "shard groups");
     if (!W->entries || !W->group_data || !W->group_bytes)
         return AR_ENOMEM;
-    W->n_groups = man->len;
-    for (size_t g = 0; g < man->len; g++) {
-        const json_t *grp = &man->items[g];
-        const json_t *ws = json_get(grp, "weights"), *paths = json_get(grp, "paths");
-        if (!paths || paths->type != JSON_ARRAY || paths->len == 0) {
+    W->n_groups = ng;
+    for (size_t g = 0; g < ng; g++) {
+        const json_t *grp = json_array_get(man, g);
+        const json_t *ws = json_object_get(grp, "weights"), *paths = json_object_get(grp, "paths");
+        if (!json_is_array(paths) || json_array_size(paths) == 0) {
             ar_error_set("%s: manifest group without paths", path);
             return AR_EINVAL;
         }
         size_t off = 0;
-        for (size_t e = 0; e < ws->len; e++) {
-            ar_status st = parse_entry(path, &ws->items[e], g, &off, &W->entries[W->n_entries]);
+        for (size_t e = 0; e < json_array_size(ws); e++) {
+            ar_status st = parse_entry(path, json_array_get(ws, e), g, &off, &W->entries[W->n_entries]);
             if (st) return st;
             W->n_entries++;
         }
         W->group_bytes[g] = off;
-        /* sizes first, so that a manifest claiming huge tensors costs nothing */
-        size_t have = 0;
-        for (size_t k = 0; k < paths->len; k++) {
-            const json_t *pk = &paths->items[k];
-            if (pk->type != JSON_STRING || strchr(pk->str, '/') || strstr(pk->str, "..") || !*pk->str) {
-                ar_error_set("%s: shard path %zu is not a plain file name", path, k);
-                return AR_EINVAL;
-            }
-            char sp[1024];
-            struct stat sb;
-            snprintf(sp, sizeof sp, "%s%s", dir, pk->str);
-            if (stat(sp, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                ar_error_set("%s: cannot open shard %s", path, sp);
-                return AR_EIO;
-            }
-            have += (size_t)sb.st_size;
-        }
+        size_t have;
+        ar_status st = shard_sizes(path, paths, dir, &have);
+        if (st)
+            return st;
         if (have != off) {
             ar_error_set("%s: shards hold %zu bytes, the manifest needs %zu (%s)", path, have, off,
                          have < off ? "truncated?" : "padded?");
@@ -165,9 +194,8 @@ static ar_status load_manifest(const char *path, const json_t *root, const char 
         W->group_data[g] = ar_calloc(off ? off : 1, 1, "shard data");
         if (!W->group_data[g]) return AR_ENOMEM;
         size_t len = 0;
-        for (size_t k = 0; k < paths->len; k++) {
-            if (paths->items[k].type != JSON_STRING) { ar_error_set("%s: shard path not a string", path); return AR_EINVAL; }
-            ar_status st = read_shard(path, dir, paths->items[k].str, W->group_data[g], off, &len);
+        for (size_t k = 0; k < json_array_size(paths); k++) {
+            st = read_shard(path, dir, json_string_value(json_array_get(paths, k)), W->group_data[g], off, &len);
             if (st) return st;
         }
         if (len != off) {
@@ -187,17 +215,20 @@ static ar_status load_manifest(const char *path, const json_t *root, const char 
 ar_status tfjs_weights_load(const char *path, tfjs_weights_t *W)
 {
     memset(W, 0, sizeof *W);
-    snprintf(W->path, sizeof W->path, "%s", path);
-    json_t root;
+    W->path = strdup(path);
+    if (!W->path) {
+        ar_error_set("out of memory");
+        return AR_ENOMEM;
+    }
+    json_t *root;
+    char *dir = NULL;
     ar_status st = json_read_file(path, TFJS_MAX_JSON, &root);
-    if (st)
-        return st;
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[1] = '\0'; else dir[0] = '\0';
-    st = load_manifest(path, &root, dir, W);
-    json_free(&root);
+    if (!st)
+        st = path_dir(path, &dir);
+    if (!st)
+        st = load_manifest(path, root, dir, W);
+    free(dir);
+    json_decref(root);
     if (st)
         tfjs_weights_clear(W);
     return st;

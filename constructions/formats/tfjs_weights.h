@@ -6,11 +6,15 @@
  * in order; entry e starts at the byte offset sum over earlier entries of
  * 4 * prod(shape) (shape [] counts 1) and holds little-endian float32 or
  * int32 values.  Validation (AR_EINVAL, one-line message naming the file):
- * malformed JSON or manifest, dtypes other than float32/int32, quantized
+ * malformed JSON (constructions/formats/json.h: duplicate keys included) or
+ * manifest, dtypes other than float32/int32, quantized
  * entries, negative/non-integer/too-large dimensions, more than 8 dimensions,
  * duplicate names, shard sizes that do not add up to exactly the bytes the
  * entries need (truncated or padded shards), shard paths with '/' or "..".
- * Missing files give AR_EIO.  Float32 data is checked finite when fetched. */
+ * Missing files give AR_EIO.  Shard paths are model.json's directory plus
+ * the shard name at their exact length (numerics/path.h: a path the OS
+ * cannot take is an error that says so).  Float32 data is checked finite
+ * when fetched. */
 #ifndef ATTNRANK_CONSTRUCTIONS_TFJS_WEIGHTS_H
 #define ATTNRANK_CONSTRUCTIONS_TFJS_WEIGHTS_H
 
@@ -36,7 +40,7 @@ typedef struct {
     size_t n_groups;
     unsigned char **group_data;  /* raw bytes of each group's concatenated shards */
     size_t *group_bytes;
-    char path[512];              /* model.json path, for messages */
+    char *path;                  /* model.json path, for messages (allocated) */
 } tfjs_weights_t;
 
 /* Load model.json at `path` and every shard it lists. */

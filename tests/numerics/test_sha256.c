@@ -1,7 +1,12 @@
-/* test_sha256.c -- SHA-256 against the FIPS 180-4 / NIST example vectors
- * and lengths around the padding boundary against sha256sum's values. */
+/* test_sha256.c -- SHA-256 (nettle) against the FIPS 180-4 / NIST example
+ * vectors and lengths around the padding boundary against sha256sum's
+ * values; files hashed in chunks (sha256_file_hex) against the same values,
+ * and unreadable files refused. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "numerics/sha256.h"
 
@@ -29,11 +34,40 @@ START_TEST(sha256_vectors)
 }
 END_TEST
 
+START_TEST(sha256_files)
+{
+    char path[] = "/tmp/attnrank_sha_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    char h[65], g[65];
+    ck_assert_int_eq(sha256_file_hex(path, "test file", h), AR_OK);
+    ck_assert_str_eq(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    /* 200000 bytes of 'a': several 64 KiB chunks (value from coreutils sha256sum) */
+    char *a = malloc(200000);
+    ck_assert_ptr_nonnull(a);
+    memset(a, 'a', 200000);
+    ck_assert_uint_eq(fwrite(a, 1, 200000, f), 200000);
+    fclose(f);
+    ck_assert_int_eq(sha256_file_hex(path, "test file", h), AR_OK);
+    ck_assert_str_eq(h, "2287d207f24a941ff3b56c04c8a25ad56b63e3023207b3bb5b4ac0c9869d74be");
+    sha256_hex(a, 200000, g);
+    ck_assert_str_eq(h, g);
+    free(a);
+    unlink(path);
+    ck_assert_int_eq(sha256_file_hex(path, "test file", h), AR_EIO);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), path));
+    ck_assert_int_eq(sha256_file_hex("/tmp", "test file", h), AR_EINVAL);
+}
+END_TEST
+
 Suite *suite_sha256(void)
 {
     Suite *s = suite_create("sha256");
     TEST_TCASE(tc, "vectors");
     tcase_add_test(tc, sha256_vectors);
+    tcase_add_test(tc, sha256_files);
     suite_add_tcase(s, tc);
     return s;
 }

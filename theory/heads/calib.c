@@ -3,6 +3,7 @@
 
 #include <fenv.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/clock.h"
@@ -278,21 +279,40 @@ static double emp_radius_up(const real_model_t *M, const real_acts_t *acts, size
     return c.out;
 }
 
+/* Token ids of every sentence through the forward pass.  Errors name the
+ * sentence (its index, and its file and index in the corpus manifest) and
+ * the vocabulary that encoded it. */
 static ar_status forward_all(const real_model_t *M, const corpus_t *C, real_acts_t *acts)
 {
+    const char *vocab = M->vocab.path ? M->vocab.path : "(unnamed vocabulary)";
     for (size_t s = 0; s < C->n; s++) {
+        char where[160] = "";
+        if (C->entry)
+            snprintf(where, sizeof where, " (%s, sentence %zu)", C->entry[s].file, C->entry[s].index);
         int *ids;
         size_t n;
         ar_status st = spm_encode(&M->vocab, C->text[s], &ids, &n);
         if (st)
             return st;
+        if (n > M->max_tokens) {
+            free(ids);
+            ar_error_set("calib: sentence %zu%s of %zu characters becomes %zu tokens under the vocabulary %s, "
+                         "the model reads at most %zu: this vocabulary does not fit the model",
+                         s, where, strlen(C->text[s]), n, vocab, M->max_tokens);
+            return AR_EINVAL;
+        }
+        if (n < 2) {
+            free(ids);
+            ar_error_set("calib: sentence %zu%s has fewer than 2 tokens under the vocabulary %s", s, where, vocab);
+            return AR_EINVAL;
+        }
         st = real_model_forward(M, ids, n, &acts[s]);
         free(ids);
-        if (st)
+        if (st) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", ar_error_get());
+            ar_error_set("calib: sentence %zu%s: %s", s, where, msg);
             return st;
-        if (n < 2) {
-            ar_error_set("calib: sentence %zu has fewer than 2 tokens", s);
-            return AR_EINVAL;
         }
     }
     return AR_OK;

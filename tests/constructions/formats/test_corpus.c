@@ -50,6 +50,33 @@ START_TEST(split_rule)
 }
 END_TEST
 
+/* The 1 MiB limit: a file of exactly 1 MiB is split (its one sentence at
+ * the very end is found), one byte more is refused with one line. */
+START_TEST(split_size_limit)
+{
+    const char *tail = "This last sentence of the file has more than seven words.";
+    size_t tl = strlen(tail), total = (size_t)1 << 20;
+    FILE *f = fopen(tmpfile_, "w");
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < total - tl - 2; i++)
+        fputc(i % 64 == 63 ? '\n' : 'x', f);
+    fprintf(f, "\n\n%s", tail);
+    fclose(f);
+    char **s;
+    size_t n;
+    ck_assert_int_eq(corpus_split(tmpfile_, &s, &n), AR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(s[0], tail);
+    corpus_strings_free(s, n);
+    f = fopen(tmpfile_, "a");
+    fputc(' ', f);
+    fclose(f);
+    ck_assert_int_eq(corpus_split(tmpfile_, &s, &n), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "larger than"));
+    ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+}
+END_TEST
+
 START_TEST(manifest_mismatch)
 {
     char h[65];
@@ -102,6 +129,7 @@ Suite *suite_corpus(void)
     TEST_TCASE(tc, "corpus");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, split_rule);
+    tcase_add_test(tc, split_size_limit);
     tcase_add_test(tc, manifest_mismatch);
     tcase_add_test(tc, committed_manifest);
     suite_add_tcase(s, tc);

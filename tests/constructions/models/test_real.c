@@ -1,9 +1,10 @@
-/* test_real.c -- the real-model layer: JSON reader, TF.js weights reader and
+/* test_real.c -- the real-model layer: TF.js weights reader and
  * SentencePiece tokenizer on small files written here (always run), and the
  * USE-lite forward pass against the model's own TF.js run (tokens exactly;
  * attention inputs, q and k to relative error <= 1e-5; attention weights to
  * 1e-5), which needs `make calib-data` and is skipped with a printed reason
- * when that cache is absent (ATTNRANK_CALIB_DIR overrides .cache/calib). */
+ * when that cache is absent (ATTNRANK_CALIB_DIR overrides .cache/calib);
+ * every cached file is checked against its pinned sha256 before it is read. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,18 +13,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "constructions/formats/json.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/real_model.h"
+#include "constructions/models/real_pins.h"
 #include "constructions/formats/spm_tokenizer.h"
 #include "constructions/formats/tfjs_weights.h"
 
 static char tmpdir[64];
+static const char *wdir = tmpdir;   /* where write_file writes */
 
 static void dir_setup(void)
 {
     strcpy(tmpdir, "/tmp/attnrank_real_XXXXXX");
     ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp failed");
+    wdir = tmpdir;
 }
 
 static void dir_teardown(void)
@@ -39,65 +42,28 @@ static void dir_teardown(void)
 
 static void write_file(const char *name, const void *data, size_t n)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
-    FILE *f = fopen(p, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
-    fclose(f);
+    ck_assert_msg(test_write_file(wdir, name, data, n) == 0, "cannot write %s/%s", wdir, name);
 }
 
 static void write_str(const char *name, const char *s) { write_file(name, s, strlen(s)); }
 
 static const char *model_path(void)
 {
-    static char p[256];
-    snprintf(p, sizeof p, "%s/model.json", tmpdir);
+    static char p[8192];
+    snprintf(p, sizeof p, "%s/model.json", wdir);
     return p;
 }
 
-/* ---------- JSON ---------- */
-
-static ar_status parse(const char *s, json_t *v) { return json_parse(s, strlen(s), "t", v); }
-
-START_TEST(json_valid)
+/* The current model.json into buf (at most cap - 1 bytes, NUL-terminated); its length. */
+static size_t read_model_json(char *buf, size_t cap)
 {
-    json_t v;
-    ck_assert_int_eq(parse(" {\"a\": [1, -2.5e3, true, null, \"x\\u00e9\\ud83d\\ude00\\n\"], \"b\": {}} ", &v), AR_OK);
-    const json_t *a = json_get(&v, "a");
-    ck_assert_ptr_nonnull(a);
-    ck_assert_int_eq(a->type, JSON_ARRAY);
-    ck_assert_uint_eq(a->len, 5);
-    ck_assert(a->items[1].number == -2500.0);
-    ck_assert_int_eq(a->items[2].boolean, 1);
-    ck_assert_int_eq(a->items[3].type, JSON_NULL);
-    ck_assert_str_eq(a->items[4].str, "x\xc3\xa9\xf0\x9f\x98\x80\n");
-    ck_assert_int_eq(json_get(&v, "b")->type, JSON_OBJECT);
-    ck_assert_ptr_null(json_get(&v, "c"));
-    json_free(&v);
+    FILE *f = fopen(model_path(), "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t len = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    return len;
 }
-END_TEST
-
-START_TEST(json_invalid)
-{
-    const char *bad[] = { "", "[1,]", "{\"a\" 1}", "[1 2]", "\"abc", "[01]", "[1.]", "[1e]", "tru",
-                          "\"\\x\"", "\"\\ud800\"", "\"a\tb\"", "[1] x", "{\"a\":1,}", "-", "[1e999]",
-                          "\"\\u12\"" };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        json_t v;
-        ck_assert_msg(parse(bad[i], &v) == AR_EINVAL, "accepted '%s'", bad[i]);
-        ck_assert_msg(strncmp(ar_error_get(), "t: invalid JSON", 15) == 0, "message '%s'", ar_error_get());
-        ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
-    }
-    /* nesting limit */
-    char deep[200];
-    memset(deep, '[', 100);
-    memset(deep + 100, ']', 99);
-    deep[199] = '\0';
-    json_t v;
-    ck_assert_int_eq(parse(deep, &v), AR_EINVAL);
-}
-END_TEST
 
 /* ---------- TF.js weights ---------- */
 
@@ -221,19 +187,151 @@ START_TEST(weights_corrupt)
 END_TEST
 
 
+/* Issue 14 item 8: a second "weightsManifest" appended inside model.json's
+ * last '}' (JavaScript reads the last one, a first-key reader the first)
+ * is refused, as is a duplicate key inside a weight entry. */
+START_TEST(weights_duplicate_keys)
+{
+    write_synthetic(20, "");
+    char js[2048];
+    size_t len = read_model_json(js, sizeof js - 200);
+    ck_assert(len > 0 && js[len - 1] == '}');
+    strcpy(js + len - 1, ", \"weightsManifest\": [{\"paths\": [\"s1\"], \"weights\": []}]}");
+    write_str("model.json", js);
+    tfjs_weights_t W;
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "duplicate") != NULL, "%s", ar_error_get());
+    write_synthetic(20, ", {\"name\": \"c\", \"shape\": [0], \"shape\": [1], \"dtype\": \"float32\"}");
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "duplicate") != NULL, "%s", ar_error_get());
+}
+END_TEST
+
+/* Issue 14 item 7: control characters of a model file (here an OSC title
+ * sequence as the dtype) reach the message only as \xNN text, on one line. */
+START_TEST(weights_control_chars)
+{
+    write_synthetic(20, ", {\"name\": \"c\", \"shape\": [0], \"dtype\": \"\\u001b]0;pwned\\u0007\"}");
+    tfjs_weights_t W;
+    ck_assert_int_eq(tfjs_weights_load(model_path(), &W), AR_EINVAL);
+    const char *m = ar_error_get();
+    ck_assert_msg(strstr(m, "dtype '\\x1b]0;pwned\\x07'") != NULL, "message '%s'", m);
+    ck_assert_msg(strstr(m, model_path()) == m, "message '%s' does not start with the file", m);
+    for (const char *c = m; *c; c++)
+        ck_assert_msg((unsigned char)*c >= 0x20 && *c != 0x7f, "control byte 0x%02x in the message", *c);
+}
+END_TEST
+
+/* Issue 14 item 11: a vocabulary whose scores are all null is refused when
+ * loaded, naming the file and what is wrong (it used to load and fail later
+ * as "forward: 139 tokens ..."). */
+START_TEST(vocab_all_null)
+{
+    write_str("vocab.json", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],"
+                            "[\"\\u2581ab\",null],[\"b\",null],[\"\",-1]]");
+    char p[8192];
+    snprintf(p, sizeof p, "%s/vocab.json", wdir);
+    spm_vocab_t V;
+    ck_assert_int_eq(spm_vocab_load(p, &V), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), p) == ar_error_get(), "%s", ar_error_get());
+    ck_assert_msg(strstr(ar_error_get(), "null") != NULL, "%s", ar_error_get());
+    /* one scored piece is enough */
+    write_str("vocab.json", "[[\"a\",0],[\"b\",0],[\"c\",0],[\"d\",0],[\"e\",0],[\"f\",0],"
+                            "[\"\\u2581ab\",null],[\"b\",-2]]");
+    ck_assert_msg(spm_vocab_load(p, &V) == AR_OK, "%s", ar_error_get());
+    ck_assert_str_eq(V.path, p);
+    spm_vocab_clear(&V);
+}
+END_TEST
+
+/* Issue 14 item 2: model.json in a directory whose path is longer than 512
+ * bytes (six nested 100-character directories).  The old reader cut the
+ * path at 512 bytes and read the shards of an ancestor directory; here every
+ * ancestor holds decoy shards of the right sizes with other values. */
+START_TEST(weights_long_path)
+{
+    char cur[1024], *dirs[6];
+    strcpy(cur, tmpdir);
+    unsigned char decoy[20];
+    memset(decoy, 0x40, sizeof decoy);    /* float32 3.0039, never a synthetic value */
+    for (int level = 0; level < 6; level++) {
+        wdir = level ? dirs[level - 1] : tmpdir;
+        write_file("s1", decoy, 20);
+        write_file("s2", decoy, 20);
+        size_t L = strlen(cur);
+        cur[L] = '/';
+        memset(cur + L + 1, 'a' + level, 100);
+        cur[L + 101] = '\0';
+        ck_assert_int_eq(mkdir(cur, 0700), 0);
+        dirs[level] = strdup(cur);
+    }
+    ck_assert_uint_gt(strlen(cur), 600);
+    wdir = dirs[5];
+    write_synthetic(20, "");
+    tfjs_weights_t W;
+    ar_status st = tfjs_weights_load(model_path(), &W);
+    double a[6] = { 0 }, b[3] = { 0 };
+    if (st == AR_OK) {
+        double *x;
+        size_t da[2] = { 2, 3 }, db[1] = { 3 };
+        if (tfjs_weights_get(&W, "a", 2, da, &x) == AR_OK) { memcpy(a, x, sizeof a); free(x); }
+        if (tfjs_weights_get(&W, "b", 1, db, &x) == AR_OK) { memcpy(b, x, sizeof b); free(x); }
+        tfjs_weights_clear(&W);
+    }
+    char p[1200];
+    for (int level = 5; level >= 0; level--) {
+        const char *names[] = { "s1", "s2", "model.json" };
+        for (size_t i = 0; i < 3; i++) {
+            snprintf(p, sizeof p, "%s/%s", dirs[level], names[i]);
+            unlink(p);
+        }
+        rmdir(dirs[level]);
+        free(dirs[level]);
+    }
+    wdir = tmpdir;
+    ck_assert_msg(st == AR_OK, "%s", ar_error_get());
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(a[i] == 0.5 * i - 1.0, "a[%d] = %g: shards read from another directory", i, a[i]);
+    ck_assert(b[0] == 10.0 && b[1] == 11.0 && b[2] == 12.0);
+}
+END_TEST
+
+/* A shard path the OS cannot take (model.json's directory spelled with
+ * 1950 "./" components, plus a 250-character shard name: more than
+ * PATH_MAX bytes) is refused with a message that says so. */
+START_TEST(weights_path_max)
+{
+    char dir[4200];
+    size_t k = (size_t)snprintf(dir, sizeof dir, "%s", tmpdir);
+    for (int i = 0; i < 1950; i++) {
+        memcpy(dir + k, "/.", 2);
+        k += 2;
+    }
+    dir[k] = '\0';
+    char name[251];
+    memset(name, 's', 250);
+    name[250] = '\0';
+    char js[600];
+    snprintf(js, sizeof js, "{\"weightsManifest\": [{\"paths\": [\"%s\"], \"weights\": []}]}", name);
+    write_str("model.json", js);
+    char mp[4300];
+    snprintf(mp, sizeof mp, "%s/model.json", dir);
+    ck_assert_uint_lt(strlen(mp), 4096);
+    tfjs_weights_t W;
+    ck_assert_msg(tfjs_weights_load(mp, &W) == AR_EINVAL, "%s", ar_error_get());
+    ck_assert_msg(strstr(ar_error_get(), "PATH_MAX") != NULL, "%s", ar_error_get());
+    ck_assert_ptr_null(strchr(ar_error_get(), '\n'));
+}
+END_TEST
+
 /* Every proper prefix of a valid model.json / vocab.json is refused with a
  * one-line message; seeded random byte corruptions never crash. */
 START_TEST(truncated_and_corrupt_files)
 {
     write_synthetic(20, "");
     char p[256];
-    snprintf(p, sizeof p, "%s/model.json", tmpdir);
-    FILE *f = fopen(p, "rb");
-    ck_assert_ptr_nonnull(f);
     char full[1024];
-    size_t len = fread(full, 1, sizeof full - 1, f);
-    fclose(f);
-    full[len] = '\0';
+    size_t len = read_model_json(full, sizeof full);
     tfjs_weights_t W;
     for (size_t L = 0; L < len; L++) {
         write_file("model.json", full, L);
@@ -336,6 +434,9 @@ static const char *calib_dir(void)
     return e && *e ? e : ".cache/calib";
 }
 
+/* 1 when the cache is there (else why says what is absent); a cache that
+ * is there must hold exactly the pinned files (model and reference), which
+ * are checked before anything is read. */
 static int have_reference(char *why, size_t n)
 {
     char p[600];
@@ -345,11 +446,11 @@ static int have_reference(char *why, size_t n)
         snprintf(why, n, "%s absent", p);
         return 0;
     }
-    snprintf(p, sizeof p, "%s/ref/DONE", calib_dir());
-    if (stat(p, &sb) != 0) {
-        snprintf(why, n, "%s absent", p);
-        return 0;
-    }
+    size_t np;
+    const real_pin_t *pins = real_pins_model(&np);
+    ck_assert_msg(real_pins_verify(calib_dir(), pins, np) == AR_OK, "%s", ar_error_get());
+    pins = real_pins_reference(&np);
+    ck_assert_msg(real_pins_verify(calib_dir(), pins, np) == AR_OK, "%s", ar_error_get());
     return 1;
 }
 
@@ -384,9 +485,8 @@ START_TEST(real_against_tfjs)
         return;
     }
     char p[700];
-    snprintf(p, sizeof p, "%s/model/package/dist", calib_dir());
     real_model_t M;
-    ck_assert_msg(real_model_load(p, &M) == AR_OK, "%s", ar_error_get());
+    ck_assert_msg(real_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
     snprintf(p, sizeof p, "%s/ref/sentences.txt", calib_dir());
     FILE *f = fopen(p, "r");
     ck_assert_ptr_nonnull(f);
@@ -494,10 +594,13 @@ Suite *suite_real(void)
     Suite *s = suite_create("real");
     TEST_TCASE(tc, "files");
     tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
-    tcase_add_test(tc, json_valid);
-    tcase_add_test(tc, json_invalid);
     tcase_add_test(tc, weights_synthetic);
     tcase_add_test(tc, weights_corrupt);
+    tcase_add_test(tc, weights_duplicate_keys);
+    tcase_add_test(tc, weights_control_chars);
+    tcase_add_test(tc, vocab_all_null);
+    tcase_add_test(tc, weights_long_path);
+    tcase_add_test(tc, weights_path_max);
     tcase_add_test(tc, truncated_and_corrupt_files);
     tcase_add_test(tc, tokenizer_synthetic);
     tcase_add_test(tc, real_model_errors);
