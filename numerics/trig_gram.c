@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
+#include "numerics/arbd.h"
 
 #define TG_PREC 128
 
@@ -102,16 +103,6 @@ static void int_cos_sin(arb_t res, const tables_t *T, long p)
     arb_clear(t);
 }
 
-static double arb_absmax_d(const arb_t x)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_abs_ubound_arf(u, x, 64);
-    double r = arf_get_d(u, ARF_RND_UP);
-    arf_clear(u);
-    return r;
-}
-
 void trig_gram_clear(trig_gram_t *g)
 {
     if (!g)
@@ -167,12 +158,10 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
             }
             arb_mul_2exp_si(e, e, -1);
             arb_mul(e, e, c, TG_PREC);
-            double m = arf_get_d(arb_midref(e), ARF_RND_NEAR);
-            arb_set_d(s, m);
-            arb_sub(s, e, s, TG_PREC);                /* exact - stored, enclosed */
-            double r = arb_absmax_d(s);
+            double m, r;
+            arbd_mid_rad(e, &m, &r);                  /* stored double, |exact - stored| <= r */
             rad = r > rad ? r : rad;
-            double g = arb_absmax_d(e);
+            double g = arbd_abs_ub(e);
             gmax = g > gmax ? g : gmax;
             G[j + k * M] = m;
             G[k + j * M] = m;
@@ -189,11 +178,7 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
         arb_mul_2exp_si(e, e, -1);
         arb_mul(e, e, c, TG_PREC);
     }
-    arf_t u;
-    arf_init(u);
-    arb_get_ubound_arf(u, e, 64);
-    out->nu_up = arf_get_d(u, ARF_RND_UP);
-    arf_clear(u);
+    out->nu_up = arbd_ub(e);
     arb_clear(c);
     arb_clear(s);
     arb_clear(t);

@@ -141,7 +141,7 @@ ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, doubl
         arb_zero(tail);
         if (v.count < n) {
             ball_tail_bound(tail, &p, a, n - v.count, dlow);
-            double tv = ball_ub_d(tail);
+            double tv = arbd_ub(tail);
             if (tv > maxT)
                 maxT = tv;
         }
@@ -162,7 +162,7 @@ ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, doubl
         }
         arb_div(R, R, inl, BPREC);
         arb_clear(inl);
-        double r = ball_ub_d(R);
+        double r = arbd_ub(R);
         if (r > maxR)
             maxR = r;
         if (!pack_dominance_holds(R, eps))

@@ -12,46 +12,11 @@
 #include <string.h>
 #include <arb.h>
 #include <flint/fmpz.h>
+#include "numerics/arbd.h"
 #include "theory/spectra/funkhecke.h"
 
 #define BH_PREC 128
 #define BH_MAX_LP 4000UL
-
-static double ub(const arb_t x)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_ubound_arf(u, x, 64);
-    double r = arf_get_d(u, ARF_RND_CEIL);
-    arf_clear(u);
-    return r;
-}
-
-static double lb(const arb_t x)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_lbound_arf(u, x, 64);
-    double r = arf_get_d(u, ARF_RND_FLOOR);
-    arf_clear(u);
-    return r;
-}
-
-/* midpoint double m of x and an upper bound of |x - m| */
-static void mid_rad(const arb_t x, double *m, double *rad)
-{
-    arb_t t;
-    arb_init(t);
-    *m = arf_get_d(arb_midref(x), ARF_RND_NEAR);
-    arb_set_d(t, *m);
-    arb_sub(t, x, t, BH_PREC);
-    arf_t u;
-    arf_init(u);
-    arb_get_abs_ubound_arf(u, t, 64);
-    *rad = arf_get_d(u, ARF_RND_UP);
-    arf_clear(u);
-    arb_clear(t);
-}
 
 void bh_setup_clear(bh_setup_t *B)
 {
@@ -100,7 +65,7 @@ static ar_status legendre_cos_table(bh_setup_t *B)
         double cr = 0;
         for (size_t m = 0; m <= l; m++) {
             double v, r;
-            mid_rad(col + m, &v, &r);
+            arbd_mid_rad(col + m, &v, &r);
             B->Gam[m + M * l] = v;
             cr += r;
         }
@@ -226,7 +191,7 @@ ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, doubl
                 arb_addmul(s, Nb, lam + l, BH_PREC);
                 arb_mul(t, e, lam + l, BH_PREC);  /* C^l */
                 double m, rr;
-                mid_rad(t, &m, &rr);
+                arbd_mid_rad(t, &m, &rr);
                 size_t p1 = q + Q * qp, p2 = qp + Q * q;
                 C[l * QQ + p1] = C[l * QQ + p2] = m;
                 Cr[l * QQ + p1] = Cr[l * QQ + p2] = rr;
@@ -242,12 +207,12 @@ ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, doubl
                 arb_sub_ui(t, s, 1, BH_PREC);
                 arb_neg(t, t);
                 arb_mul(t, t, e, BH_PREC);
-                double tu = ub(t);
+                double tu = arbd_ub(t);
                 T[l * QQ + p1] = T[l * QQ + p2] = tu > 0 ? tu : 0.0;
             }
         }
     for (size_t q = 0; q < Q && st == AR_OK; q++) {
-        B->Zlo[q] = lb(Z + q);
+        B->Zlo[q] = arbd_lb(Z + q);
         B->Zmid[q] = arf_get_d(arb_midref(Z + q), ARF_RND_NEAR);
         if (!(B->Zlo[q] > 0)) {
             ar_error_set("ball harmonic certificate: row sum of sphere %zu not certified positive", q);

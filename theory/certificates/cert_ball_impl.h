@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <arb.h>
+#include "numerics/arbd.h"
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
 
@@ -39,10 +40,6 @@ typedef struct {
     int rel_lmax;            /* 1: normalise by e^{Lmax} instead of g_row */
     arb_t Lm;
 } visit_t;
-
-double ball_ub_d(const arb_t t);
-
-double ball_lb_d(const arb_t t);
 
 void ball_prep_clear(prep_t *p);
 

@@ -12,26 +12,6 @@
 /* ---- shared preparation -------------------------------------------------- */
 
 
-double ball_ub_d(const arb_t t)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_ubound_arf(u, t, BPREC);
-    double v = arf_get_d(u, ARF_RND_UP);
-    arf_clear(u);
-    return v;
-}
-
-double ball_lb_d(const arb_t t)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_lbound_arf(u, t, BPREC);
-    double v = arf_get_d(u, ARF_RND_DOWN);
-    arf_clear(u);
-    return v;
-}
-
 void ball_prep_clear(prep_t *p)
 {
     if (p->X)
@@ -98,7 +78,7 @@ ar_status ball_prep_init(prep_t *p, const pointset_t *P, double beta, double eps
         arb_mul(t, p->nrm + i, B, BPREC);
         arb_mul_2exp_si(t, t, -1);
         arb_add(p->L + i, p->L + i, t, BPREC);
-        double u = ball_ub_d(p->L + i), l = ball_lb_d(p->L + i);
+        double u = arbd_ub(p->L + i), l = arbd_lb(p->L + i);
         if (u > p->Lmax)
             p->Lmax = u;
         if (l < p->Lmin)

@@ -47,7 +47,7 @@ double ball_cheb_error(double beta, size_t p)
     arb_mul_ui(t, t, 4, BPREC);
     arb_expm1(e, A, BPREC);                   /* rho - 1 */
     arb_div(t, t, e, BPREC);
-    double r = ball_ub_d(t);
+    double r = arbd_ub(t);
     arb_clear(A);
     arb_clear(rho);
     arb_clear(b);
@@ -68,7 +68,7 @@ static double tensor_err(double e1, size_t d, double ratio)
     arb_expm1(t, t, BPREC);
     arb_set_d(r, ratio);
     arb_mul(t, t, r, BPREC);
-    double v = ball_ub_d(t);
+    double v = arbd_ub(t);
     arb_clear(t);
     arb_clear(r);
     return v;
@@ -125,7 +125,7 @@ ar_status ball_upper_tensor(const pointset_t *P, double beta, double eps, ball_u
         double r = INFINITY;
         if (arb_is_positive(t)) {
             arb_div(t, G, t, BPREC);
-            r = ball_ub_d(t);
+            r = arbd_ub(t);
         }
         if (!(r <= ratio))
             ratio = r;

@@ -1,6 +1,7 @@
 /* cert_packing.c -- diagonal dominance of packings in O(m * neighbours).
  * Proofs of every bound used here: proofs-notes/packing-lower-bounds.md. */
 #include "theory/certificates/cert_packing.h"
+#include "numerics/arbd.h"
 #include "numerics/cellgrid.h"
 #include "numerics/clock.h"
 
@@ -18,18 +19,6 @@
 #define PHI2_MIN 0x1p-30
 #define PHI2_MAX 150.0      /* > (2 * 1.5)^2 * 16: every pair is evaluated */
 #define INVNORM_MAX 6000
-
-/* Upper bound of the ball t as a double (rounded up; never below 2^-1000
- * so that a positive quantity stays positive). */
-static double arb_ub_d(const arb_t t)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_ubound_arf(u, t, PACK_PREC);
-    double v = arf_get_d(u, ARF_RND_UP);
-    arf_clear(u);
-    return v;
-}
 
 /* a + b rounded up in round-to-nearest: the sum is within half an ulp of
  * the exact value, so one step towards +inf is an upper bound. */
@@ -197,7 +186,7 @@ static ar_status diagdom_pass(const pointset_t *P, double beta, double phi2, pac
                     arb_sub_ui(t, t, 1, PACK_PREC);
                     arb_mul(t, t, B, PACK_PREC);
                     arb_exp(t, t, PACK_PREC);
-                    double u = arb_ub_d(t);
+                    double u = arbd_ub(t);
                     S[p] = add_up(S[p], u);
                     S[q] = add_up(S[q], u);
                     cnt[p]++;
@@ -222,7 +211,7 @@ static ar_status diagdom_pass(const pointset_t *P, double beta, double phi2, pac
         arb_exp(t, t, PACK_PREC);
         arb_set_d(tmp, S[p]);
         arb_mul(t, t, tmp, PACK_PREC);           /* evaluated part */
-        double rn = arb_ub_d(t);
+        double rn = arbd_ub(t);
         size_t far = m - 1 - cnt[p];
         arb_zero(tail);
         if (far > 0) {
@@ -232,12 +221,12 @@ static ar_status diagdom_pass(const pointset_t *P, double beta, double phi2, pac
             arb_mul_2exp_si(tail, tail, -1);
             arb_exp(tail, tail, PACK_PREC);
             arb_mul_ui(tail, tail, (ulong)far, PACK_PREC);
-            double tv = arb_ub_d(tail);
+            double tv = arbd_ub(tail);
             if (tv > maxT)
                 maxT = tv;
         }
         arb_add(t, t, tail, PACK_PREC);
-        double r = arb_ub_d(t);
+        double r = arbd_ub(t);
         if (r > maxR)
             maxR = r;
         if (rn > maxN)
@@ -484,7 +473,7 @@ size_t pack_multiset_lower(const pack_cert_t *c, size_t n)
         arb_set_d(R, c->max_R);
         arb_mul_ui(R, R, (ulong)(q + 1), PACK_PREC);
         arb_div_ui(R, R, (ulong)q, PACK_PREC);
-        double rho_R = arb_ub_d(R);
+        double rho_R = arbd_ub(R);
         arb_clear(R);
         if (dominance_holds(rho_R, c->eps))
             return mp;

@@ -141,16 +141,16 @@ ar_status poly_continuum_error(int d, double beta, const double *coef, unsigned 
         arb_div(a, a, b, CP_PREC);
         arb_const_sqrt_pi(b, CP_PREC);
         arb_div(a, a, b, CP_PREC);
-        cd = cp_ub(a);
+        cd = arbd_ub(a);
         if (d == 2) {              /* mu_2([1-u, 1]) = acos(1 - u) / pi, u = H 2^-20 */
             arb_set_d(a, 1.0 - ldexp(H, -20));
             arb_acos(a, a, CP_PREC);
             arb_const_pi(b, CP_PREC);
             arb_div(a, a, b, CP_PREC);
-            wend = cp_ub(a);
+            wend = arbd_ub(a);
         }
         st = fh_eigenvalue_scaled(a, d, 0, beta, CP_PREC);
-        lam0 = cp_lb(a);
+        lam0 = arbd_lb(a);
         arb_clear(a);
         arb_clear(b);
         if (st != AR_OK) {

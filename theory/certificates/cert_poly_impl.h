@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <arb.h>
+#include "numerics/arbd.h"
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
 
@@ -32,9 +33,6 @@ static inline double dn_sub(double a, double b) { return -(b - a); }
 
 static inline int cp_beta_ok(double beta) { return isfinite(beta) && beta >= 0 && beta <= 1e7; }
 
-/* Upper / lower double bounds of a ball (rounded outward). */
-double cp_ub(const arb_t x);
-double cp_lb(const arb_t x);
 
 /* Enclosure [lo, up] of g(a) = exp(beta (a - 1)), lo >= 0. */
 void cp_g(double beta, double a, double *lo, double *up);

@@ -139,7 +139,7 @@ ar_status inst_prepare(const pointset_t *P, double beta, inst_t *I)
         }
         arb_sqrt(s, s, 256);
         arb_sub_ui(s, s, 1, 256);
-        double e = fmax(cp_ub(s), -cp_lb(s));
+        double e = fmax(arbd_ub(s), -arbd_lb(s));
         if (!(e <= CP_NORM_TOL)) {
             arb_clear(s);
             arb_clear(t);
@@ -177,8 +177,8 @@ ar_status inst_prepare(const pointset_t *P, double beta, inst_t *I)
         for (size_t i = 0; i < P->n; i++) {
             arb_set_fmpz(q, P->w + i);
             arb_div(q, q, den, 128);
-            I->wu[i] = cp_ub(q);
-            I->wd[i] = fmax(cp_lb(q), 0.0);
+            I->wu[i] = arbd_ub(q);
+            I->wd[i] = fmax(arbd_lb(q), 0.0);
         }
         arb_clear(q);
         arb_clear(den);

@@ -11,26 +11,6 @@
 #include "numerics/cheb.h"
 #include "numerics/fround.h"
 
-double cp_ub(const arb_t x)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_ubound_arf(u, x, 64);
-    double r = arf_get_d(u, ARF_RND_CEIL);
-    arf_clear(u);
-    return r;
-}
-
-double cp_lb(const arb_t x)
-{
-    arf_t u;
-    arf_init(u);
-    arb_get_lbound_arf(u, x, 64);
-    double r = arf_get_d(u, ARF_RND_FLOOR);
-    arf_clear(u);
-    return r;
-}
-
 /* enclosure [lo, up] of g(a) = exp(beta (a - 1)) */
 void cp_g(double beta, double a, double *lo, double *up)
 {
@@ -42,8 +22,8 @@ void cp_g(double beta, double a, double *lo, double *up)
     arb_set_d(b, beta);
     arb_mul(s, s, b, CP_PREC);
     arb_exp(s, s, CP_PREC);
-    *lo = cp_lb(s);
-    *up = cp_ub(s);
+    *lo = arbd_lb(s);
+    *up = arbd_ub(s);
     if (*lo < 0)
         *lo = 0;
     arb_clear(s);
@@ -60,7 +40,7 @@ double cp_exp_up(double beta, double h)
     arb_set_d(b, beta);
     arb_mul(s, s, b, CP_PREC);
     arb_exp(s, s, CP_PREC);
-    double r = cp_ub(s);
+    double r = arbd_ub(s);
     arb_clear(s);
     arb_clear(b);
     return r;
@@ -146,7 +126,7 @@ ar_status taylor_init(taylor_t *T, const double *coef, size_t len, double Hs)
             T->ser[j][k] = v;
             arb_set_d(diff, v);
             arb_sub(diff, diff, nxt + k, prec);
-            double e = cp_ub(diff) > -cp_lb(diff) ? cp_ub(diff) : -cp_lb(diff);
+            double e = arbd_ub(diff) > -arbd_lb(diff) ? arbd_ub(diff) : -arbd_lb(diff);
             R = fround_add_up(R, e);
         }
         T->R[j] = R;
