@@ -419,6 +419,7 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
     A->m = m;
     A->n = n;
     A->prec = prec;
+    A->method = "arb";
 
     /* Working precision of the logits: |logit| < 2^lb, so lb extra bits keep
      * prec bits in L - s. */

@@ -25,7 +25,8 @@ typedef struct {
     double *rowerr;   /* m: rigorous bound on sum_j |A_ij - a[i+j*m]| */
     double maxerr;    /* max_i rowerr[i] */
     double *lognorm;  /* m: approximate log sum_l w_l exp(beta q_i.k_l) (not rigorous; for constructions) */
-    long prec;        /* Arb working precision used (bits) */
+    long prec;        /* Arb working precision used (bits; 53 for the double path) */
+    const char *method; /* "arb" (smx_compute) or "double" (smx_compute_dbl, numerics/softmax_dbl.h) */
 } smx_t;
 
 /* Compute the enclosure of A.
