@@ -311,6 +311,13 @@ void smxd_rows_rm(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, do
     rows_run(S, rows, i0, cnt, 0, a, lda, rowerr, lognorm);
 }
 
+void smxd_rowerr(const smxd_t *S, double *rowerr)
+{
+    bound_ctx bc = {.S = S, .rows = NULL, .i0 = 0, .cnt = S->m, .delta = rowerr, .rowerr = rowerr};
+    fround_run(FE_UPWARD, row_delta_body, &bc);
+    fround_run(FE_UPWARD, row_err_body, &bc);
+}
+
 ar_status smx_compute_dbl(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
                           const fmpz *w, double beta, int nthreads)
 {

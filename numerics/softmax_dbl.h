@@ -60,6 +60,10 @@ void smxd_rows_at(const smxd_t *S, const size_t *rows, size_t cnt, double *a, si
 void smxd_rows_rm(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, double *a, size_t lda,
                   double *rowerr, double *lognorm);
 
+/* rowerr[i] for every row i < m without evaluating the rows (the bound is a
+ * function of the row's magnitudes only; the same values smxd_rows gives). */
+void smxd_rowerr(const smxd_t *S, double *rowerr);
+
 void smxd_clear(smxd_t *S);
 
 /* The whole enclosure as smx_compute returns it, by the double path when it

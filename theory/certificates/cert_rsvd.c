@@ -1,0 +1,338 @@
+/* cert_rsvd.c -- randomized upper certificates (see cert_rsvd.h). */
+#include "theory/certificates/cert_rsvd.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/clock.h"
+#include "numerics/linalg.h"
+#include "numerics/resid.h"
+#include "numerics/rng.h"
+
+#define RSVD_LADDER 16      /* ranks per residual pass */
+#define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
+#define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
+#define RSVD_GUESS 8        /* ranks certified around the guess in the first full pass */
+
+void rsvd_opts_default(rsvd_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->l0 = 64;
+    o->power = 2;
+    o->seed = RSVD_SEED;
+}
+
+static void say(const rsvd_opts_t *o, const char *fmt, size_t a, size_t b)
+{
+    if (!o->progress)
+        return;
+    char msg[160];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    o->progress(o->progress_ctx, msg);
+}
+
+typedef struct {
+    const double *U, *V, *cv;
+    size_t m, n, kmax;
+    const size_t *ks;
+    size_t nk;
+    double *work, *bound;
+} cert_ctx;
+
+static ar_status cert_block(void *arg, const amat_block_t *blk)
+{
+    cert_ctx *c = arg;
+    resid_block_t B = {.b = blk->b, .n = c->n, .a = blk->a, .lda = blk->lda, .rowmajor = blk->rowmajor,
+                       .rowerr = blk->rowerr, .U = c->U + blk->i0, .ldu = c->m, .V = c->V, .ldv = c->n,
+                       .cv = c->cv, .ks = c->ks, .nk = c->nk};
+    resid_block_multi(&B, c->work, c->bound);
+    return AR_OK;
+}
+
+ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t kmax, const size_t *ks,
+                             size_t nk, double *err)
+{
+    size_t m = M->m, n = M->n;
+    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * n);
+    if (b < 16)
+        b = 16;
+    if (b > m)
+        b = m;
+    double *cv = ar_calloc(kmax ? kmax : 1, sizeof *cv, "residual column sums");
+    double *work = cv ? ar_calloc(b * n, sizeof *work, "residual block") : NULL;
+    if (!work) {
+        free(cv);
+        return AR_ENOMEM;
+    }
+    resid_colsums_up(n, kmax, V, n, cv);
+    for (size_t t = 0; t < nk; t++)
+        err[t] = 0.0;
+    cert_ctx c = {.U = U, .V = V, .cv = cv, .m = m, .n = n, .kmax = kmax, .ks = ks, .nk = nk,
+                  .work = work, .bound = err};
+    ar_status st = amat_visit(M, cert_block, &c);
+    free(cv);
+    free(work);
+    return st;
+}
+
+/* Rank-l factors U (m x l), V (n x l) of the randomized range finder. */
+static ar_status sketch_factors(amat_t *M, size_t l, int q, uint64_t seed, const rsvd_opts_t *o, double **Uo,
+                                double **Vo)
+{
+    size_t m = M->m, n = M->n;
+    *Uo = *Vo = NULL;
+    double *Om = ar_calloc(n * l, sizeof *Om, "sketch Omega");
+    double *Y = Om ? ar_calloc(m * l, sizeof *Y, "sketch Y") : NULL;
+    if (!Y) {
+        free(Om);
+        return AR_ENOMEM;
+    }
+    rng_t r;
+    rng_init(&r, seed);
+    for (size_t t = 0; t < n * l; t++)
+        Om[t] = rng_normal(&r);
+    ar_status st = amat_mul(M, l, Om, Y);                  /* Om is reused as the n x l Z below */
+    for (int it = 0; it < q && st == AR_OK; it++) {
+        say(o, "rsvd: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
+        if ((st = la_orth(m, l, Y)) || (st = amat_tmul(M, l, Y, Om)) || (st = la_orth(n, l, Om)))
+            break;
+        st = amat_mul(M, l, Om, Y);
+    }
+    if (st == AR_OK && (st = la_orth(m, l, Y)) == AR_OK)
+        st = amat_tmul(M, l, Y, Om);                       /* Om = A^T Q = B^T */
+    double *Uz = NULL, *s = NULL, *WT = NULL;
+    if (st == AR_OK)
+        st = la_svd(n, l, Om, &Uz, &s, &WT);               /* B^T = Uz diag(s) WT */
+    free(Om);
+    if (st != AR_OK) {
+        free(Y); free(Uz); free(s); free(WT);
+        return st;
+    }
+    /* A ~ Q B = (Q WT^T diag(s)) Uz^T */
+    double *U = ar_calloc(m * l, sizeof *U, "sketch U");
+    if (!U) {
+        free(Y); free(Uz); free(s); free(WT);
+        return AR_ENOMEM;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)l, (int)l, 1.0, Y, (int)m, WT, (int)l, 0.0, U,
+                (int)m);
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < m; i++)
+            U[i + c * m] *= s[c];
+    free(Y); free(s); free(WT);
+    *Uo = U;
+    *Vo = Uz;
+    return AR_OK;
+}
+
+/* Certified error of each rank in ks, recorded in state[k] (1 refuted, 2 certified); then
+ * *hi = the least certified rank (0: none, *best its error) and *lo = the largest refuted rank
+ * below it (0: none), over every rank probed so far with these factors. */
+static ar_status probe(amat_t *M, const double *U, const double *V, size_t l, const size_t *ks, size_t nk,
+                       double eps, unsigned char *state, double *errk, size_t *lo, size_t *hi, double *best,
+                       rsvd_info_t *info)
+{
+    double err[RSVD_FINE + RSVD_LADDER];
+    ar_status st = rsvd_certify_ranks(M, U, V, l, ks, nk, err);
+    if (st)
+        return st;
+    info->probes += nk;
+    for (size_t t = 0; t < nk; t++) {
+        state[ks[t]] = err[t] <= eps ? 2 : 1;
+        errk[ks[t]] = err[t];
+    }
+    *hi = *lo = 0;
+    for (size_t k = 1; k <= l && !*hi; k++)
+        if (state[k] == 2) {
+            *hi = k;
+            *best = errk[k];
+        }
+    if (*hi)
+        for (size_t k = *hi - 1; k >= 1 && !*lo; k--)
+            if (state[k] == 1)
+                *lo = k;
+    return AR_OK;
+}
+
+/* Ranks strictly between lo and hi: all of them when few, else RSVD_LADDER evenly spaced. */
+static size_t between(size_t lo, size_t hi, size_t *ks)
+{
+    size_t gap = hi - lo - 1, nk = 0;
+    if (gap <= RSVD_FINE) {
+        for (size_t k = lo + 1; k < hi; k++)
+            ks[nk++] = k;
+        return nk;
+    }
+    for (size_t t = 1; t <= RSVD_LADDER; t++) {
+        size_t k = lo + (gap + 1) * t / (RSVD_LADDER + 1);
+        if (k > lo && k < hi && (nk == 0 || k > ks[nk - 1]))
+            ks[nk++] = k;
+    }
+    return nk;
+}
+
+/* Geometric ladder of at most RSVD_LADDER ranks in [from, top], ascending, top included. */
+static size_t ladder(size_t from, size_t top, size_t *ks)
+{
+    size_t nk = 0;
+    for (double k = (double)top; nk < RSVD_LADDER && k >= (double)from; k *= 0.87) {
+        size_t kk = (size_t)k;
+        if (kk >= from && (nk == 0 || kk < ks[nk - 1]))
+            ks[nk++] = kk;
+    }
+    for (size_t a = 0, b = nk ? nk - 1 : 0; a < b; a++, b--) {
+        size_t t = ks[a]; ks[a] = ks[b]; ks[b] = t;
+    }
+    return nk;
+}
+
+/* Least rank k <= top whose error on M is <= eps with k - 1 observed above eps (or k = 1):
+ * *hi = k (0 if none, *best its error).  First probes ks0[0..nk0) when nk0 > 0 (a guess),
+ * then ladders above the largest refuted rank and the ranks between refuted and certified. */
+static ar_status search(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                        const size_t *ks0, size_t nk0, const rsvd_opts_t *o, size_t *hi, double *best,
+                        rsvd_info_t *info)
+{
+    unsigned char *state = ar_calloc(l + 1, 1, "rank states");
+    double *errk = state ? ar_calloc(l + 1, sizeof *errk, "rank errors") : NULL;
+    if (!errk) {
+        free(state);
+        return AR_ENOMEM;
+    }
+    size_t ks[RSVD_FINE + RSVD_LADDER], nk, lo = 0;
+    *hi = 0;
+    ar_status st = AR_OK;
+    if (nk0 > 0) {
+        memcpy(ks, ks0, nk0 * sizeof *ks);
+        nk = nk0;
+    } else {
+        nk = ladder(1, top, ks);
+    }
+    for (;;) {
+        if (o)
+            say(o, "rsvd: certifying %zu ranks from %zu", nk, ks[0]);
+        if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info)))
+            break;
+        if (*hi > 0 && *hi - lo <= 1)
+            break;
+        if (*hi > 0) {
+            nk = between(lo, *hi, ks);
+            continue;
+        }
+        /* nothing certified yet: a ladder above the largest refuted rank */
+        size_t mx = 0;
+        for (size_t k = l; k >= 1 && !mx; k--)
+            if (state[k] == 1)
+                mx = k;
+        if (mx >= top || state[top] == 1)
+            break;                                  /* top refuted: nothing certified */
+        nk = ladder(mx + 1, top, ks);
+        if (nk == 0)
+            break;
+    }
+    free(state);
+    free(errk);
+    return st;
+}
+
+/* Evenly spaced rows of A (at most RSVD_SAMPLE) and the same rows of U, as an in-memory
+ * enclosure: the search on them (not a certificate) guesses the rank to certify. */
+static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps, size_t *guess,
+                              rsvd_info_t *info)
+{
+    size_t m = M->m, s = m < RSVD_SAMPLE ? m : RSVD_SAMPLE;
+    *guess = 0;
+    size_t *rows = ar_calloc(s, sizeof *rows, "sample rows");
+    double *Us = rows ? ar_calloc(s * l, sizeof *Us, "sample U") : NULL;
+    if (!Us) {
+        free(rows);
+        return AR_ENOMEM;
+    }
+    for (size_t t = 0; t < s; t++)
+        rows[t] = (size_t)((double)t * (double)m / (double)s);
+    for (size_t c = 0; c < l; c++)
+        for (size_t t = 0; t < s; t++)
+            Us[t + c * s] = U[rows[t] + c * m];
+    smx_t R;
+    ar_status st = amat_rows(M, rows, s, &R);
+    if (st == AR_OK) {
+        amat_t Ms;
+        amat_memory(&Ms, &R);
+        rsvd_info_t scratch;
+        memset(&scratch, 0, sizeof scratch);
+        double best;
+        st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+        smx_clear(&R);
+    }
+    (void)info;
+    free(rows);
+    free(Us);
+    return st;
+}
+
+ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *out, rsvd_info_t *info)
+{
+    double t0 = clock_now();
+    rsvd_opts_t def;
+    rsvd_info_t inf0;
+    if (!o) {
+        rsvd_opts_default(&def);
+        o = &def;
+    }
+    if (!info)
+        info = &inf0;
+    memset(info, 0, sizeof *info);
+    memset(out, 0, sizeof *out);
+    if (!M || M->m == 0 || M->n == 0 || (!M->A && !M->S)) {
+        ar_error_set("upper_rsvd: empty or missing matrix");
+        return AR_EINVAL;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("upper_rsvd: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    size_t m = M->m, n = M->n, r = m < n ? m : n;
+    size_t passes0 = M->passes;
+    out->rank = r;
+    snprintf(out->method, sizeof out->method, "trivial");
+    info->seed = o->seed;
+    info->power = o->power;
+    size_t l = o->l0 ? o->l0 : 64;
+    if (l > r)
+        l = r;
+    ar_status st = AR_OK;
+    while (r > 1) {
+        info->rounds++;
+        info->sketch = l;
+        say(o, "rsvd: sketch of %zu columns (round %zu)", l, (size_t)info->rounds);
+        double *U, *V;
+        if ((st = sketch_factors(M, l, o->power, o->seed + (uint64_t)info->rounds - 1, o, &U, &V)))
+            break;
+        size_t top = l < r ? l : r - 1, guess = 0, hi = 0;
+        double best = INFINITY;
+        if ((st = sample_guess(M, U, V, l, top, eps, &guess, info)) == AR_OK) {
+            size_t ks0[RSVD_GUESS], nk0 = 0;
+            for (size_t k = guess > 1 ? guess - 1 : 1; guess > 0 && k <= top && nk0 < RSVD_GUESS; k++)
+                ks0[nk0++] = k;
+            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info);
+        }
+        free(U);
+        free(V);
+        if (st)
+            break;
+        if (hi > 0) {
+            out->rank = hi;
+            out->err = best;
+            snprintf(out->method, sizeof out->method, "rsvd");
+            break;
+        }
+        if (l >= r)
+            break;
+        l = 2 * l < r ? 2 * l : r;
+    }
+    info->passes = M->passes - passes0;
+    out->seconds = clock_now() - t0;
+    return st;
+}
