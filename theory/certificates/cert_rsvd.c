@@ -312,7 +312,9 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
             break;
         size_t top = l < r ? l : r - 1, guess = 0, hi = 0;
         double best = INFINITY;
-        if ((st = sample_guess(M, U, V, l, top, eps, &guess, info)) == AR_OK) {
+        /* no rank certified on the sample rows: the whole matrix cannot do better (its bound is a
+         * maximum over more rows), so the next sketch is drawn without a full residual pass */
+        if ((st = sample_guess(M, U, V, l, top, eps, &guess, info)) == AR_OK && guess > 0) {
             size_t ks0[RSVD_GUESS], nk0 = 0;
             for (size_t k = guess > 1 ? guess - 1 : 1; guess > 0 && k <= top && nk0 < RSVD_GUESS; k++)
                 ks0[nk0++] = k;
