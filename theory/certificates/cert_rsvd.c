@@ -14,7 +14,7 @@
 #define RSVD_LADDER 16      /* ranks per residual pass */
 #define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
 #define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
-#define RSVD_GUESS 8        /* ranks certified around the guess in the first full pass */
+#define RSVD_GUESS 10       /* ranks certified from the guess on in the first full pass */
 
 void rsvd_opts_default(rsvd_opts_t *o)
 {
@@ -237,13 +237,18 @@ static ar_status search(amat_t *M, const double *U, const double *V, size_t l, s
     return st;
 }
 
-/* Evenly spaced rows of A (at most RSVD_SAMPLE) and the same rows of U, as an in-memory
- * enclosure: the search on them (not a certificate) guesses the rank to certify. */
-static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps, size_t *guess,
-                              rsvd_info_t *info)
+/* Evenly spaced rows of A (max(RSVD_SAMPLE, m / 16) of them, at most m) and the same rows of U,
+ * as an in-memory enclosure: the errors on them (not a certificate: a maximum over fewer rows)
+ * guess the rank to certify.  *guess = the least rank certified on the sample (0: none up to
+ * top, and then *next = a larger sketch size predicted from the decay of the sample errors). */
+static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                              size_t *guess, size_t *next)
 {
-    size_t m = M->m, s = m < RSVD_SAMPLE ? m : RSVD_SAMPLE;
+    size_t m = M->m, s = m / 16 > RSVD_SAMPLE ? m / 16 : RSVD_SAMPLE;
+    if (s > m)
+        s = m;
     *guess = 0;
+    *next = 2 * l;
     size_t *rows = ar_calloc(s, sizeof *rows, "sample rows");
     double *Us = rows ? ar_calloc(s * l, sizeof *Us, "sample U") : NULL;
     if (!Us) {
@@ -262,11 +267,24 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
         amat_memory(&Ms, &R);
         rsvd_info_t scratch;
         memset(&scratch, 0, sizeof scratch);
-        double best;
-        st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+        size_t ks[RSVD_LADDER];
+        double err[RSVD_LADDER];
+        size_t nk = ladder(1, top, ks);
+        st = rsvd_certify_ranks(&Ms, Us, V, l, ks, nk, err);
+        if (st == AR_OK && nk > 0 && !(err[nk - 1] <= eps)) {
+            /* log err ~ linear in k between the two largest rungs: extrapolate to eps */
+            if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
+                double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
+                double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
+                double want = 1.3 * kstar + 16;
+                *next = want < 2.0 * (double)l ? 2 * l : want > 4.0 * (double)l ? 4 * l : (size_t)want;
+            }
+        } else if (st == AR_OK) {
+            double best;
+            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+        }
         smx_clear(&R);
     }
-    (void)info;
     free(rows);
     free(Us);
     return st;
@@ -310,14 +328,20 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
         double *U, *V;
         if ((st = sketch_factors(M, l, o->power, o->seed + (uint64_t)info->rounds - 1, o, &U, &V)))
             break;
-        size_t top = l < r ? l : r - 1, guess = 0, hi = 0;
+        size_t top = l < r ? l : r - 1, guess = 0, hi = 0, next = 2 * l;
         double best = INFINITY;
         /* no rank certified on the sample rows: the whole matrix cannot do better (its bound is a
-         * maximum over more rows), so the next sketch is drawn without a full residual pass */
-        if ((st = sample_guess(M, U, V, l, top, eps, &guess, info)) == AR_OK && guess > 0) {
+         * maximum over more rows), so the next sketch is drawn without a full residual pass.
+         * Otherwise the first full pass probes the guess and ranks spread above it (the sample
+         * maximum underestimates the full one), later passes the ranks in between. */
+        if ((st = sample_guess(M, U, V, l, top, eps, &guess, &next)) == AR_OK && guess > 0) {
+            static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 5, 8, 12, 17, 24, 33 };
             size_t ks0[RSVD_GUESS], nk0 = 0;
-            for (size_t k = guess > 1 ? guess - 1 : 1; guess > 0 && k <= top && nk0 < RSVD_GUESS; k++)
-                ks0[nk0++] = k;
+            for (size_t t = 0; t < RSVD_GUESS; t++) {
+                size_t k = guess - 1 + off[t] * (guess > 200 ? guess / 100 : 1);
+                if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
+                    ks0[nk0++] = k;
+            }
             st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info);
         }
         free(U);
@@ -332,7 +356,7 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
         }
         if (l >= r)
             break;
-        l = 2 * l < r ? 2 * l : r;
+        l = next > l && next < r ? next : r;
     }
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;
