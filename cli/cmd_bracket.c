@@ -41,8 +41,9 @@ static const char help[] =
     "by the same a-priori residual bound.  --upper svd keeps the full SVD at any size.\n"
     "--seed-sketch S seeds rsvd's Gaussian sketch (default 20110217; reported).\n"
     "--engine dense|scale restricts to the dense or to the structured routes.\n"
-    "Stages and timings go to stderr once a bracket runs longer than 2 s, when stderr is\n"
-    "a terminal or --progress is given (never under --format json without --progress).\n";
+    "Stages and timings go to stderr once a bracket runs longer than 2 s (ATTNRANK_PROGRESS_AFTER\n"
+    "seconds), when stderr is a terminal or --progress is given (never under --format json\n"
+    "without --progress).\n";
 
 /* Parse the comma-separated --upper list into o. */
 static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
@@ -91,8 +92,15 @@ typedef struct {
 static void progress_print(void *ctx, const char *msg)
 {
     progress_t *p = ctx;
-    double t = clock_now() - p->t0;
-    if (t >= PROGRESS_AFTER) {
+    double t = clock_now() - p->t0, after = PROGRESS_AFTER;
+    const char *env = getenv("ATTNRANK_PROGRESS_AFTER");   /* seconds; 0 shows every stage */
+    if (env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (end != env && !*end && v >= 0 && v < 1e9)
+            after = v;
+    }
+    if (t >= after) {
         if (p->pending[0])
             fprintf(stderr, "[bracket %7.1f s] %s\n", t, p->pending);
         p->pending[0] = '\0';

@@ -208,6 +208,42 @@ done:
     return st;
 }
 
+/* The randomized certificates on the held matrix: for self-attention rsym (the randomized
+ * symeig), then rsvd when rsym certified nothing or log t spreads (bracket_svd_needed: the same
+ * reasoning as for symeig and the SVD); rsvd alone for cross-attention.  out->rsvd describes the
+ * sketch of the better one. */
+static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
+                               const bracket_opts_t *o, bracket_t *out)
+{
+    amat_t M;
+    amat_memory(&M, A);
+    rsvd_opts_t ro;
+    bracket_rsvd_opts(o, l0, 2, &ro);
+    double *logt = NULL;
+    ar_status st = AR_OK;
+    rsvd_info_t isym, isvd;
+    memset(&isym, 0, sizeof isym);
+    memset(&isvd, 0, sizeof isvd);
+    if (self) {
+        if (!(logt = make_logt(A, K)))
+            return AR_ENOMEM;
+        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &isym)))
+            goto done;
+        take_upper(out, &out->up_rsym);
+        out->rsvd = isym;
+    }
+    if (!self || bracket_svd_needed(A->n, logt, &out->up_rsym)) {
+        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &isvd)))
+            goto done;
+        if (!self || (out->up_rsvd.rank > 0 && out->up_rsvd.rank < out->up_rsym.rank))
+            out->rsvd = isvd;
+        take_upper(out, &out->up_rsvd);
+    }
+done:
+    free(logt);
+    return st;
+}
+
 ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                           const bracket_opts_t *o, bracket_t *out)
 {
@@ -233,7 +269,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     int forced_full = o->use_svd > 0 || o->use_symeig > 0 || o->use_pchol > 0;
     if (rsvd_on && !forced_full && o->prec == 0 && (double)m * (double)n * 8.0 > (double)bracket_stream_bytes(o)) {
         st = bracket_compute_stream(Q, K, beta, eps, o, out);
-        if (st != AR_EINVAL || out->enclosure)
+        if (st != AR_EINVAL || out->enclosure || big > bracket_stream_max_n())
             return st;
         /* the double enclosure does not apply: the whole matrix in Arb below (if it fits) */
         memset(out, 0, sizeof *out);
@@ -282,15 +318,8 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     double t3 = clock_now();
     if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
         goto done;
-    if (rsvd_on) {
-        amat_t M;
-        amat_memory(&M, &A);
-        rsvd_opts_t ro;
-        bracket_rsvd_opts(o, bracket_sketch_size(out->lo.rank, o->lower_cap, r), 2, &ro);
-        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &out->rsvd)))
-            goto done;
-        take_upper(out, &out->up_rsvd);
-    }
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, bracket_sketch_size(out->lo.rank, o->lower_cap, r), o, out)))
+        goto done;
     out->seconds_upper = clock_now() - t3;
 
     /* lower, second part: index-order nets, never larger than a certified upper end */

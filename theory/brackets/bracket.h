@@ -33,7 +33,9 @@ typedef struct {
                           certified nothing non-trivial (it never beat symeig on the goldens and costs
                           about a third of symeig's time) */
     int use_rsvd;      /* 1 = run, 0 = skip, -1 = auto (default): instead of the full factorisations
-                          when max(m, n) > BRACKET_RSVD_MIN_N and use_svd is auto */
+                          when max(m, n) > BRACKET_RSVD_MIN_N and use_svd is auto.  For self-attention
+                          held in memory "rsvd" means the randomized symeig (rsym) first, and rsvd
+                          itself when log t spreads (as symeig and the SVD) */
     long prec;         /* 0 = default: the double enclosure with its a-priori bound where it applies
                           (numerics/softmax_dbl.h), else Arb at 96 bits; > 0: Arb at this precision */
     int threads;       /* 0 = default (2) */
@@ -84,9 +86,9 @@ typedef struct {
     long prec;                /* Arb precision used */
     double seconds;           /* total wall time */
     double seconds_enclose;   /* time in smx_compute */
-    upper_cert_t up_svd, up_symeig, up_pchol, up_rsvd;  /* each upper method's result
+    upper_cert_t up_svd, up_symeig, up_pchol, up_rsvd, up_rsym;  /* each upper method's result
                                   (method "" and rank 0 when not run) */
-    rsvd_info_t rsvd;         /* the randomized certificate's sketch (when it ran) */
+    rsvd_info_t rsvd;         /* the sketch of the better randomized certificate (when one ran) */
     int streamed;             /* 1: the image was streamed in row blocks, never stored */
     const char *enclosure;    /* "double" or "arb" (NULL before the enclosure) */
     double seconds_lower;     /* time in fps_order + lower_blocks + lower_nets */
@@ -109,7 +111,12 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
  * of the queries (at most lower_cap, else BRACKET_STREAM_LOWER_ROWS rows)
  * held in memory.  Same contract as bracket_compute; memory O((m + n) l +
  * block + prefix n).  AR_EINVAL when the double enclosure does not apply
- * (logits too large: see numerics/softmax_dbl.h). */
+ * (logits too large: see numerics/softmax_dbl.h; bracket_compute then
+ * tries the in-memory Arb enclosure) and, with a message naming
+ * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n(). */
+/* Largest m or n the streamed route accepts: 65536, or ATTNRANK_MAX_STREAM_N. */
+size_t bracket_stream_max_n(void);
+
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                                  const bracket_opts_t *o, bracket_t *out);
 

@@ -10,6 +10,18 @@
 #include "numerics/fps.h"
 #include "numerics/softmax_dbl.h"
 
+size_t bracket_stream_max_n(void)
+{
+    const char *s = getenv("ATTNRANK_MAX_STREAM_N");
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0)
+            return (size_t)v;
+    }
+    return 65536;
+}
+
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                                  const bracket_opts_t *o, bracket_t *out)
 {
@@ -28,7 +40,12 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     ar_status st = bracket_check(Q, K, beta, eps);
     if (st != AR_OK)
         return st;
-    size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n;
+    size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax = bracket_stream_max_n();
+    if (m > nmax || n > nmax) {
+        ar_error_set("bracket: %zu x %zu exceeds the streamed dense route's limit of %zu points per side "
+                     "(O(m n k) work per pass; set ATTNRANK_MAX_STREAM_N to raise it)", m, n, nmax);
+        return AR_EINVAL;
+    }
     smxd_t S;
     if ((st = smxd_prepare(&S, Q->x, m, K->x, n, d, K->w, beta, o->threads)))
         return st;

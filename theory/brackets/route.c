@@ -259,6 +259,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 if ((st = poly_upper_instance(Q, beta, eps, &pc)))
                     return st;
                 out->poly_degree = pc.L;
+                out->poly_seconds = pc.seconds;
                 if (!pc.capped)
                     take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
             } else {
@@ -298,6 +299,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         out->b.up_symeig = bd.up_symeig;
         out->b.up_pchol = bd.up_pchol;
         out->b.up_rsvd = bd.up_rsvd;
+        out->b.up_rsym = bd.up_rsym;
         out->b.rsvd = bd.rsvd;
         out->b.streamed = bd.streamed;
         out->b.enclosure = bd.enclosure;

@@ -58,6 +58,7 @@ typedef struct {
     size_t polygon_n;          /* n when the instance was recognised as the regular n-gon, else 0 */
     double polygon_eta;        /* certified ||A - A_exact n-gon||_r1 used by the circulant route */
     size_t poly_degree;        /* degree L of the polynomial certificate (0: not run) */
+    double poly_seconds;       /* time of the polynomial route (0: not run) */
     size_t upper_svd;          /* dense route: SVD certificate's rank (0: not run) */
     int ball_run;              /* 1 if the ball route ran (details in ball) */
     ball_bracket_info_t ball;  /* the ball route's certificates */

@@ -127,6 +127,107 @@ static ar_status sketch_factors(amat_t *M, size_t l, int q, uint64_t seed, const
     return AR_OK;
 }
 
+/* X <- diag(f) X (n x l), f = t or 1/t. */
+static void scale_rows(size_t n, size_t l, double *X, const double *t, int inverse)
+{
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < n; i++)
+            X[i + c * n] = inverse ? X[i + c * n] / t[i] : X[i + c * n] * t[i];
+}
+
+/* Y = S X with S = T A T^{-1} (X is overwritten by T^{-1} X). */
+static ar_status sym_apply(amat_t *M, size_t l, const double *t, double *X, double *Y)
+{
+    scale_rows(M->n, l, X, t, 1);
+    ar_status st = amat_mul(M, l, X, Y);
+    if (st == AR_OK)
+        scale_rows(M->n, l, Y, t, 0);
+    return st;
+}
+
+/* Rank-l factors of the randomized eigendecomposition of S = T A T^{-1} (self-attention,
+ * upper-certificates.md section 3): Y = S^{q+1} Omega with re-orthonormalisation, Q = orth(Y),
+ * C = Q^T S Q symmetrised, C = W Lambda W^T, Z = Q W (eigenvalues descending), U = T^{-1} Z Lambda,
+ * V = T Z.  q + 2 passes over A. */
+static ar_status sym_factors(amat_t *M, const double *t, size_t l, int q, uint64_t seed, const rsvd_opts_t *o,
+                             double **Uo, double **Vo)
+{
+    size_t n = M->n;
+    *Uo = *Vo = NULL;
+    double *X = ar_calloc(n * l, sizeof *X, "sketch X");
+    double *Y = X ? ar_calloc(n * l, sizeof *Y, "sketch Y") : NULL;
+    if (!Y) {
+        free(X);
+        return AR_ENOMEM;
+    }
+    rng_t r;
+    rng_init(&r, seed);
+    for (size_t k = 0; k < n * l; k++)
+        X[k] = rng_normal(&r);
+    ar_status st = sym_apply(M, l, t, X, Y);
+    for (int it = 0; it < q && st == AR_OK; it++) {
+        say(o, "rsym: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
+        if ((st = la_orth(n, l, Y)))
+            break;
+        memcpy(X, Y, n * l * sizeof *X);
+        st = sym_apply(M, l, t, X, Y);
+    }
+    double *C = NULL, *lam = NULL, *W = NULL;
+    if (st == AR_OK && (st = la_orth(n, l, Y)) == AR_OK) {
+        memcpy(X, Y, n * l * sizeof *X);          /* X = Q */
+        double *SQ = ar_calloc(n * l, sizeof *SQ, "sketch SQ");
+        C = SQ ? ar_calloc(l * l, sizeof *C, "sketch C") : NULL;
+        if (!C) {
+            free(SQ);
+            st = AR_ENOMEM;
+        } else {
+            double *Xt = ar_calloc(n * l, sizeof *Xt, "sketch scratch");
+            if (!Xt) {
+                st = AR_ENOMEM;
+            } else {
+                memcpy(Xt, X, n * l * sizeof *Xt);
+                st = sym_apply(M, l, t, Xt, SQ);
+                free(Xt);
+            }
+            if (st == AR_OK) {
+                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)l, (int)l, (int)n, 1.0, X, (int)n, SQ,
+                            (int)n, 0.0, C, (int)l);
+                for (size_t a = 0; a < l; a++)
+                    for (size_t b = a + 1; b < l; b++)
+                        C[a + b * l] = C[b + a * l] = 0.5 * (C[a + b * l] + C[b + a * l]);
+                st = la_syev(l, C, &lam, &W);
+            }
+            free(SQ);
+        }
+    }
+    free(C);
+    if (st != AR_OK) {
+        free(X); free(Y); free(lam); free(W);
+        return st;
+    }
+    /* Z = Q W with the columns in descending eigenvalue order (la_syev: ascending) */
+    double *Wd = ar_calloc(l * l, sizeof *Wd, "sketch W");
+    if (!Wd) {
+        free(X); free(Y); free(lam); free(W);
+        return AR_ENOMEM;
+    }
+    for (size_t c = 0; c < l; c++)
+        memcpy(Wd + c * l, W + (l - 1 - c) * l, l * sizeof *Wd);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)l, (int)l, 1.0, X, (int)n, Wd, (int)l, 0.0, Y,
+                (int)n);                           /* Y = Z */
+    for (size_t c = 0; c < l; c++) {
+        double lc = lam[l - 1 - c];
+        for (size_t i = 0; i < n; i++) {
+            X[i + c * n] = Y[i + c * n] * lc / t[i];   /* U */
+            Y[i + c * n] *= t[i];                      /* V */
+        }
+    }
+    free(Wd); free(lam); free(W);
+    *Uo = X;
+    *Vo = Y;
+    return AR_OK;
+}
+
 /* Certified error of each rank in ks, recorded in state[k] (1 refuted, 2 certified); then
  * *hi = the least certified rank (0: none, *best its error) and *lo = the largest refuted rank
  * below it (0: none), over every rank probed so far with these factors. */
@@ -212,7 +313,7 @@ static ar_status search(amat_t *M, const double *U, const double *V, size_t l, s
     }
     for (;;) {
         if (o)
-            say(o, "rsvd: certifying %zu ranks from %zu", nk, ks[0]);
+            say(o, "upper: certifying %zu ranks from %zu", nk, ks[0]);
         if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info)))
             break;
         if (*hi > 0 && *hi - lo <= 1)
@@ -290,7 +391,9 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
     return st;
 }
 
-ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *out, rsvd_info_t *info)
+/* upper_rsvd (t NULL) and upper_rsym (t the scaling of S = T A T^{-1}). */
+static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd_opts_t *o, upper_cert_t *out,
+                              rsvd_info_t *info)
 {
     double t0 = clock_now();
     rsvd_opts_t def;
@@ -324,9 +427,12 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
     while (r > 1) {
         info->rounds++;
         info->sketch = l;
-        say(o, "rsvd: sketch of %zu columns (round %zu)", l, (size_t)info->rounds);
+        say(o, t ? "rsym: sketch of %zu columns (round %zu)" : "rsvd: sketch of %zu columns (round %zu)", l,
+            (size_t)info->rounds);
         double *U, *V;
-        if ((st = sketch_factors(M, l, o->power, o->seed + (uint64_t)info->rounds - 1, o, &U, &V)))
+        uint64_t seed = o->seed + (uint64_t)info->rounds - 1;
+        if ((st = t ? sym_factors(M, t, l, o->power, seed, o, &U, &V)
+                    : sketch_factors(M, l, o->power, seed, o, &U, &V)))
             break;
         size_t top = l < r ? l : r - 1, guess = 0, hi = 0, next = 2 * l;
         double best = INFINITY;
@@ -351,7 +457,7 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
         if (hi > 0) {
             out->rank = hi;
             out->err = best;
-            snprintf(out->method, sizeof out->method, "rsvd");
+            snprintf(out->method, sizeof out->method, t ? "rsym" : "rsvd");
             break;
         }
         if (l >= r)
@@ -360,5 +466,45 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
     }
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;
+    return st;
+}
+
+ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *out, rsvd_info_t *info)
+{
+    return upper_random(M, NULL, eps, o, out, info);
+}
+
+ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_t *o, upper_cert_t *out,
+                     rsvd_info_t *info)
+{
+    if (!M || M->m != M->n || !logt) {
+        memset(out, 0, sizeof *out);
+        ar_error_set("upper_rsym: self-attention only (square matrix and log t)");
+        return AR_EINVAL;
+    }
+    size_t n = M->n;
+    double *t = ar_calloc(n, sizeof *t, "scaling t");
+    if (!t)
+        return AR_ENOMEM;
+    double lo = INFINITY, hi = -INFINITY, mean = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        lo = fmin(lo, logt[i]);
+        hi = fmax(hi, logt[i]);
+        mean += logt[i];
+    }
+    ar_status st = AR_OK;
+    if (!(hi - lo <= 600.0)) {                 /* as upper_symeig: the candidate makes no sense */
+        memset(out, 0, sizeof *out);
+        if (info)
+            memset(info, 0, sizeof *info);
+        out->rank = n;
+        snprintf(out->method, sizeof out->method, "trivial");
+    } else {
+        mean /= (double)n;
+        for (size_t i = 0; i < n; i++)
+            t[i] = exp(logt[i] - mean);
+        st = upper_random(M, t, eps, o, out, info);
+    }
+    free(t);
     return st;
 }

@@ -54,6 +54,15 @@ typedef struct {
  * AR_ENUMERIC from allocations and LAPACK. */
 ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *out, rsvd_info_t *info);
 
+/* Self-attention (square A, upper-certificates.md section 3): the same
+ * search over the randomized eigendecomposition of S = T A T^{-1}, t_i =
+ * exp(logt_i - mean) (approximate logt is fine: only the candidate depends
+ * on it): Y = S^{q+1} Omega, Q = orth(Y), Q^T S Q = W Lambda W^T, U =
+ * T^{-1} Q W Lambda, V = T Q W (q + 2 passes per sketch instead of 2q + 2).
+ * Method "rsym"; the trivial certificate when log t spans more than 600. */
+ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_t *o, upper_cert_t *out,
+                     rsvd_info_t *info);
+
 /* The certified errors of the ranks ks[0..nk) (strictly increasing, <= the
  * factors' columns) of U (m x kmax) V (n x kmax) against A, in one pass:
  * err[t] >= ||A - U_k V_k^T||_r1, k = ks[t] (+INFINITY when not finite). */
