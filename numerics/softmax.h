@@ -40,6 +40,11 @@ typedef struct {
 ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size_t n,
                       size_t d, const fmpz *w, double beta, long prec, int nthreads);
 
+/* The argument checks of smx_compute (AR_EINVAL with a message; prec 0 or
+ * in [53, 65536]), shared with the double enclosure. */
+ar_status smx_validate(const double *q, size_t m, const double *k, size_t n, size_t d,
+                       const fmpz *w, double beta, long prec, int nthreads);
+
 /* Free the arrays of A (safe on a zeroed or cleared smx_t). */
 void smx_clear(smx_t *A);
 

@@ -18,12 +18,12 @@
 
 #include <fenv.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
 #include "numerics/expd.h"
 #include "numerics/fround.h"
+#include "numerics/parallel.h"
 #include "numerics/resid.h"
 
 #define SMXD_BLK 32
@@ -91,42 +91,13 @@ ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, si
                        const fmpz *w, double beta, int nthreads)
 {
     memset(S, 0, sizeof *S);
-    if (m == 0 || n == 0 || d == 0 || !q || !k) {
-        ar_error_set("softmax: empty problem (m=%zu, n=%zu, d=%zu)", m, n, d);
-        return AR_EINVAL;
-    }
-    if (!isfinite(beta) || beta < 0) {
-        ar_error_set("softmax: beta must be finite and >= 0 (got %g)", beta);
-        return AR_EINVAL;
-    }
-    if (nthreads < 0) {
-        ar_error_set("softmax: negative thread count %d", nthreads);
-        return AR_EINVAL;
-    }
-    if (m > ((size_t)-1) / d || n > ((size_t)-1) / d) {
-        ar_error_set("softmax: size overflow (m=%zu, n=%zu, d=%zu)", m, n, d);
-        return AR_EINVAL;
-    }
-    for (size_t t = 0; t < m * d; t++)
-        if (!isfinite(q[t])) {
-            ar_error_set("softmax: query %zu coordinate %zu is not finite", t / d, t % d);
-            return AR_EINVAL;
-        }
-    for (size_t t = 0; t < n * d; t++)
-        if (!isfinite(k[t])) {
-            ar_error_set("softmax: key %zu coordinate %zu is not finite", t / d, t % d);
-            return AR_EINVAL;
-        }
+    ar_status st = smx_validate(q, m, k, n, d, w, beta, 0, nthreads);
+    if (st != AR_OK)
+        return st;
     int allone = 1;
     if (w)
-        for (size_t j = 0; j < n; j++) {
-            if (fmpz_sgn(w + j) <= 0) {
-                ar_error_set("softmax: multiplicity of key %zu is not positive", j);
-                return AR_EINVAL;
-            }
-            if (!fmpz_is_one(w + j))
-                allone = 0;
-        }
+        for (size_t j = 0; j < n && allone; j++)
+            allone = fmpz_is_one(w + j);
     expd_init();
     S->m = m;
     S->n = n;
@@ -258,10 +229,9 @@ static FROUND_BODY void rows_body(void *arg)
     free(buf);
 }
 
-static void *rows_thread(void *arg)
+static void rows_thread(void *arg)
 {
     fround_run(FE_TONEAREST, rows_body, arg);
-    return NULL;
 }
 
 static void rows_run(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, int colmajor, double *a,
@@ -272,22 +242,10 @@ static void rows_run(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt,
     if ((size_t)nt > nblk)
         nt = nblk ? (int)nblk : 1;
     rows_job jobs[SMXD_MAX_THREADS];
-    pthread_t th[SMXD_MAX_THREADS];
-    int started[SMXD_MAX_THREADS];
-    for (int t = 0; t < nt; t++) {
+    for (int t = 0; t < nt; t++)
         jobs[t] = (rows_job){.S = S, .rows = rows, .i0 = i0, .cnt = cnt, .lda = lda, .colmajor = colmajor,
                              .a = a, .lognorm = lognorm, .tid = t, .nthreads = nt};
-        started[t] = 0;
-    }
-    for (int t = 1; t < nt; t++)
-        started[t] = pthread_create(&th[t], NULL, rows_thread, &jobs[t]) == 0;
-    rows_thread(&jobs[0]);
-    for (int t = 1; t < nt; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        else
-            rows_thread(&jobs[t]);
-    }
+    par_run(nt, rows_thread, NULL, jobs, sizeof jobs[0]);
     /* rowerr[t] doubles as the delta scratch: each entry is read before it is written */
     bound_ctx bc = {.S = S, .rows = rows, .i0 = i0, .cnt = cnt, .delta = rowerr, .rowerr = rowerr};
     fround_run(FE_UPWARD, row_delta_body, &bc);

@@ -23,18 +23,23 @@ void bracket_opts_default(bracket_opts_t *o)
     o->use_lower = 1;
 }
 
+size_t bracket_env_size(const char *name, size_t def)
+{
+    const char *s = getenv(name);
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0 && v < ((unsigned long long)1 << 40) && s[0] != '-')
+            return (size_t)v;
+    }
+    return def;
+}
+
 size_t bracket_stream_bytes(const bracket_opts_t *o)
 {
     if (o && o->stream_bytes)
         return o->stream_bytes;
-    const char *s = getenv("ATTNRANK_STREAM_MIB");
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0' && v > 0 && v < ((unsigned long long)1 << 40))
-            return (size_t)v << 20;
-    }
-    return (size_t)1 << 30;
+    return bracket_env_size("ATTNRANK_STREAM_MIB", 1024) << 20;
 }
 
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...)
@@ -72,8 +77,19 @@ void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_
     ro->progress_ctx = o->progress_ctx;
 }
 
-ar_status bracket_check(const pointset_t *Q, const pointset_t *K, double beta, double eps)
+ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                        const bracket_opts_t **o, bracket_opts_t *def, bracket_t *out)
 {
+    if (!*o) {
+        bracket_opts_default(def);
+        *o = def;
+    }
+    if (!out) {
+        ar_error_set("bracket_compute: NULL argument");
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    out->status = "inconclusive";
     if (!Q || !K) {
         ar_error_set("bracket_compute: NULL argument");
         return AR_EINVAL;
@@ -249,17 +265,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 {
     double t0 = clock_now();
     bracket_opts_t def;
-    if (!o) {
-        bracket_opts_default(&def);
-        o = &def;
-    }
-    if (!out) {
-        ar_error_set("bracket_compute: NULL argument");
-        return AR_EINVAL;
-    }
-    memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
-    ar_status st = bracket_check(Q, K, beta, eps);
+    ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
     if (st != AR_OK)
         return st;
     int self = (Q == K);

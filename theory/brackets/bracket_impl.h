@@ -4,11 +4,18 @@
 
 #include "theory/brackets/bracket.h"
 
-/* Validate the arguments of bracket_compute (AR_EINVAL with a message). */
-ar_status bracket_check(const pointset_t *Q, const pointset_t *K, double beta, double eps);
+/* Start of bracket_compute and bracket_compute_stream: *o <- the defaults when
+ * NULL (def holds them), out zeroed with status "inconclusive", the arguments
+ * validated (AR_EINVAL with a message). */
+ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                        const bracket_opts_t **o, bracket_opts_t *def, bracket_t *out);
 
 /* out <- the trivial bracket 1 <= rank <= min(m, n), status "inconclusive". */
 void bracket_set_trivial(bracket_t *out, size_t m, size_t n);
+
+/* The positive decimal integer in environment variable name, or def when it is
+ * unset or not one. */
+size_t bracket_env_size(const char *name, size_t def);
 
 /* Stage message through o->progress (printf-style), if set. */
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

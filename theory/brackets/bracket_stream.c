@@ -12,14 +12,7 @@
 
 size_t bracket_stream_max_n(void)
 {
-    const char *s = getenv("ATTNRANK_MAX_STREAM_N");
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0' && v > 0)
-            return (size_t)v;
-    }
-    return 65536;
+    return bracket_env_size("ATTNRANK_MAX_STREAM_N", 65536);
 }
 
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
@@ -27,17 +20,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
 {
     double t0 = clock_now();
     bracket_opts_t def;
-    if (!o) {
-        bracket_opts_default(&def);
-        o = &def;
-    }
-    if (!out) {
-        ar_error_set("bracket_compute_stream: NULL argument");
-        return AR_EINVAL;
-    }
-    memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
-    ar_status st = bracket_check(Q, K, beta, eps);
+    ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
     if (st != AR_OK)
         return st;
     size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax = bracket_stream_max_n();

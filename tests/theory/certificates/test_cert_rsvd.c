@@ -8,6 +8,8 @@
 #include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
+#include <flint/fmpz.h>
+#include <flint/fmpz_vec.h>
 #include "testutil.h"
 #include "numerics/amat.h"
 #include "numerics/linalg.h"
@@ -160,6 +162,53 @@ START_TEST(test_upper_rsvd_args)
 }
 END_TEST
 
+/* upper_rsym: the randomized symeig of S = T A T^{-1} on weighted self-attention is within 1%
+ * (or 1) of the full symeig on the same matrix, and certified; it refuses non-square input and
+ * falls back to the trivial certificate when log t spans more than 600. */
+START_TEST(test_upper_rsym)
+{
+    test_rng_init(test_seed() + 33);
+    size_t n = 280, d = 2;
+    double *x = malloc(n * d * sizeof *x);
+    points(x, n * d);
+    fmpz *w = _fmpz_vec_init((slong)n);
+    for (size_t j = 0; j < n; j++) {
+        fmpz_set_ui(w + j, 1 + (ulong)(j % 7));
+        fmpz_mul_2exp(w + j, w + j, (ulong)(j % 11));
+    }
+    smx_t A;
+    ck_assert_int_eq(smx_compute_dbl(&A, x, n, x, n, d, w, 10.0, 0), AR_OK);
+    double *logt = malloc(n * sizeof *logt);
+    for (size_t i = 0; i < n; i++)
+        logt[i] = 0.5 * (A.lognorm[i] + log(fmpz_get_d(w + i)));
+    amat_t M;
+    amat_memory(&M, &A);
+    upper_cert_t rs, se;
+    rsvd_info_t info;
+    rsvd_opts_t o;
+    rsvd_opts_default(&o);
+    o.l0 = 40;
+    ck_assert_int_eq(upper_rsym(&M, logt, 0.1, &o, &rs, &info), AR_OK);
+    ck_assert_int_eq(upper_symeig(&A, logt, 0.1, &se), AR_OK);
+    ck_assert_str_eq(rs.method, "rsym");
+    ck_assert(rs.err <= 0.1);
+    ck_assert_msg(rs.rank <= se.rank + 1 + se.rank / 100, "rsym %zu vs symeig %zu", rs.rank, se.rank);
+    ck_assert(info.passes >= (size_t)o.power + 2);
+    logt[0] += 700;
+    ck_assert_int_eq(upper_rsym(&M, logt, 0.1, &o, &rs, &info), AR_OK);
+    ck_assert_str_eq(rs.method, "trivial");
+    smx_t B;
+    ck_assert_int_eq(smx_compute_dbl(&B, x, 3, x, n, d, w, 10.0, 0), AR_OK);
+    amat_memory(&M, &B);
+    ck_assert_int_eq(upper_rsym(&M, logt, 0.1, &o, &rs, &info), AR_EINVAL);
+    smx_clear(&A);
+    smx_clear(&B);
+    free(x);
+    free(logt);
+    _fmpz_vec_clear(w, (slong)n);
+}
+END_TEST
+
 Suite *suite_cert_rsvd(void)
 {
     Suite *s = suite_create("cert_rsvd");
@@ -167,6 +216,7 @@ Suite *suite_cert_rsvd(void)
     tcase_add_test(tc, test_rsvd_certify_ranks_rigorous);
     tcase_add_test(tc, test_upper_rsvd_search);
     tcase_add_test(tc, test_upper_rsvd_args);
+    tcase_add_test(tc, test_upper_rsym);
     suite_add_tcase(s, tc);
     return s;
 }
