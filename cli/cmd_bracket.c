@@ -34,7 +34,7 @@ static const char help[] =
     "              (max(m, n) <= 4000, or when nothing else applies; above 1 GiB of\n"
     "              matrix the enclosure is streamed in row blocks, never stored)\n"
     "  scale       lower end on farthest-point rows, sphere above the dense size\n"
-    "--upper chooses the dense route's constructions.  Default: up to 1000 distinct points\n"
+    "--upper chooses the dense route's constructions.  Default: up to 500 distinct points\n"
     "the full factorisations (self-attention: symeig, pchol when symeig certifies nothing,\n"
     "the truncated SVD when symeig may not match it; svd for cross-attention); above,\n"
     "rsvd: a randomized range finder with power iterations, O(m n k), every rank verified\n"

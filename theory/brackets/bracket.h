@@ -54,8 +54,8 @@ void bracket_opts_default(bracket_opts_t *o);
 /* Self-attention sizes at or below which the SVD always runs in auto mode. */
 #define BRACKET_SVD_ALWAYS_N 1000
 /* max(m, n) above which the randomized upper certificate replaces the full
- * factorisations in auto mode (below, they cost less than a second). */
-#define BRACKET_RSVD_MIN_N 1000
+ * factorisations in auto mode (below, a full factorisation costs about 0.1 s). */
+#define BRACKET_RSVD_MIN_N 500
 /* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */
 #define BRACKET_STREAM_LOWER_ROWS 2048
 
