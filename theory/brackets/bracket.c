@@ -224,10 +224,12 @@ done:
     return st;
 }
 
-/* The randomized certificates on the held matrix: for self-attention rsym (the randomized
- * symeig), then rsvd when rsym certified nothing or log t spreads (bracket_svd_needed: the same
- * reasoning as for symeig and the SVD); rsvd alone for cross-attention.  out->rsvd describes the
- * sketch of the better one. */
+/* The randomized certificates on the held matrix.  Cross-attention: rsvd.  Self-attention:
+ * rsym (the randomized symeig) alone when log t is nearly constant (then S is a multiple of A and
+ * the two coincide, bracket_svd_needed); otherwise rsvd first, then rsym seeking only ranks below
+ * rsvd's (on weighted sets rsym can be much better; on unweighted sets with a spread of
+ * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
+ * upper end.  out->rsvd describes the sketch of the better one. */
 static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
                                const bracket_opts_t *o, bracket_t *out)
 {
@@ -235,25 +237,29 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
     amat_memory(&M, A);
     rsvd_opts_t ro;
     bracket_rsvd_opts(o, l0, 2, &ro);
+    ro.cap = o->lower_cap;
     double *logt = NULL;
     ar_status st = AR_OK;
-    rsvd_info_t isym, isvd;
-    memset(&isym, 0, sizeof isym);
-    memset(&isvd, 0, sizeof isvd);
-    if (self) {
-        if (!(logt = make_logt(A, K)))
-            return AR_ENOMEM;
-        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &isym)))
+    rsvd_info_t info;
+    if (self && !(logt = make_logt(A, K)))
+        return AR_ENOMEM;
+    /* bracket_svd_needed with a non-trivial certificate: n <= BRACKET_SVD_ALWAYS_N or log t spreads */
+    upper_cert_t some = { .rank = 1, .method = "rsym" };
+    int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
+    if (svd_first) {
+        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &info)))
             goto done;
-        take_upper(out, &out->up_rsym);
-        out->rsvd = isym;
-    }
-    if (!self || bracket_svd_needed(A->n, logt, &out->up_rsym)) {
-        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &isvd)))
-            goto done;
-        if (!self || (out->up_rsvd.rank > 0 && out->up_rsvd.rank < out->up_rsym.rank))
-            out->rsvd = isvd;
+        out->rsvd = info;
         take_upper(out, &out->up_rsvd);
+        if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
+            ro.cap = out->up_rsvd.rank;
+    }
+    if (self) {
+        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info)))
+            goto done;
+        if (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank)
+            out->rsvd = info;
+        take_upper(out, &out->up_rsym);
     }
 done:
     free(logt);

@@ -420,9 +420,13 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     snprintf(out->method, sizeof out->method, "trivial");
     info->seed = o->seed;
     info->power = o->power;
-    size_t l = o->l0 ? o->l0 : 64;
-    if (l > r)
-        l = r;
+    size_t l = o->l0 ? o->l0 : 64, lmax = r;
+    if (o->cap && o->cap + 16 < lmax)
+        lmax = o->cap + 16;
+    if (o->cap == 1)
+        r = 1;                                   /* nothing below rank 1 to seek */
+    if (l > lmax)
+        l = lmax;
     ar_status st = AR_OK;
     while (r > 1) {
         info->rounds++;
@@ -435,6 +439,8 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
                     : sketch_factors(M, l, o->power, seed, o, &U, &V)))
             break;
         size_t top = l < r ? l : r - 1, guess = 0, hi = 0, next = 2 * l;
+        if (o->cap > 1 && top > o->cap - 1)
+            top = o->cap - 1;                    /* ranks >= cap add nothing to the caller */
         double best = INFINITY;
         /* no rank certified on the sample rows: the whole matrix cannot do better (its bound is a
          * maximum over more rows), so the next sketch is drawn without a full residual pass.
@@ -460,9 +466,9 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
             snprintf(out->method, sizeof out->method, t ? "rsym" : "rsvd");
             break;
         }
-        if (l >= r)
+        if (l >= lmax)
             break;
-        l = next > l && next < r ? next : r;
+        l = next > l && next < lmax ? next : lmax;
     }
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;

@@ -33,6 +33,8 @@ typedef struct {
     size_t l0;                  /* first sketch size (0 = 64); clamped to [1, min(m, n)] */
     int power;                  /* power iterations q (default 2) */
     uint64_t seed;              /* sketch seed (default RSVD_SEED); round r draws from seed + r */
+    size_t cap;                 /* a certified upper end known to the caller (0 = none): only ranks below it
+                                   are sought, and sketches never exceed cap + 16 columns */
     rsvd_progress_fn progress;  /* stage messages, or NULL */
     void *progress_ctx;
 } rsvd_opts_t;
