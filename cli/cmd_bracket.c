@@ -38,7 +38,8 @@ static const char help[] =
     "the full factorisations (self-attention: symeig, pchol when symeig certifies nothing,\n"
     "the truncated SVD when symeig may not match it; svd for cross-attention); above,\n"
     "rsvd: a randomized range finder with power iterations, O(m n k), every rank verified\n"
-    "by the same a-priori residual bound.  --upper svd keeps the full SVD at any size.\n"
+    "by the same a-priori residual bound (for self-attention also rsym, its symmetric\n"
+    "counterpart; --upper rsvd selects both).  --upper svd keeps the full SVD at any size.\n"
     "--seed-sketch S seeds rsvd's Gaussian sketch (default 20110217; reported).\n"
     "--engine dense|scale restricts to the dense or to the structured routes.\n"
     "Stages and timings go to stderr once a bracket runs longer than 2 s (ATTNRANK_PROGRESS_AFTER\n"
@@ -200,8 +201,10 @@ int cmd_bracket(int argc, char **argv)
                b->up.method, b->up.err, b->maxerr, b->prec, b->enclosure ? b->enclosure : "arb",
                b->streamed ? "true" : "false", seedbuf);
         if (b->rsvd.rounds)
-            printf("\"rsvd_rank\":%zu,\"rsvd_sketch\":%zu,\"rsvd_power\":%d,\"rsvd_seed\":%llu,\"rsvd_passes\":%zu,",
-                   b->up_rsvd.rank, b->rsvd.sketch, b->rsvd.power, (unsigned long long)b->rsvd.seed, b->rsvd.passes);
+            printf("\"rsvd_rank\":%zu,\"rsym_rank\":%zu,\"rsvd_sketch\":%zu,\"rsvd_power\":%d,\"rsvd_seed\":%llu,"
+                   "\"rsvd_passes\":%zu,",
+                   b->up_rsvd.rank, b->up_rsym.rank, b->rsvd.sketch, b->rsvd.power, (unsigned long long)b->rsvd.seed,
+                   b->rsvd.passes);
         if (rr.polygon_n)
             printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", rr.polygon_n, rr.polygon_eta);
         printf("\"source\":");
