@@ -129,6 +129,61 @@ void bracket_set_trivial(bracket_t *out, size_t m, size_t n)
     snprintf(out->up.method, sizeof out->up.method, "trivial");
 }
 
+static const double *outer_x;
+static size_t outer_d;
+
+static int outer_cmp(const void *pa, const void *pb)
+{
+    size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+    double ni = 0, nj = 0;
+    for (size_t c = 0; c < outer_d; c++) {
+        ni += outer_x[i * outer_d + c] * outer_x[i * outer_d + c];
+        nj += outer_x[j * outer_d + c] * outer_x[j * outer_d + c];
+    }
+    return ni > nj ? -1 : ni < nj ? 1 : (i > j) - (i < j);
+}
+
+size_t bracket_outer_order(const pointset_t *Q, size_t *order)
+{
+    size_t m = Q->n, d = Q->d;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < m; i++) {
+        double s = 0;
+        for (size_t c = 0; c < d; c++)
+            s += Q->x[i * d + c] * Q->x[i * d + c];
+        lo = fmin(lo, s);
+        hi = fmax(hi, s);
+    }
+    if (m < 4 || !(hi > 2.25 * lo))
+        return 0;
+    size_t *idx = ar_calloc(m, sizeof *idx, "query order");
+    size_t half = m / 2;
+    double *xs = idx ? ar_calloc(half * d, sizeof *xs, "outer queries") : NULL;
+    size_t *o2 = xs ? ar_calloc(half, sizeof *o2, "outer order") : NULL;
+    if (!o2) {
+        free(idx);
+        free(xs);
+        return 0;
+    }
+    for (size_t i = 0; i < m; i++)
+        idx[i] = i;
+    outer_x = Q->x;                 /* qsort has no context argument; single-threaded use */
+    outer_d = d;
+    qsort(idx, m, sizeof *idx, outer_cmp);
+    for (size_t t = 0; t < half; t++)
+        memcpy(xs + t * d, Q->x + idx[t] * d, d * sizeof *xs);
+    size_t len = 0;
+    if (fps_order(xs, half, d, 0, o2, NULL) == AR_OK) {
+        for (size_t t = 0; t < half; t++)
+            order[t] = idx[o2[t]];
+        len = half;
+    }
+    free(idx);
+    free(xs);
+    free(o2);
+    return len;
+}
+
 ar_status bracket_finish(bracket_t *out)
 {
     out->lower = out->lo.rank;
@@ -231,13 +286,14 @@ done:
  * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
  * upper end.  out->rsvd describes the sketch of the better one. */
 static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
-                               const bracket_opts_t *o, bracket_t *out)
+                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out)
 {
     amat_t M;
     amat_memory(&M, A);
     rsvd_opts_t ro;
     bracket_rsvd_opts(o, l0, 2, &ro);
     ro.cap = o->lower_cap;
+    ro.max_sketch = max_sketch;
     double *logt = NULL;
     ar_status st = AR_OK;
     rsvd_info_t info;
@@ -257,8 +313,10 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
     if (self) {
         if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info)))
             goto done;
-        if (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank)
+        if (!svd_first || (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank))
             out->rsvd = info;
+        else if (!strcmp(out->up_rsym.method, "rsym"))
+            out->rsvd.exhausted = 0;        /* something randomized was certified */
         take_upper(out, &out->up_rsym);
     }
 done:
@@ -324,13 +382,27 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
+        size_t olen = self ? 0 : bracket_outer_order(Q, order);
+        if (olen && (st = lower_blocks_cap(&A, order, olen, eps, cap, &lc)))
+            goto done;
+        if (olen && lc.rank > out->lo.rank)
+            out->lo = lc;
         out->seconds_lower += clock_now() - t2;
     }
 
     double t3 = clock_now();
-    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
+    /* a sketch of more than half the matrix costs more than factoring it: then (auto mode) the
+     * full factorisations run instead, also when the randomized ones certified nothing by then */
+    size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
+    if (rsvd_auto && 2 * l0 > r)
+        rsvd_auto = rsvd_on = 0;
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out)))
         goto done;
-    if (rsvd_on && (st = random_uppers(&A, K, self, eps, bracket_sketch_size(out->lo.rank, o->lower_cap, r), o, out)))
+    if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
+        bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
+        rsvd_auto = 0;
+    }
+    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
         goto done;
     out->seconds_upper = clock_now() - t3;
 

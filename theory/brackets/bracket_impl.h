@@ -26,6 +26,12 @@ size_t bracket_sketch_size(size_t lower, size_t cap, size_t r);
 /* The rsvd options of a bracket (seed, progress). */
 void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_t *ro);
 
+/* Cross-attention queries whose norms spread (max/min > 1.5): the upper half by norm
+ * (ties by index), in farthest-point order, into order (returns its length, 0 when the rule
+ * does not apply or allocation fails).  Rows with larger |q| have more peaked softmax rows,
+ * whose block test matrices certify more (lower-certificates.md, 3.3). */
+size_t bracket_outer_order(const pointset_t *Q, size_t *order);
+
 /* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
 ar_status bracket_finish(bracket_t *out);
 

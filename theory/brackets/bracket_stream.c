@@ -87,6 +87,23 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
+        /* cross-attention: the outer half of the queries as well (bracket_outer_order) */
+        size_t olen = Q == K ? 0 : bracket_outer_order(Q, order);
+        if (olen > len)
+            olen = len;
+        if (olen) {
+            smx_t R2;
+            if ((st = amat_rows(&M, order, olen, &R2)))
+                goto done;
+            for (size_t t = 0; t < olen; t++)
+                order[t] = t;
+            st = lower_blocks_cap(&R2, order, olen, eps, cap, &lc);
+            smx_clear(&R2);
+            if (st)
+                goto done;
+            if (lc.rank > out->lo.rank)
+                out->lo = lc;
+        }
         out->seconds_lower += clock_now() - t1;
     }
 

@@ -423,6 +423,8 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     size_t l = o->l0 ? o->l0 : 64, lmax = r;
     if (o->cap && o->cap + 16 < lmax)
         lmax = o->cap + 16;
+    if (o->max_sketch && o->max_sketch < lmax)
+        lmax = o->max_sketch;
     if (o->cap == 1)
         r = 1;                                   /* nothing below rank 1 to seek */
     if (l > lmax)
@@ -466,8 +468,10 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
             snprintf(out->method, sizeof out->method, t ? "rsym" : "rsvd");
             break;
         }
-        if (l >= lmax)
+        if (l >= lmax) {
+            info->exhausted = o->max_sketch && lmax == o->max_sketch && lmax < r;
             break;
+        }
         l = next > l && next < lmax ? next : lmax;
     }
     info->passes = M->passes - passes0;

@@ -35,6 +35,8 @@ typedef struct {
     uint64_t seed;              /* sketch seed (default RSVD_SEED); round r draws from seed + r */
     size_t cap;                 /* a certified upper end known to the caller (0 = none): only ranks below it
                                    are sought, and sketches never exceed cap + 16 columns */
+    size_t max_sketch;          /* largest sketch (0 = min(m, n)); beyond it the result is trivial and
+                                   info->exhausted is set (the caller may factor A fully instead) */
     rsvd_progress_fn progress;  /* stage messages, or NULL */
     void *progress_ctx;
 } rsvd_opts_t;
@@ -48,6 +50,7 @@ typedef struct {
     size_t passes;        /* passes over A (products and residual passes) */
     size_t probes;        /* ranks whose residual was certified or refuted */
     uint64_t seed;        /* seed of the first sketch */
+    int exhausted;        /* 1: nothing certified up to o->max_sketch columns */
 } rsvd_info_t;
 
 /* Least certified rank found as described above, with method "rsvd";
