@@ -40,7 +40,8 @@ typedef struct {
                           (numerics/softmax_dbl.h), else Arb at 96 bits; > 0: Arb at this precision */
     int threads;       /* 0 = default (2) */
     size_t lower_cap;  /* a certified upper bound on rank_eps known to the caller (0 = none): lower
-                          probes above it are skipped (same result, less work) */
+                          probes above it are skipped (same result, less work) and the randomized
+                          upper certificates seek only ranks below it */
     size_t stream_bytes;  /* the image is streamed in row blocks (never stored) when 8 m n exceeds this
                              (0 = default: ATTNRANK_STREAM_MIB MiB, else 1 GiB); needs prec 0 and no
                              full factorisation forced */
