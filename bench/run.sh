@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
-# Set BENCH_ONLY=name (bench_bracket, bench_circulant, bench_poly, bench_packing, bench_instances,
-# bench_routes, claim_S, verify) to run one.
+# Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_circulant, bench_poly,
+# bench_packing, bench_instances, bench_routes, claim_S, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-build}
@@ -14,10 +14,48 @@ run() {   # run NAME CMD...: record stdout in results/NAME.tsv
     name=$1; shift
     if [ -n "${BENCH_ONLY:-}" ] && [ "$BENCH_ONLY" != "$name" ]; then return 0; fi
     echo "== $name ($stamp)" >&2
-    { echo "# run $stamp on $(nproc) cores, $cpu"; "$@"; } | tee "$here/results/$name.tsv"
+    { echo "# run $stamp on $(nproc) cores, $cpu, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"; "$@";
+      echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee "$here/results/$name.tsv"
 }
-# issue #2: certified bracket vs one bare SVD (n = 2000), and n = 4000 time/memory
-run bench_bracket "$build/bench/bench_bracket" 2000 4000
+# issues #2, #16: certified bracket vs one bare SVD (n = 2000, three runs), and n = 4000 time/memory
+run bench_bracket "$build/bench/bench_bracket" 2000 2000 2000 4000
+# issue #16: the dense route at size, n = 1000..16000, self- and cross-attention uniform in the
+# 3-ball (one process per row, so that the peak memory is the row's); dgesdd up to SCALING_SVD_MAX
+scaling() {
+    "$build/bench/bench_scaling" header
+    for n in ${SCALING_N:-1000 2000 4000 8000 16000}; do
+        for kind in self cross; do
+            svd=""
+            if [ "$n" -le "${SCALING_SVD_MAX:-4000}" ]; then svd=svd; fi
+            "$build/bench/bench_scaling" "$kind" "$n" $svd
+        done
+    done
+}
+run bench_scaling scaling
+# issue #16: 16000 queries x 16000 keys uniform in the 3-ball through `attnrank bracket` (wall time and
+# the child's peak resident memory)
+stream16k() {
+    tmp=$(mktemp -d)
+    "$bin" generate --geometry ball --family uniform --d 3 --n 16000 --seed 1 --out "$tmp/Q.npy" >/dev/null
+    "$bin" generate --geometry ball --family uniform --d 3 --n 16000 --seed 2 --out "$tmp/K.npy" >/dev/null
+    printf 'command\tlower\tupper\tupper_certificate\tstatus\tstreamed\tsketch\tpasses\tseconds\tpeak_MiB\n'
+    python3 - "$bin" "$tmp" <<'PY'
+import json, resource, subprocess, sys, time
+b, tmp = sys.argv[1], sys.argv[2]
+cmd = [b, "bracket", "--queries", tmp + "/Q.npy", "--keys", tmp + "/K.npy", "--beta", "20", "--eps", "0.1",
+       "--format", "json"]
+t0 = time.time()
+out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+wall = time.time() - t0
+d = json.loads(out)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+print("\t".join(str(x) for x in ["attnrank bracket --queries Q.npy --keys K.npy --beta 20 --eps 0.1", d["lower"],
+      d["upper"], d["upper_certificate"], d["status"], d["streamed"], d.get("rsvd_sketch", "-"),
+      d.get("rsvd_passes", "-"), "%.1f" % wall, "%.0f" % peak]))
+PY
+    rm -rf "$tmp"
+}
+run bench_stream16k stream16k
 # issue #3: d = 2 circulant path up to beta = 1e5
 run bench_circulant "$build/bench/bench_circulant" 0.1 20160 55440
 # issue #3: polynomial certificate on 20000-point S^2 sets, and the continuum column

@@ -9,11 +9,14 @@
 #include "theory/brackets/bracket_scale.h"
 #include "theory/brackets/route.h"
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "numerics/clock.h"
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
-    "                        [--prec BITS] [--threads T] [--upper svd,symeig,pchol]\n"
-    "                        [--engine auto|dense|scale]\n"
+    "                        [--prec BITS] [--threads T] [--upper svd,symeig,pchol,rsvd]\n"
+    "                        [--engine auto|dense|scale] [--progress] [--seed-sketch S]\n"
     "SOURCE is one of\n"
     "  --points X.npy [--multiplicities W.txt]      self-attention on the rows of X\n"
     "  --queries Q.npy --keys K.npy [--multiplicities W.txt]\n"
@@ -27,18 +30,26 @@ static const char help[] =
     "  circulant   a stored regular polygon (any n), exact n-gon at eps +- eta\n"
     "  packing     diagonal dominance on all points (above the dense size)\n"
     "  polynomial  harmonic polynomial upper certificate, points on the unit sphere\n"
-    "  dense       whole-matrix enclosure, factorisations, block lower certificates\n"
-    "              (max(m, n) <= 4000, or when nothing else applies)\n"
+    "  dense       enclosure of A, factorisations, block lower certificates\n"
+    "              (max(m, n) <= 4000, or when nothing else applies; above 1 GiB of\n"
+    "              matrix the enclosure is streamed in row blocks, never stored)\n"
     "  scale       lower end on farthest-point rows, sphere above the dense size\n"
-    "--upper chooses the dense route's constructions (default for self-attention: symeig,\n"
-    "pchol when symeig certifies nothing, and the truncated SVD when symeig may not match\n"
-    "it; svd for cross-attention).\n"
-    "--engine dense|scale restricts to the dense or to the structured routes.\n";
+    "--upper chooses the dense route's constructions.  Default: up to 500 distinct points\n"
+    "the full factorisations (self-attention: symeig, pchol when symeig certifies nothing,\n"
+    "the truncated SVD when symeig may not match it; svd for cross-attention); above,\n"
+    "rsvd: a randomized range finder with power iterations, O(m n k), every rank verified\n"
+    "by the same a-priori residual bound (for self-attention also rsym, its symmetric\n"
+    "counterpart; --upper rsvd selects both).  --upper svd keeps the full SVD at any size.\n"
+    "--seed-sketch S seeds rsvd's Gaussian sketch (default 20110217; reported).\n"
+    "--engine dense|scale restricts to the dense or to the structured routes.\n"
+    "Stages and timings go to stderr once a bracket runs longer than 2 s (ATTNRANK_PROGRESS_AFTER\n"
+    "seconds), when stderr is a terminal or --progress is given (never under --format json\n"
+    "without --progress).\n";
 
 /* Parse the comma-separated --upper list into o. */
 static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
 {
-    o->use_svd = o->use_symeig = o->use_pchol = 0;
+    o->use_svd = o->use_symeig = o->use_pchol = o->use_rsvd = 0;
     char buf[128];
     if (strlen(s) >= sizeof buf || !*s) {
         ar_error_set("--upper: expected a comma-separated list of svd, symeig, pchol");
@@ -48,6 +59,8 @@ static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (!strcmp(t, "svd"))
             o->use_svd = 1;
+        else if (!strcmp(t, "rsvd"))
+            o->use_rsvd = 1;
         else if (!strcmp(t, "symeig") || !strcmp(t, "pchol")) {
             if (!self) {
                 ar_error_set("--upper: %s needs self-attention (--points or --geometry)", t);
@@ -58,21 +71,52 @@ static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
             else
                 o->use_pchol = 1;
         } else {
-            ar_error_set("--upper: unknown construction '%s' (svd, symeig, pchol)", t);
+            ar_error_set("--upper: unknown construction '%s' (svd, symeig, pchol, rsvd)", t);
             return AR_EINVAL;
         }
     }
-    if (!o->use_svd && !o->use_symeig && !o->use_pchol) {
+    if (!o->use_svd && !o->use_symeig && !o->use_pchol && !o->use_rsvd) {
         ar_error_set("--upper: empty list");
         return AR_EINVAL;
     }
     return AR_OK;
 }
 
+/* Stage messages on stderr, from PROGRESS_AFTER seconds on (the stage running
+ * at that moment is shown when the next message arrives). */
+#define PROGRESS_AFTER 2.0
+typedef struct {
+    double t0;
+    char pending[200];
+} progress_t;
+
+static void progress_print(void *ctx, const char *msg)
+{
+    progress_t *p = ctx;
+    double t = clock_now() - p->t0, after = PROGRESS_AFTER;
+    const char *env = getenv("ATTNRANK_PROGRESS_AFTER");   /* seconds; 0 shows every stage */
+    if (env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (end != env && !*end && v >= 0 && v < 1e9)
+            after = v;
+    }
+    if (t >= after) {
+        if (p->pending[0])
+            fprintf(stderr, "[bracket %7.1f s] %s\n", t, p->pending);
+        p->pending[0] = '\0';
+        fprintf(stderr, "[bracket %7.1f s] %s\n", t, msg);
+        fflush(stderr);
+    } else {
+        snprintf(p->pending, sizeof p->pending, "%s", msg);
+    }
+}
+
 int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
-                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "engine", 1, NULL }, { "help", 0, NULL } };
+                  { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "engine", 1, NULL },
+                  { "progress", 0, NULL }, { "seed-sketch", 1, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if (cmd_bracket_is_ball(argc, argv))          /* claim B: ball instances */
@@ -110,6 +154,22 @@ int cmd_bracket(int argc, char **argv)
         return cmd_fail(AR_EINVAL);
     }
     ro.engine = !eng || !strcmp(eng, "auto") ? ROUTE_AUTO : !strcmp(eng, "dense") ? ROUTE_DENSE : ROUTE_SCALE;
+    const char *ss = args_get(o, no, "seed-sketch");
+    if (ss) {
+        char *end;
+        unsigned long long v = strtoull(ss, &end, 10);
+        if (end == ss || *end || v == 0 || ss[0] == '-') {
+            source_clear(&S);
+            ar_error_set("--seed-sketch: expected a positive integer, got '%s'", ss);
+            return cmd_fail(AR_EINVAL);
+        }
+        ro.bracket.seed = (uint64_t)v;
+    }
+    progress_t prog = { clock_now(), "" };
+    if (args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2))) {
+        ro.bracket.progress = progress_print;
+        ro.bracket.progress_ctx = &prog;
+    }
     route_result_t rr;
     st = route_bracket(Q, K, beta, eps, &ro, &rr);
     if (st) {
@@ -135,10 +195,16 @@ int cmd_bracket(int argc, char **argv)
                "\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
-               "\"prec\":%ld,\"seed\":%s,",
+               "\"prec\":%ld,\"enclosure\":\"%s\",\"streamed\":%s,\"seed\":%s,",
                K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto", rr.routes, rr.lower_route,
                rr.upper_route, b->seconds, b->seconds_enclose, b->lo.method, isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0,
-               b->up.method, b->up.err, b->maxerr, b->prec, seedbuf);
+               b->up.method, b->up.err, b->maxerr, b->prec, b->enclosure ? b->enclosure : "arb",
+               b->streamed ? "true" : "false", seedbuf);
+        if (b->rsvd.rounds)
+            printf("\"rsvd_rank\":%zu,\"rsym_rank\":%zu,\"rsvd_sketch\":%zu,\"rsvd_power\":%d,\"rsvd_seed\":%llu,"
+                   "\"rsvd_passes\":%zu,",
+                   b->up_rsvd.rank, b->up_rsym.rank, b->rsvd.sketch, b->rsvd.power, (unsigned long long)b->rsvd.seed,
+                   b->rsvd.passes);
         if (rr.polygon_n)
             printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", rr.polygon_n, rr.polygon_eta);
         printf("\"source\":");
@@ -172,7 +238,14 @@ int cmd_bracket(int argc, char **argv)
             printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", rr.polygon_n,
                    rr.polygon_eta);
         printf("\n");
-        printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", b->maxerr, b->prec);
+        if (b->enclosure && !strcmp(b->enclosure, "double"))
+            printf("enclosure  max row-l1 rounding of A <= %.3g (double arithmetic, a-priori bound%s)\n", b->maxerr,
+                   b->streamed ? "; streamed in row blocks" : "");
+        else
+            printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", b->maxerr, b->prec);
+        if (b->rsvd.rounds)
+            printf("sketch     rsvd %zu columns, %d power iterations, seed %llu, %zu passes over A\n", b->rsvd.sketch,
+                   b->rsvd.power, (unsigned long long)b->rsvd.seed, b->rsvd.passes);
         printf("time       %.3f s (enclosure %.3f s)\n", b->seconds, b->seconds_enclose);
         printf("versions   %s\n", version_line());
     }

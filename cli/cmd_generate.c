@@ -1,6 +1,8 @@
 /* cmd_generate.c -- `attnrank generate`: write a point set as .npy. */
 #include <stdio.h>
+#include <string.h>
 #include "cli/commands.h"
+#include "constructions/pointsets/ball.h"
 #include "cli/source.h"
 #include "constructions/formats/npy.h"
 
@@ -9,7 +11,46 @@ static const char help[] =
     "                         --d D --n N [--seed S] [--theta T] [--beta B] --out X.npy\n"
     "Writes the points as an n x d float64 .npy file (the exact doubles used by\n"
     "'attnrank bracket --geometry ...' with the same options).  --beta only sets\n"
-    "the default packing separation 3/sqrt(1+B).\n";
+    "the default packing separation 3/sqrt(1+B).\n"
+    "       attnrank generate --geometry ball --family uniform --d D --n N [--seed S] --out X.npy\n"
+    "writes N i.i.d. uniform points of the unit ball B^D (rejection from the cube,\n"
+    "seeded; default seed 1), e.g. queries and keys for `bracket --queries --keys`.\n";
+
+/* --geometry ball --family uniform: i.i.d. uniform points of the unit ball (no multiplicities). */
+static int generate_ball(const opt_t *o, size_t no, const char *out)
+{
+    ar_status st;
+    const char *fam = args_get(o, no, "family");
+    if (!fam || strcmp(fam, "uniform") != 0) {
+        ar_error_set("generate --geometry ball: only --family uniform is available");
+        return cmd_fail(AR_EINVAL);
+    }
+    size_t d, n;
+    uint64_t seed = 1;
+    if (!args_get(o, no, "d") || !args_get(o, no, "n")) {
+        ar_error_set("generate --geometry ball: --d and --n are required");
+        return cmd_fail(AR_EINVAL);
+    }
+    if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) ||
+        (st = args_size("n", args_get(o, no, "n"), 1, 5000000, &n)) ||
+        (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &seed))))
+        return cmd_fail(st);
+    ball_spec_t bs;
+    ball_spec_default(&bs, BALL_UNIFORM, d, 1.0);
+    bs.rho0 = 0.0;
+    bs.npoints = n;
+    bs.seed = seed;
+    bs.unweighted = 1;
+    pointset_t P = { 0 };
+    if ((st = ball_generate(&P, &bs)))
+        return cmd_fail(st);
+    st = npy_write(out, P.x, P.n, P.d);
+    if (!st)
+        printf("wrote %zu x %zu points (uniform in the unit ball, seed %llu) to %s\n", P.n, P.d,
+               (unsigned long long)seed, out);
+    pointset_clear(&P);
+    return st ? cmd_fail(st) : 0;
+}
 
 int cmd_generate(int argc, char **argv)
 {
@@ -34,6 +75,8 @@ int cmd_generate(int argc, char **argv)
         ar_error_set("generate: --geometry is required");
         return cmd_fail(AR_EINVAL);
     }
+    if (!strcmp(args_get(o, no, "geometry"), "ball"))
+        return generate_ball(o, no, out);
     source_t S;
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);

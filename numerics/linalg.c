@@ -125,3 +125,23 @@ void la_gemm_nt(size_t m, size_t n, size_t k, double alpha, const double *A, siz
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, alpha, A, (int)lda,
                 B, (int)ldb, beta, C, (int)ldc);
 }
+
+ar_status la_orth(size_t m, size_t l, double *Y)
+{
+    if (m == 0 || l == 0 || l > m) {
+        ar_error_set("la_orth: need 0 < l <= m (got m = %zu, l = %zu)", m, l);
+        return AR_EINVAL;
+    }
+    double *tau = ar_calloc(l, sizeof *tau, "la_orth tau");
+    if (!tau)
+        return AR_ENOMEM;
+    lapack_int info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)l, Y, (lapack_int)m, tau);
+    if (info == 0)
+        info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)l, (lapack_int)l, Y, (lapack_int)m, tau);
+    free(tau);
+    if (info != 0) {
+        ar_error_set("la_orth: LAPACKE QR failed (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    return AR_OK;
+}

@@ -31,4 +31,8 @@ ar_status la_inv(size_t n, const double *a, double *ainv);
 void la_gemm_nt(size_t m, size_t n, size_t k, double alpha, const double *A, size_t lda,
                 const double *B, size_t ldb, double beta, double *C, size_t ldc);
 
+/* Orthonormal basis of the columns of Y (m x l, m >= l, leading dimension m),
+ * in place: Y <- the Q factor of a Householder QR (dgeqrf, dorgqr). */
+ar_status la_orth(size_t m, size_t l, double *Y);
+
 #endif

@@ -162,18 +162,28 @@ ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, cons
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_PRIMAL;
     parm.presolve = GLP_OFF;
     int term = glp_term_out(GLP_OFF);       /* glp_scale_prob/glp_adv_basis print otherwise */
     glp_scale_prob(P, GLP_SF_AUTO);
-    glp_adv_basis(P, 0);
+    /* First: the dual simplex with the long-step (bound flipping) ratio test from the
+     * standard basis, which is dual feasible here (every column boxed): about k
+     * iterations instead of about m for the primal simplex. */
+    glp_std_basis(P);
+    parm.meth = GLP_DUAL;
+    parm.r_test = GLP_RT_FLIP;
     int rc = glp_simplex(P, &parm);
     ar_status st = AR_OK;
     if (rc != 0 || glp_get_status(P) != GLP_OPT) {
-        /* retry from the standard basis with the dual simplex */
-        glp_std_basis(P);
-        parm.meth = GLP_DUALP;
+        /* retry: the primal simplex from an advanced basis, then the dual from the standard one */
+        parm.r_test = GLP_RT_HAR;
+        parm.meth = GLP_PRIMAL;
+        glp_adv_basis(P, 0);
         rc = glp_simplex(P, &parm);
+        if (rc != 0 || glp_get_status(P) != GLP_OPT) {
+            glp_std_basis(P);
+            parm.meth = GLP_DUALP;
+            rc = glp_simplex(P, &parm);
+        }
     }
     int interior = 0;
     if (rc != 0 || glp_get_status(P) != GLP_OPT) {

@@ -60,79 +60,159 @@ static int all_finite(const double *x, size_t rows, size_t cols, size_t ld)
     return 1;
 }
 
+/* Several ranks on one block: the chain C <- C - U_seg V_seg^T (one dgemm per
+ * segment of columns [ks[t-1], ks[t])) evaluates, for every k = ks[t], the
+ * entries of a - U_k V_k^T as ONE floating-point sum of the k + 1 terms a_ij,
+ * -U_i1 V_j1, ..., -U_ik V_jk in some order (the value after segment t is the
+ * start of segment t + 1's sums), so the bound above holds for each k with
+ * gamma_{k+1}.  Row sums of |U_k||V_k|^T are prefix sums over c of
+ * |U_ic| cv_c (cv_c >= sum_j |V_jc|, rounded up). */
 typedef struct {
-    size_t m, n, k;
-    const double *a, *rowerr, *U, *V;
-    size_t ldu, ldv;
-    double *C, *rc;     /* scratch: C (m*n), rc (2m + k) */
-    double g;           /* >= gamma_{k+1} */
-    double bound;       /* out */
-} resid_ctx;
+    const resid_block_t *B;
+    double *C;          /* b x n (rowmajor 0) or n x b (rowmajor 1), leading dimension b or n */
+    size_t t;           /* current rank index */
+    double *sa, *pu;    /* b: sum_j |a_ij| (upward), prefix sum_c |U_ic| cv_c (upward) */
+    double *bound;      /* nk, max-accumulated */
+} multi_ctx;
 
-/* Body (round-to-nearest): C = a - U V^T by one dgemm. */
-static FROUND_BODY void resid_dgemm(void *arg)
+/* Body (round-to-nearest): copy the block (t == 0) and apply segment t. */
+static FROUND_BODY void multi_dgemm(void *arg)
 {
-    resid_ctx *x = arg;
-    size_t m = x->m, n = x->n, k = x->k;
-    if (n > 0) {
-        memcpy(x->C, x->a, m * n * sizeof(double));
-        if (k > 0)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, -1.0,
-                        x->U, (int)x->ldu, x->V, (int)x->ldv, 1.0, x->C, (int)m);
+    multi_ctx *x = arg;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n;
+    if (x->t == 0) {
+        if (!B->rowmajor) {
+            for (size_t j = 0; j < n; j++)
+                memcpy(x->C + j * b, B->a + j * B->lda, b * sizeof(double));
+        } else {
+            for (size_t t = 0; t < b; t++)
+                memcpy(x->C + t * n, B->a + t * B->lda, n * sizeof(double));
+        }
+    }
+    size_t k0 = x->t ? B->ks[x->t - 1] : 0, k1 = B->ks[x->t];
+    if (k1 > k0 && n > 0) {
+        if (!B->rowmajor)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)b, (int)n, (int)(k1 - k0), -1.0,
+                        B->U + k0 * B->ldu, (int)B->ldu, B->V + k0 * B->ldv, (int)B->ldv, 1.0, x->C, (int)b);
+        else
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)n, (int)b, (int)(k1 - k0), -1.0,
+                        B->V + k0 * B->ldv, (int)B->ldv, B->U + k0 * B->ldu, (int)B->ldu, 1.0, x->C, (int)n);
     }
 }
 
-/* Body, in FE_UPWARD: the row sums and the bound (see the analysis above). */
-static FROUND_BODY void resid_sums(void *arg)
+/* Body, in FE_UPWARD: the bound of rank ks[t] on every row of the block. */
+static FROUND_BODY void multi_sums(void *arg)
 {
-    resid_ctx *x = arg;
-    size_t m = x->m, n = x->n, k = x->k, ldu = x->ldu, ldv = x->ldv;
-    const double *C = x->C, *a = x->a, *U = x->U, *V = x->V, *rowerr = x->rowerr;
-    double g = x->g;
-    double *rc = x->rc, *ra = rc + m, *cv = rc + 2 * m;
-    /* rc_i >= sum_j |C_ij|, ra_i >= sum_j |a_ij| */
-    for (size_t j = 0; j < n; j++) {
-        const double *cj = C + j * m, *aj = a + j * m;
-        for (size_t i = 0; i < m; i++) {
-            rc[i] += fabs(cj[i]);
-            ra[i] += fabs(aj[i]);
+    multi_ctx *x = arg;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n, t = x->t;
+    size_t k0 = t ? B->ks[t - 1] : 0, k = B->ks[t];
+    double *rc = x->pu + b;     /* b more doubles of scratch */
+    if (t == 0) {
+        for (size_t i = 0; i < b; i++)
+            x->sa[i] = x->pu[i] = 0.0;
+        /* sums in memory order (upward rounding makes any order an upper bound) */
+        if (!B->rowmajor) {
+            for (size_t j = 0; j < n; j++) {
+                const double *aj = B->a + j * B->lda;
+                for (size_t i = 0; i < b; i++)
+                    x->sa[i] += fabs(aj[i]);
+            }
+        } else {
+            for (size_t i = 0; i < b; i++) {
+                const double *ai = B->a + i * B->lda;
+                double s = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    s += fabs(ai[j]);
+                x->sa[i] = s;
+            }
         }
     }
-    double bound = 0;
-    if (k > 0) {
-        /* cv_c >= sum_j |V_jc|; then ra_i += sum_c |U_ic| cv_c */
-        for (size_t c = 0; c < k; c++) {
-            double s = 0;
-            for (size_t j = 0; j < n; j++)
-                s += fabs(V[j + c * ldv]);
-            cv[c] = s;
-        }
-        for (size_t c = 0; c < k; c++)
-            for (size_t i = 0; i < m; i++)
-                ra[i] += fabs(U[i + c * ldu]) * cv[c];
-        double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
-        for (size_t i = 0; i < m; i++) {
-            double b = rc[i] + g * ra[i] + under + (rowerr ? rowerr[i] : 0.0);
-            if (!(b <= INFINITY) || isinf(b)) { /* NaN or overflow */
-                bound = INFINITY;
-                break;
-            }
-            if (b > bound)
-                bound = b;
+    for (size_t i = 0; i < b; i++)
+        rc[i] = 0.0;
+    if (!B->rowmajor) {
+        for (size_t j = 0; j < n; j++) {
+            const double *cj = x->C + j * b;
+            for (size_t i = 0; i < b; i++)
+                rc[i] += fabs(cj[i]);
         }
     } else {
-        /* U V^T = 0: C = a exactly */
-        for (size_t i = 0; i < m; i++) {
-            double b = rc[i] + (rowerr ? rowerr[i] : 0.0);
-            if (!(b <= INFINITY) || isinf(b)) {
-                bound = INFINITY;
-                break;
-            }
-            if (b > bound)
-                bound = b;
+        for (size_t i = 0; i < b; i++) {
+            const double *ci = x->C + i * n;
+            double s = 0.0;
+            for (size_t j = 0; j < n; j++)
+                s += fabs(ci[j]);
+            rc[i] = s;
         }
     }
-    x->bound = bound;
+    for (size_t c = k0; c < k; c++)
+        for (size_t i = 0; i < b; i++)
+            x->pu[i] += fabs(B->U[i + c * B->ldu]) * B->cv[c];
+    double g = resid_gamma(k + 1);
+    double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
+    double best = x->bound[t];
+    for (size_t i = 0; i < b; i++) {
+        double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
+        if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0))) {
+            best = INFINITY;      /* NaN, overflow or a non-finite input */
+        } else if (e > best) {
+            best = e;
+        }
+    }
+    x->bound[t] = best;
+}
+
+void resid_block_multi(const resid_block_t *B, double *work, double *bound)
+{
+    size_t b = B->b;
+    if (b == 0 || B->nk == 0)
+        return;
+    int ok = B->a && B->n <= INT_MAX && b <= INT_MAX && B->ks[B->nk - 1] <= INT_MAX;
+    for (size_t t = 1; t < B->nk && ok; t++)
+        ok = B->ks[t] > B->ks[t - 1];
+    if (ok && B->ks[B->nk - 1] > 0)
+        ok = B->U && B->V && B->cv && B->ldu <= INT_MAX && B->ldv <= INT_MAX && B->ldv >= B->n;
+    double *own = NULL, *C = work, *sp = ok ? ar_calloc(3 * b, sizeof(double), "residual row sums") : NULL;
+    if (ok && !C && B->n > 0)
+        C = own = ar_calloc(b * B->n, sizeof(double), "residual scratch");
+    if (!sp || (!C && B->n > 0)) {
+        for (size_t t = 0; t < B->nk; t++)
+            bound[t] = INFINITY;
+        free(sp);
+        free(own);
+        return;
+    }
+    multi_ctx x = {.B = B, .C = C, .sa = sp, .pu = sp + b, .bound = bound};
+    for (x.t = 0; x.t < B->nk; x.t++) {
+        fround_run(FE_TONEAREST, multi_dgemm, &x);
+        fround_run(FE_UPWARD, multi_sums, &x);
+    }
+    free(sp);
+    free(own);
+}
+
+typedef struct {
+    size_t n, k, ldv;
+    const double *V;
+    double *cv;
+} colsum_ctx;
+
+static FROUND_BODY void colsum_body(void *arg)
+{
+    colsum_ctx *c = arg;
+    for (size_t q = 0; q < c->k; q++) {
+        double s = 0.0;
+        for (size_t j = 0; j < c->n; j++)
+            s += fabs(c->V[j + q * c->ldv]);
+        c->cv[q] = s;
+    }
+}
+
+void resid_colsums_up(size_t n, size_t k, const double *V, size_t ldv, double *cv)
+{
+    colsum_ctx c = {.n = n, .k = k, .ldv = ldv, .V = V, .cv = cv};
+    fround_run(FE_UPWARD, colsum_body, &c);
 }
 
 double resid_r1_bound(size_t m, size_t n, size_t k, const double *a, const double *rowerr,
@@ -152,29 +232,15 @@ double resid_r1_bound(size_t m, size_t n, size_t k, const double *a, const doubl
                 return INFINITY;
     if (k > 0 && (!all_finite(U, m, k, ldu) || !all_finite(V, n, k, ldv)))
         return INFINITY;
-
-    double *C = work;
-    int own = 0;
-    if (!C && n > 0) {
-        C = ar_calloc(m * n, sizeof(double), "residual scratch");
-        if (!C)
-            return INFINITY;
-        own = 1;
-    }
-    double *rc = ar_calloc(2 * m + k, sizeof(double), "residual row sums");
-    if (!rc) {
-        if (own)
-            free(C);
+    double *cv = ar_calloc(k ? k : 1, sizeof(double), "residual column sums");
+    if (!cv)
         return INFINITY;
-    }
-    resid_ctx rx = {.m = m, .n = n, .k = k, .a = a, .rowerr = rowerr, .U = U, .ldu = ldu,
-                    .V = V, .ldv = ldv, .C = C, .rc = rc};
-    fround_run(FE_TONEAREST, resid_dgemm, &rx);
-    rx.g = resid_gamma(k + 1);
-    fround_run(FE_UPWARD, resid_sums, &rx);
-    double bound = rx.bound;
-    free(rc);
-    if (own)
-        free(C);
+    if (k > 0)
+        resid_colsums_up(n, k, V, ldv, cv);
+    resid_block_t B = {.b = m, .n = n, .a = a, .lda = m, .rowmajor = 0, .rowerr = rowerr, .U = U, .ldu = ldu,
+                       .V = V, .ldv = ldv, .cv = cv, .ks = &k, .nk = 1};
+    double bound = 0.0;
+    resid_block_multi(&B, work, &bound);
+    free(cv);
     return bound;
 }

@@ -23,6 +23,34 @@
 double resid_r1_bound(size_t m, size_t n, size_t k, const double *a, const double *rowerr,
                       const double *U, size_t ldu, const double *V, size_t ldv, double *work);
 
+/* One block of rows of an enclosed matrix against a factorisation, for
+ * several ranks k at once (the columns of U and V are used in order). */
+typedef struct {
+    size_t b, n;              /* rows in the block, columns */
+    const double *a;          /* entry (t, j): a[t + j lda] (rowmajor 0) or a[t lda + j] (rowmajor 1) */
+    size_t lda;
+    int rowmajor;
+    const double *rowerr;     /* b row error bounds of the enclosure, or NULL */
+    const double *U;          /* entry (t, c) of the block's rows of U: U[t + c ldu] */
+    size_t ldu;
+    const double *V;          /* n x kmax, leading dimension ldv >= n */
+    size_t ldv;
+    const double *cv;         /* kmax: cv[c] >= sum_j |V_jc| (resid_colsums_up) */
+    const size_t *ks;         /* nk strictly increasing ranks (ks[0] may be 0) */
+    size_t nk;
+} resid_block_t;
+
+/* For t < nk: bound[t] = max(bound[t], max over the block's rows of the
+ * rigorous bound on sum_j |A_ij - (U_k V_k^T)_ij|, k = ks[t]) -- the bound
+ * of resid_r1_bound, evaluated by one chain of dgemm calls over the
+ * segments of columns (see resid.c).  work: b*n doubles, or NULL.
+ * A non-finite input, overflow or a failed allocation gives +INFINITY.
+ * bound[] must be initialised by the caller (0 for a first block). */
+void resid_block_multi(const resid_block_t *B, double *work, double *bound);
+
+/* cv[c] >= sum_j |V_jc| for c < k (upward rounding). */
+void resid_colsums_up(size_t n, size_t k, const double *V, size_t ldv, double *cv);
+
 /* Unit roundoff constant gamma_k = k u / (1 - k u) with u = 2^-52 (valid for
  * one IEEE operation in every rounding mode, so also for BLAS worker threads
  * whatever their mode), rounded up; +INFINITY if k u >= 1. */

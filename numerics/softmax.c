@@ -24,10 +24,10 @@
  * calls flint_cleanup() before it exits (Arb caches are thread-local). */
 #include "numerics/softmax.h"
 #include "numerics/fround.h"
+#include "numerics/parallel.h"
 
 #include <fenv.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
@@ -285,41 +285,22 @@ static FROUND_BODY void smx_worker_body(void *arg)
     arb_clear(t);
 }
 
-static void *smx_worker(void *arg)
+static void smx_worker(void *arg)
 {
     fround_run(FE_TONEAREST, smx_worker_body, arg);
-    return NULL;
-}
-
-static void *smx_thread_main(void *arg)
-{
-    smx_worker(arg);
-    flint_cleanup();
-    return NULL;
 }
 
 /* Run one phase on nthreads threads (the calling thread takes job 0). */
 static void smx_run(const smx_ctx *cx, int nthreads, int phase)
 {
     smx_job jobs[SMX_MAX_THREADS];
-    pthread_t th[SMX_MAX_THREADS];
-    int started[SMX_MAX_THREADS];
     for (int t = 0; t < nthreads; t++) {
         jobs[t].ctx = cx;
         jobs[t].tid = t;
         jobs[t].nthreads = nthreads;
         jobs[t].phase = phase;
-        started[t] = 0;
     }
-    for (int t = 1; t < nthreads; t++)
-        started[t] = pthread_create(&th[t], NULL, smx_thread_main, &jobs[t]) == 0;
-    smx_worker(&jobs[0]);
-    for (int t = 1; t < nthreads; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        else
-            smx_worker(&jobs[t]); /* thread creation failed: do its share here */
-    }
+    par_run(nthreads, smx_worker, flint_cleanup, jobs, sizeof jobs[0]);
 }
 
 void smx_clear(smx_t *A)
@@ -332,8 +313,8 @@ void smx_clear(smx_t *A)
     A->a = A->rowerr = A->lognorm = NULL;
 }
 
-static ar_status smx_check(const double *q, size_t m, const double *k, size_t n, size_t d,
-                           const fmpz *w, double beta, long prec, int nthreads)
+ar_status smx_validate(const double *q, size_t m, const double *k, size_t n, size_t d,
+                       const fmpz *w, double beta, long prec, int nthreads)
 {
     if (m == 0 || n == 0 || d == 0) {
         ar_error_set("softmax: empty problem (m=%zu, n=%zu, d=%zu)", m, n, d);
@@ -395,7 +376,7 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
         return AR_EINVAL;
     }
     memset(A, 0, sizeof *A);
-    ar_status st = smx_check(q, m, k, n, d, w, beta, prec, nthreads);
+    ar_status st = smx_validate(q, m, k, n, d, w, beta, prec, nthreads);
     if (st != AR_OK)
         return st;
     if (prec == 0)
@@ -419,6 +400,7 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
     A->m = m;
     A->n = n;
     A->prec = prec;
+    A->method = "arb";
 
     /* Working precision of the logits: |logit| < 2^lb, so lb extra bits keep
      * prec bits in L - s. */

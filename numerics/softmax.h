@@ -25,7 +25,8 @@ typedef struct {
     double *rowerr;   /* m: rigorous bound on sum_j |A_ij - a[i+j*m]| */
     double maxerr;    /* max_i rowerr[i] */
     double *lognorm;  /* m: approximate log sum_l w_l exp(beta q_i.k_l) (not rigorous; for constructions) */
-    long prec;        /* Arb working precision used (bits) */
+    long prec;        /* Arb working precision used (bits; 53 for the double path) */
+    const char *method; /* "arb" (smx_compute) or "double" (smx_compute_dbl, numerics/softmax_dbl.h) */
 } smx_t;
 
 /* Compute the enclosure of A.
@@ -38,6 +39,11 @@ typedef struct {
  * AR_ENOMEM if m*n doubles cannot be allocated. */
 ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size_t n,
                       size_t d, const fmpz *w, double beta, long prec, int nthreads);
+
+/* The argument checks of smx_compute (AR_EINVAL with a message; prec 0 or
+ * in [53, 65536]), shared with the double enclosure. */
+ar_status smx_validate(const double *q, size_t m, const double *k, size_t n, size_t d,
+                       const fmpz *w, double beta, long prec, int nthreads);
 
 /* Free the arrays of A (safe on a zeroed or cleared smx_t). */
 void smx_clear(smx_t *A);

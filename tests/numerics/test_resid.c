@@ -377,6 +377,89 @@ START_TEST(test_resid_gamma_exact)
 }
 END_TEST
 
+/* resid_block_multi: several ranks in one chained pass, column-major in one block and row-major
+ * in two blocks: every bound covers the exact residual of its rank (plus rowerr), is within the
+ * same tightness limit as resid_r1_bound, and the one-rank case equals resid_r1_bound. */
+START_TEST(test_resid_block_multi)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    uint64_t seed = test_seed();
+    flint_randseed(st, seed + 77, seed + 78);
+    for (int iter = 0; iter < 40; iter++) {
+        size_t m = 1 + n_randint(st, 25), n = 1 + n_randint(st, 25), kmax = 1 + n_randint(st, 10);
+        double *a = malloc(m * n * sizeof *a), *ar = malloc(m * n * sizeof *ar);
+        double *U = malloc(m * kmax * sizeof *U), *V = malloc(n * kmax * sizeof *V);
+        double *rowerr = malloc(m * sizeof *rowerr), *cv = malloc(kmax * sizeof *cv);
+        for (size_t t = 0; t < m * n; t++)
+            a[t] = rnd_unit(st);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                ar[i * n + j] = a[i + j * m];
+        for (size_t t = 0; t < m * kmax; t++)
+            U[t] = rnd_sym(st);
+        for (size_t t = 0; t < n * kmax; t++)
+            V[t] = rnd_sym(st) * 0.1;
+        for (size_t i = 0; i < m; i++)
+            rowerr[i] = rnd_unit(st) * 1e-12;
+        size_t ks[12], nk = 0;
+        for (size_t k = 0; k <= kmax; k++)
+            if (k == kmax || n_randint(st, 2))
+                ks[nk++] = k;
+        resid_colsums_up(n, kmax, V, n, cv);
+        double bc[12], br[12];
+        for (size_t t = 0; t < nk; t++)
+            bc[t] = br[t] = 0.0;
+        resid_block_t B = {.b = m, .n = n, .a = a, .lda = m, .rowmajor = 0, .rowerr = rowerr, .U = U, .ldu = m,
+                           .V = V, .ldv = n, .cv = cv, .ks = ks, .nk = nk};
+        resid_block_multi(&B, NULL, bc);
+        size_t h = m / 2;
+        for (int half = 0; half < 2; half++) {
+            size_t i0 = half ? h : 0, cnt = half ? m - h : h;
+            if (cnt == 0)
+                continue;
+            resid_block_t R = {.b = cnt, .n = n, .a = ar + i0 * n, .lda = n, .rowmajor = 1, .rowerr = rowerr + i0,
+                               .U = U + i0, .ldu = m, .V = V, .ldv = n, .cv = cv, .ks = ks, .nk = nk};
+            resid_block_multi(&R, NULL, br);
+        }
+        arf_ptr ex = malloc(m * sizeof(arf_struct));
+        for (size_t i = 0; i < m; i++)
+            arf_init(ex + i);
+        arf_t S, t1;
+        arf_init(S);
+        arf_init(t1);
+        for (size_t t = 0; t < nk; t++) {
+            size_t k = ks[t];
+            exact_resid(ex, S, m, n, k, a, U, m, V, n);
+            double worst = 0, lim = 0;
+            for (size_t i = 0; i < m; i++) {
+                arf_set_d(t1, rowerr[i]);
+                arf_add(t1, t1, ex + i, ARF_PREC_EXACT, ARF_RND_DOWN);
+                worst = fmax(worst, arf_get_d(t1, ARF_RND_UP));
+            }
+            lim = worst + (double)(2 * k + 2 * n + 10) * 0x1p-53 * 1.001 * (arf_get_d(S, ARF_RND_UP) + 1e-12) +
+                  (double)(4 * n * (k + 1)) * 0x1p-1074;
+            ck_assert_msg(worst <= bc[t] && worst <= br[t], "iter %d k %zu: exact %.17g > bounds %.17g / %.17g", iter,
+                          k, worst, bc[t], br[t]);
+            ck_assert_msg(bc[t] <= lim && br[t] <= lim, "iter %d k %zu: bounds %.17g / %.17g above %.17g", iter, k,
+                          bc[t], br[t], lim);
+            if (t == nk - 1) {
+                double one = resid_r1_bound(m, n, k, a, rowerr, U, m, V, n, NULL);
+                ck_assert_msg(fabs(one - bc[t]) <= 1e-13 * (1 + one), "iter %d: single-rank %.17g vs chained %.17g",
+                              iter, one, bc[t]);
+            }
+        }
+        for (size_t i = 0; i < m; i++)
+            arf_clear(ex + i);
+        free(ex);
+        arf_clear(S);
+        arf_clear(t1);
+        free(a); free(ar); free(U); free(V); free(rowerr); free(cv);
+    }
+    flint_randclear(st);
+}
+END_TEST
+
 Suite *suite_resid(void)
 {
     Suite *s = suite_create("resid");
@@ -388,6 +471,7 @@ Suite *suite_resid(void)
     tcase_add_test(tc, test_resid_rank_zero);
     tcase_add_test(tc, test_resid_nonfinite_and_modes);
     tcase_add_test(tc, test_resid_gamma_exact);
+    tcase_add_test(tc, test_resid_block_multi);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,22 +1,201 @@
 /* bracket.c -- certified bracket lower <= rank_eps(A) <= upper (THEORY 3.4, 3.5). */
 #include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_impl.h"
 #include "numerics/clock.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "numerics/amat.h"
 #include "numerics/fps.h"
 #include "numerics/softmax.h"
+#include "numerics/softmax_dbl.h"
 
 void bracket_opts_default(bracket_opts_t *o)
 {
+    memset(o, 0, sizeof *o);
     o->use_svd = -1;
     o->use_pchol = -1;
-    o->use_symeig = o->use_lower = 1;
-    o->prec = 0;
-    o->threads = 0;
+    o->use_symeig = -1;
+    o->use_rsvd = -1;
+    o->use_lower = 1;
+}
+
+size_t bracket_env_size(const char *name, size_t def)
+{
+    const char *s = getenv(name);
+    if (s) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0 && v < ((unsigned long long)1 << 40) && s[0] != '-')
+            return (size_t)v;
+    }
+    return def;
+}
+
+size_t bracket_stream_bytes(const bracket_opts_t *o)
+{
+    if (o && o->stream_bytes)
+        return o->stream_bytes;
+    return bracket_env_size("ATTNRANK_STREAM_MIB", 1024) << 20;
+}
+
+void bracket_say(const bracket_opts_t *o, const char *fmt, ...)
+{
+    if (!o || !o->progress)
+        return;
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    o->progress(o->progress_ctx, msg);
+}
+
+size_t bracket_sketch_size(size_t lower, size_t cap, size_t r)
+{
+    /* the certified upper end is typically 1.5-2.5x the block lower end; too small a sketch
+     * costs a second one of twice the size (proofs-notes/upper-certificates.md) */
+    size_t l = 3 * lower + 24;
+    if (l < 32)
+        l = 32;
+    if (cap && cap + 16 < l)
+        l = cap + 16;
+    return l < r ? l : r;
+}
+
+void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_t *ro)
+{
+    rsvd_opts_default(ro);
+    ro->l0 = l0;
+    ro->power = power;
+    if (o->seed)
+        ro->seed = o->seed;
+    ro->progress = o->progress;
+    ro->progress_ctx = o->progress_ctx;
+}
+
+ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                        const bracket_opts_t **o, bracket_opts_t *def, bracket_t *out)
+{
+    if (!*o) {
+        bracket_opts_default(def);
+        *o = def;
+    }
+    if (!out) {
+        ar_error_set("bracket_compute: NULL argument");
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    out->status = "inconclusive";
+    if (!Q || !K) {
+        ar_error_set("bracket_compute: NULL argument");
+        return AR_EINVAL;
+    }
+    if (!isfinite(beta) || beta < 0) {
+        ar_error_set("bracket_compute: beta must be finite and >= 0 (got %g)", beta);
+        return AR_EINVAL;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("bracket_compute: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    ar_status st = pointset_validate(Q);
+    if (st == AR_OK && K != Q)
+        st = pointset_validate(K);
+    if (st != AR_OK)
+        return st;
+    if (Q->d != K->d || Q->n == 0 || K->n == 0) {
+        ar_error_set("bracket_compute: dimension mismatch (queries d = %zu, keys d = %zu)", Q->d, K->d);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+void bracket_set_trivial(bracket_t *out, size_t m, size_t n)
+{
+    out->m = m;
+    out->n = n;
+    out->status = "inconclusive";
+    out->lower = 1;
+    out->upper = m < n ? m : n;
+    out->lo.rank = 1;
+    out->lo.invnorm = 1.0;
+    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    out->up.rank = out->upper;
+    out->up.err = 0.0;
+    snprintf(out->up.method, sizeof out->up.method, "trivial");
+}
+
+static const double *outer_x;
+static size_t outer_d;
+
+static int outer_cmp(const void *pa, const void *pb)
+{
+    size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+    double ni = 0, nj = 0;
+    for (size_t c = 0; c < outer_d; c++) {
+        ni += outer_x[i * outer_d + c] * outer_x[i * outer_d + c];
+        nj += outer_x[j * outer_d + c] * outer_x[j * outer_d + c];
+    }
+    return ni > nj ? -1 : ni < nj ? 1 : (i > j) - (i < j);
+}
+
+size_t bracket_outer_order(const pointset_t *Q, size_t *order)
+{
+    size_t m = Q->n, d = Q->d;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < m; i++) {
+        double s = 0;
+        for (size_t c = 0; c < d; c++)
+            s += Q->x[i * d + c] * Q->x[i * d + c];
+        lo = fmin(lo, s);
+        hi = fmax(hi, s);
+    }
+    if (m < 4 || !(hi > 2.25 * lo))
+        return 0;
+    size_t *idx = ar_calloc(m, sizeof *idx, "query order");
+    size_t half = m / 2;
+    double *xs = idx ? ar_calloc(half * d, sizeof *xs, "outer queries") : NULL;
+    size_t *o2 = xs ? ar_calloc(half, sizeof *o2, "outer order") : NULL;
+    if (!o2) {
+        free(idx);
+        free(xs);
+        return 0;
+    }
+    for (size_t i = 0; i < m; i++)
+        idx[i] = i;
+    outer_x = Q->x;                 /* qsort has no context argument; single-threaded use */
+    outer_d = d;
+    qsort(idx, m, sizeof *idx, outer_cmp);
+    for (size_t t = 0; t < half; t++)
+        memcpy(xs + t * d, Q->x + idx[t] * d, d * sizeof *xs);
+    size_t len = 0;
+    if (fps_order(xs, half, d, 0, o2, NULL) == AR_OK) {
+        for (size_t t = 0; t < half; t++)
+            order[t] = idx[o2[t]];
+        len = half;
+    }
+    free(idx);
+    free(xs);
+    free(o2);
+    return len;
+}
+
+ar_status bracket_finish(bracket_t *out)
+{
+    out->lower = out->lo.rank;
+    out->upper = out->up.rank;
+    if (out->lower > out->upper) {
+        ar_error_set("bracket_compute: BUG: certified lower bound %zu (%s) exceeds certified "
+                     "upper bound %zu (%s)", out->lower, out->lo.method, out->upper, out->up.method);
+        out->status = "inconclusive";
+        return AR_ENUMERIC;
+    }
+    out->status = "certified";
+    return AR_OK;
 }
 
 int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
@@ -40,145 +219,208 @@ static void take_upper(bracket_t *out, const upper_cert_t *c)
         out->up = *c;
 }
 
-ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
-                          const bracket_opts_t *o, bracket_t *out)
+/* log t_i = (lognorm_i + log w_i) / 2 for symeig and pchol (n entries, caller frees). */
+static double *make_logt(const smx_t *A, const pointset_t *K)
 {
-    double t0 = clock_now();
-    bracket_opts_t def;
-    if (!o) {
-        bracket_opts_default(&def);
-        o = &def;
+    size_t n = A->n;
+    double *logt = ar_calloc(n, sizeof *logt, "log t");
+    if (!logt)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        double lw = 0.0;
+        if (K->w) {
+            slong e;
+            double mant = fmpz_get_d_2exp(&e, K->w + i);
+            lw = log(mant) + (double)e * M_LN2;
+        }
+        logt[i] = 0.5 * (A->lognorm[i] + lw);
     }
-    memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
-    if (!Q || !K || !out) {
-        ar_error_set("bracket_compute: NULL argument");
-        return AR_EINVAL;
-    }
-    if (!isfinite(beta) || beta < 0) {
-        ar_error_set("bracket_compute: beta must be finite and >= 0 (got %g)", beta);
-        return AR_EINVAL;
-    }
-    if (!(eps > 0.0 && eps < 1.0)) {
-        ar_error_set("bracket_compute: eps must satisfy 0 < eps < 1 (got %g)", eps);
-        return AR_EINVAL;
-    }
-    ar_status st = pointset_validate(Q);
-    if (st == AR_OK && K != Q)
-        st = pointset_validate(K);
-    if (st != AR_OK)
-        return st;
-    if (Q->d != K->d || Q->n == 0 || K->n == 0) {
-        ar_error_set("bracket_compute: dimension mismatch (queries d = %zu, keys d = %zu)", Q->d, K->d);
-        return AR_EINVAL;
-    }
-    int self = (Q == K);
-    size_t m = Q->n, n = K->n, r = m < n ? m : n;
-    out->m = m;
-    out->n = n;
+    return logt;
+}
 
-    smx_t A;
-    memset(&A, 0, sizeof A);
-    double t1 = clock_now();
-    st = smx_compute(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->prec, o->threads);
-    out->seconds_enclose = clock_now() - t1;
-    if (st != AR_OK)
-        return st;
-    out->maxerr = A.maxerr;
-    out->prec = A.prec;
-
-    /* trivial bracket (also the inconclusive answer) */
-    out->lower = 1;
-    out->upper = r;
-    out->lo.rank = 1;
-    out->lo.invnorm = 1.0;
-    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
-    out->up.rank = r;
-    out->up.err = 0.0;
-    snprintf(out->up.method, sizeof out->up.method, "trivial");
-
-    if (!(2.0 * A.maxerr < eps)) {
-        smx_clear(&A);
-        out->seconds = clock_now() - t0;
-        return AR_OK;                       /* status stays "inconclusive" */
-    }
-
+/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t. */
+static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int rsvd_auto, double eps,
+                             const bracket_opts_t *o, bracket_t *out)
+{
+    ar_status st = AR_OK;
+    int symeig_on = o->use_symeig > 0 || (o->use_symeig < 0 && !rsvd_auto);
+    int pchol_on = o->use_pchol > 0 || (o->use_pchol < 0 && !rsvd_auto);
     double *logt = NULL;
-    size_t *order = NULL;
-    if (self && (o->use_symeig || o->use_pchol)) {   /* use_pchol -1 (auto) counts as on here */
-        logt = ar_calloc(n, sizeof *logt, "log t");
-        if (!logt) {
-            st = AR_ENOMEM;
-            goto done;
-        }
-        for (size_t i = 0; i < n; i++) {
-            double lw = 0.0;
-            if (K->w) {
-                slong e;
-                double mant = fmpz_get_d_2exp(&e, K->w + i);
-                lw = log(mant) + (double)e * M_LN2;
-            }
-            logt[i] = 0.5 * (A.lognorm[i] + lw);
-        }
-        if (o->use_symeig) {
-            st = upper_symeig(&A, logt, eps, &out->up_symeig);
-            if (st != AR_OK)
+    if (self && (symeig_on || pchol_on)) {
+        if (!(logt = make_logt(A, K)))
+            return AR_ENOMEM;
+        if (symeig_on) {
+            bracket_say(o, "upper: symmetric eigendecomposition (n = %zu)", A->n);
+            if ((st = upper_symeig(A, logt, eps, &out->up_symeig)))
                 goto done;
             take_upper(out, &out->up_symeig);
         }
         /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
-        if (o->use_pchol > 0 || (o->use_pchol < 0 && strcmp(out->up.method, "symeig") != 0)) {
-            st = upper_pchol(&A, logt, eps, &out->up_pchol);
-            if (st != AR_OK)
+        if (o->use_pchol > 0 || (pchol_on && strcmp(out->up.method, "symeig") != 0)) {
+            bracket_say(o, "upper: pivoted Cholesky (n = %zu)", A->n);
+            if ((st = upper_pchol(A, logt, eps, &out->up_pchol)))
                 goto done;
             take_upper(out, &out->up_pchol);
         }
     }
     /* The truncated SVD: always when asked or for cross-attention; in auto
      * mode for self-attention too unless symeig already is the truncated SVD
-     * up to a near-scalar similarity (see bracket_svd_needed). */
-    if (o->use_svd > 0 || (o->use_svd < 0 && (!self || bracket_svd_needed(n, logt, &out->up)))) {
-        st = upper_svd(&A, eps, &out->up_svd);
-        if (st != AR_OK)
+     * up to a near-scalar similarity (see bracket_svd_needed); never in auto
+     * mode when rsvd replaces the full factorisations. */
+    if (o->use_svd > 0 ||
+        (o->use_svd < 0 && !rsvd_auto && (!self || bracket_svd_needed(A->n, logt, &out->up)))) {
+        bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
+        if ((st = upper_svd(A, eps, &out->up_svd)))
             goto done;
         take_upper(out, &out->up_svd);
     }
-    out->upper = out->up.rank;
+done:
+    free(logt);
+    return st;
+}
 
+/* The randomized certificates on the held matrix.  Cross-attention: rsvd.  Self-attention:
+ * rsym (the randomized symeig) alone when log t is nearly constant (then S is a multiple of A and
+ * the two coincide, bracket_svd_needed); otherwise rsvd first, then rsym seeking only ranks below
+ * rsvd's (on weighted sets rsym can be much better; on unweighted sets with a spread of
+ * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
+ * upper end.  out->rsvd describes the sketch of the better one. */
+static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
+                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out)
+{
+    amat_t M;
+    amat_memory(&M, A);
+    rsvd_opts_t ro;
+    bracket_rsvd_opts(o, l0, 2, &ro);
+    ro.cap = o->lower_cap;
+    ro.max_sketch = max_sketch;
+    double *logt = NULL;
+    ar_status st = AR_OK;
+    rsvd_info_t info;
+    if (self && !(logt = make_logt(A, K)))
+        return AR_ENOMEM;
+    /* bracket_svd_needed with a non-trivial certificate: n <= BRACKET_SVD_ALWAYS_N or log t spreads */
+    upper_cert_t some = { .rank = 1, .method = "rsym" };
+    int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
+    if (svd_first) {
+        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &info)))
+            goto done;
+        out->rsvd = info;
+        take_upper(out, &out->up_rsvd);
+        if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
+            ro.cap = out->up_rsvd.rank;
+    }
+    if (self) {
+        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info)))
+            goto done;
+        if (!svd_first || (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank))
+            out->rsvd = info;
+        else if (!strcmp(out->up_rsym.method, "rsym"))
+            out->rsvd.exhausted = 0;        /* something randomized was certified */
+        take_upper(out, &out->up_rsym);
+    }
+done:
+    free(logt);
+    return st;
+}
+
+ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                          const bracket_opts_t *o, bracket_t *out)
+{
+    double t0 = clock_now();
+    bracket_opts_t def;
+    ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
+    if (st != AR_OK)
+        return st;
+    int self = (Q == K);
+    size_t m = Q->n, n = K->n, r = m < n ? m : n, big = m > n ? m : n;
+    int rsvd_auto = o->use_rsvd < 0 && o->use_svd < 0 && big > BRACKET_RSVD_MIN_N;
+    int rsvd_on = o->use_rsvd > 0 || rsvd_auto;
+    int forced_full = o->use_svd > 0 || o->use_symeig > 0 || o->use_pchol > 0;
+    if (rsvd_on && !forced_full && o->prec == 0 && (double)m * (double)n * 8.0 > (double)bracket_stream_bytes(o)) {
+        st = bracket_compute_stream(Q, K, beta, eps, o, out);
+        if (st != AR_EINVAL || out->enclosure || big > bracket_stream_max_n())
+            return st;
+        /* the double enclosure does not apply: the whole matrix in Arb below (if it fits) */
+        memset(out, 0, sizeof *out);
+    }
+
+    smx_t A;
+    memset(&A, 0, sizeof A);
+    double t1 = clock_now();
+    bracket_say(o, "enclosure of A (%zu x %zu)", m, n);
+    st = o->prec == 0 ? smx_compute_dbl(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->threads)
+                      : smx_compute(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->prec, o->threads);
+    out->seconds_enclose = clock_now() - t1;
+    if (st != AR_OK)
+        return st;
+    out->maxerr = A.maxerr;
+    out->prec = A.prec;
+    out->enclosure = A.method;
+    bracket_set_trivial(out, m, n);
+    if (!(2.0 * A.maxerr < eps)) {
+        smx_clear(&A);
+        out->seconds = clock_now() - t0;
+        return AR_OK;                       /* status stays "inconclusive" */
+    }
+    size_t cap = o->lower_cap ? o->lower_cap : (size_t)-1;
+
+    /* lower, first part: block test matrices on farthest-point prefixes (sizes the sketch) */
+    size_t *order = NULL;
     if (o->use_lower) {
         double t2 = clock_now();
+        bracket_say(o, "lower: block test matrices on farthest-point rows");
         order = ar_calloc(m, sizeof *order, "farthest-point order");
         if (!order) {
             st = AR_ENOMEM;
             goto done;
         }
-        st = fps_order(Q->x, m, Q->d, 0, order, NULL);
-        if (st != AR_OK)
+        if ((st = fps_order(Q->x, m, Q->d, 0, order, NULL)))
             goto done;
         lower_cert_t lc;
-        st = lower_blocks(&A, order, m, eps, &lc);
-        if (st != AR_OK)
+        if ((st = lower_blocks_cap(&A, order, m, eps, cap, &lc)))
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        st = lower_nets(&A, Q->x, Q->d, eps, &lc);
-        if (st != AR_OK)
+        size_t olen = self ? 0 : bracket_outer_order(Q, order);
+        if (olen && (st = lower_blocks_cap(&A, order, olen, eps, cap, &lc)))
             goto done;
-        if (lc.rank > out->lo.rank)
+        if (olen && lc.rank > out->lo.rank)
             out->lo = lc;
-        out->seconds_lower = clock_now() - t2;
+        out->seconds_lower += clock_now() - t2;
     }
-    out->lower = out->lo.rank;
-    if (out->lower > out->upper) {
-        ar_error_set("bracket_compute: BUG: certified lower bound %zu (%s) exceeds certified "
-                     "upper bound %zu (%s)", out->lower, out->lo.method, out->upper, out->up.method);
-        st = AR_ENUMERIC;
+
+    double t3 = clock_now();
+    /* a sketch of more than half the matrix costs more than factoring it: then (auto mode) the
+     * full factorisations run instead, also when the randomized ones certified nothing by then */
+    size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
+    if (rsvd_auto && 2 * l0 > r)
+        rsvd_auto = rsvd_on = 0;
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out)))
         goto done;
+    if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
+        bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
+        rsvd_auto = 0;
     }
-    out->status = "certified";
+    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
+        goto done;
+    out->seconds_upper = clock_now() - t3;
+
+    /* lower, second part: index-order nets, never larger than a certified upper end */
+    if (o->use_lower) {
+        double t2 = clock_now();
+        size_t ncap = out->up.rank < cap ? out->up.rank : cap;
+        bracket_say(o, "lower: nets of at most %zu points", ncap);
+        lower_cert_t lc;
+        if ((st = lower_nets_cap(&A, Q->x, Q->d, eps, ncap, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        out->seconds_lower += clock_now() - t2;
+    }
+    st = bracket_finish(out);
 
 done:
-    free(logt);
     free(order);
     smx_clear(&A);
     out->seconds = clock_now() - t0;

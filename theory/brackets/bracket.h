@@ -2,10 +2,13 @@
  *
  * A = rowsoftmax(beta Q K^T) with the key multiplicities of K (compressed
  * form, THEORY 3.2: same eps-rank as the expanded matrix; repeated queries
- * do not change the eps-rank either).  Pipeline: smx_compute -> upper
- * certificates (svd always; symeig and pchol for self-attention) -> lower
- * certificates (block test matrix on the farthest-point order of the
- * queries) -> best of each.  status is "certified" when both ends are
+ * do not change the eps-rank either).  Pipeline: enclosure (double with an
+ * a-priori bound, or Arb) -> lower certificate on farthest-point prefixes
+ * -> upper certificates (up to BRACKET_RSVD_MIN_N: svd; symeig and pchol
+ * for self-attention; above it the randomized rsvd, its first sketch sized
+ * from the lower end) -> lower certificate on index-order nets (capped by
+ * the upper end) -> best of each.  Past the streaming threshold the image
+ * is never stored (bracket_compute_stream).  status is "certified" when both ends are
  * rigorous certificates; "inconclusive" when the enclosure of A is too wide
  * to certify anything non-trivial (2 * maxerr >= eps), in which case only the
  * trivial bounds 1 <= rank <= min(m, n) are reported. */
@@ -17,22 +20,48 @@
 #include "constructions/pointsets/pointset.h"
 #include "theory/certificates/cert_upper.h"
 #include "theory/certificates/cert_lower.h"
+#include "theory/certificates/cert_rsvd.h"
+
+typedef void (*bracket_progress_fn)(void *ctx, const char *msg);
 
 typedef struct {
     int use_svd;       /* 1 = run, 0 = skip, -1 = auto (default): cross-attention always;
-                          self-attention when bracket_svd_needed says so */
-    int use_symeig, use_lower;                      /* 1 = run (defaults: 1) */
+                          self-attention when bracket_svd_needed says so; never when rsvd runs in auto */
+    int use_symeig;    /* 1 = run, 0 = skip, -1 = auto (default): self-attention unless rsvd runs in auto */
+    int use_lower;     /* 1 = run (default) */
     int use_pchol;     /* 1 = run, 0 = skip, -1 = auto (default): self-attention, only when symeig
                           certified nothing non-trivial (it never beat symeig on the goldens and costs
                           about a third of symeig's time) */
-    long prec;                                      /* Arb precision, 0 = default */
-    int threads;                                    /* 0 = default (2) */
+    int use_rsvd;      /* 1 = run, 0 = skip, -1 = auto (default): instead of the full factorisations
+                          when max(m, n) > BRACKET_RSVD_MIN_N and use_svd is auto.  For self-attention
+                          held in memory "rsvd" means the randomized symeig (rsym) first, and rsvd
+                          itself when log t spreads (as symeig and the SVD) */
+    long prec;         /* 0 = default: the double enclosure with its a-priori bound where it applies
+                          (numerics/softmax_dbl.h), else Arb at 96 bits; > 0: Arb at this precision */
+    int threads;       /* 0 = default (2) */
+    size_t lower_cap;  /* a certified upper bound on rank_eps known to the caller (0 = none): lower
+                          probes above it are skipped (same result, less work) and the randomized
+                          upper certificates seek only ranks below it */
+    size_t stream_bytes;  /* the image is streamed in row blocks (never stored) when 8 m n exceeds this
+                             (0 = default: ATTNRANK_STREAM_MIB MiB, else 1 GiB); needs prec 0 and no
+                             full factorisation forced */
+    uint64_t seed;     /* sketch seed of rsvd (0 = RSVD_SEED) */
+    bracket_progress_fn progress;   /* stage messages (NULL = quiet) */
+    void *progress_ctx;
 } bracket_opts_t;
 
 void bracket_opts_default(bracket_opts_t *o);
 
 /* Self-attention sizes at or below which the SVD always runs in auto mode. */
 #define BRACKET_SVD_ALWAYS_N 1000
+/* max(m, n) above which the randomized upper certificate replaces the full
+ * factorisations in auto mode (below, a full factorisation costs about 0.1 s). */
+#define BRACKET_RSVD_MIN_N 500
+/* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */
+#define BRACKET_STREAM_LOWER_ROWS 2048
+
+/* Streaming threshold in bytes of the image (see bracket_opts_t.stream_bytes). */
+size_t bracket_stream_bytes(const bracket_opts_t *o);
 /* Largest spread max log t - min log t for which symeig stands in for the SVD. */
 #define BRACKET_SVD_SPREAD 0.05
 
@@ -58,9 +87,13 @@ typedef struct {
     long prec;                /* Arb precision used */
     double seconds;           /* total wall time */
     double seconds_enclose;   /* time in smx_compute */
-    upper_cert_t up_svd, up_symeig, up_pchol;  /* each upper method's result
+    upper_cert_t up_svd, up_symeig, up_pchol, up_rsvd, up_rsym;  /* each upper method's result
                                   (method "" and rank 0 when not run) */
-    double seconds_lower;     /* time in fps_order + lower_blocks */
+    rsvd_info_t rsvd;         /* the sketch of the better randomized certificate (when one ran) */
+    int streamed;             /* 1: the image was streamed in row blocks, never stored */
+    const char *enclosure;    /* "double" or "arb" (NULL before the enclosure) */
+    double seconds_lower;     /* time in fps_order + lower_blocks + lower_nets */
+    double seconds_upper;     /* time in the upper certificates */
 } bracket_t;
 
 /* Q and K may be the same pointer (self-attention: symeig and pchol are
@@ -72,5 +105,20 @@ typedef struct {
  * would be a bug (never reported as a bracket). */
 ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                           const bracket_opts_t *o, bracket_t *out);
+
+/* The streamed variant (what bracket_compute runs above the streaming
+ * threshold): the double enclosure evaluated in row blocks, rsvd upper
+ * certificate, block test matrices on the rows of a farthest-point prefix
+ * of the queries (at most lower_cap, else BRACKET_STREAM_LOWER_ROWS rows)
+ * held in memory.  Same contract as bracket_compute; memory O((m + n) l +
+ * block + prefix n).  AR_EINVAL when the double enclosure does not apply
+ * (logits too large: see numerics/softmax_dbl.h; bracket_compute then
+ * tries the in-memory Arb enclosure) and, with a message naming
+ * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n(). */
+/* Largest m or n the streamed route accepts: 65536, or ATTNRANK_MAX_STREAM_N. */
+size_t bracket_stream_max_n(void);
+
+ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                                 const bracket_opts_t *o, bracket_t *out);
 
 #endif

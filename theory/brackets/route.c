@@ -259,6 +259,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 if ((st = poly_upper_instance(Q, beta, eps, &pc)))
                     return st;
                 out->poly_degree = pc.L;
+                out->poly_seconds = pc.seconds;
                 if (!pc.capped)
                     take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
             } else {
@@ -288,12 +289,21 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     if (dense_ok || (o->engine == ROUTE_AUTO && !ran_structured)) {
         add_route(out, "dense");
         bracket_t bd;
-        if ((st = bracket_compute(Q, K, beta, eps, &o->bracket, &bd)))
+        bracket_opts_t bo = o->bracket;
+        if (strcmp(out->upper_route, "trivial") != 0 && (bo.lower_cap == 0 || out->b.upper < bo.lower_cap))
+            bo.lower_cap = out->b.upper;  /* a certified upper end: lower probes above it are skipped */
+        if ((st = bracket_compute(Q, K, beta, eps, &bo, &bd)))
             return st;
         out->upper_svd = bd.up_svd.rank;
         out->b.up_svd = bd.up_svd;
         out->b.up_symeig = bd.up_symeig;
         out->b.up_pchol = bd.up_pchol;
+        out->b.up_rsvd = bd.up_rsvd;
+        out->b.up_rsym = bd.up_rsym;
+        out->b.rsvd = bd.rsvd;
+        out->b.streamed = bd.streamed;
+        out->b.enclosure = bd.enclosure;
+        out->b.seconds_upper += bd.seconds_upper;
         if (strcmp(bd.status, "certified") == 0) {
             certified = 1;
             take_bracket(out, &bd, "dense");

@@ -11,9 +11,11 @@
  *   polynomial  self-attention on the unit sphere (within 5e-13): the
  *               harmonic polynomial upper certificate, O(n^2 d), any n up to
  *               bracket_scale_max_n();
- *   dense       any instance with max(m, n) <= dense_max: Arb enclosure,
- *               truncated SVD / symmetric eigen / pivoted Cholesky upper,
- *               block test-matrix lower (theory/brackets/bracket.h);
+ *   dense       any instance with max(m, n) <= dense_max: enclosure of A,
+ *               truncated SVD / symmetric eigen / pivoted Cholesky upper, or
+ *               randomized factors above 500 points (streamed past 1 GiB),
+ *               block test-matrix lower (theory/brackets/bracket.h); it
+ *               receives the best upper end certified before it as lower_cap;
  *   scale       self-attention on the sphere above dense_max: block lower
  *               certificate on farthest-point rows (theory/brackets/bracket_scale.h);
  *   ball        self-attention off the sphere with every |x_c| <= 1.5 and
@@ -58,6 +60,7 @@ typedef struct {
     size_t polygon_n;          /* n when the instance was recognised as the regular n-gon, else 0 */
     double polygon_eta;        /* certified ||A - A_exact n-gon||_r1 used by the circulant route */
     size_t poly_degree;        /* degree L of the polynomial certificate (0: not run) */
+    double poly_seconds;       /* time of the polynomial route (0: not run) */
     size_t upper_svd;          /* dense route: SVD certificate's rank (0: not run) */
     int ball_run;              /* 1 if the ball route ran (details in ball) */
     ball_bracket_info_t ball;  /* the ball route's certificates */

@@ -196,6 +196,12 @@ ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double
 ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, double eps,
                        lower_cert_t *out)
 {
+    return lower_blocks_cap(A, order, norder, eps, (size_t)-1, out);
+}
+
+ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
+                           lower_cert_t *out)
+{
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
     if (!check_common(A, eps, "lower_blocks"))
@@ -225,7 +231,10 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
     /* galloping over the prefix length: 1, 2, 4, ... until a failure */
     size_t lo = 0, hi = 0, len = 1;        /* lo: certified, hi: failed (0 = none yet) */
     for (;;) {
-        blocks_probe(A, order, len, eps, blk, M, &probe);
+        if (len > cap)
+            set_trivial(&probe);            /* cannot certify: cap bounds the rank from above */
+        else
+            blocks_probe(A, order, len, eps, blk, M, &probe);
         if (probe.rank == len && strcmp(probe.method, "trivial") != 0) {
             lo = len;
             best = probe;
@@ -246,7 +255,10 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
     if (hi > 0) {
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
-            blocks_probe(A, order, mid, eps, blk, M, &probe);
+            if (mid > cap)
+                set_trivial(&probe);
+            else
+                blocks_probe(A, order, mid, eps, blk, M, &probe);
             if (probe.rank == mid && strcmp(probe.method, "trivial") != 0) {
                 lo = mid;
                 best = probe;
@@ -357,6 +369,11 @@ static size_t greedy_net(const double *x, size_t n, size_t d, double delta2, siz
 
 ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lower_cert_t *out)
 {
+    return lower_nets_cap(A, x, d, eps, (size_t)-1, out);
+}
+
+ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out)
+{
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
     if (!check_common(A, eps, "lower_nets"))
@@ -391,7 +408,7 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
         for (int it = 0; it < 30; it++) {
             double mid = lo_d > 0 ? sqrt(lo_d * hi_d) : hi_d / 64.0;
             size_t k = greedy_net(x, m, d, mid * mid, rows);
-            if (k <= n && k >= 2)
+            if (k <= n && k >= 2 && k <= cap)
                 blocks_probe(A, rows, k, eps, blk, M, &probe);
             else
                 set_trivial(&probe);

@@ -50,6 +50,14 @@ ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double
 ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, double eps,
                        lower_cert_t *out);
 
+/* lower_blocks with every probe longer than cap answered "not certified"
+ * without computing it.  When cap is a certified upper bound on rank_eps(A)
+ * such probes cannot certify, so the result equals lower_blocks' (cap =
+ * SIZE_MAX is lower_blocks); for any other cap the result is still a
+ * certificate, possibly smaller. */
+ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
+                           lower_cert_t *out);
+
 /* Diagonal dominance exactly as THEORY 3.4(a): rows[t] paired with column
  * cols[t]; certified when for every t
  *    A_{rows[t],cols[t]} - sum_{u != t} A_{rows[t],cols[u]} > eps
@@ -64,5 +72,9 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
  * certified net.  Complements lower_blocks, whose farthest-point prefixes
  * are evenly spread only at some sizes.  O(30 (m |S| d + n |S| + |S|^3)). */
 ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lower_cert_t *out);
+
+/* lower_nets with nets of more than cap points answered "not certified"
+ * (same result when cap is a certified upper bound, as lower_blocks_cap). */
+ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out);
 
 #endif

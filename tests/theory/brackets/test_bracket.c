@@ -360,6 +360,45 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* The streamed bracket (threshold forced to 1 byte) against the in-memory one on cross- and
+ * self-attention above BRACKET_RSVD_MIN_N points: same lower end (the prefix covers every query
+ * that the in-memory search probes), upper ends within 1% or 1 (different sketches: one power
+ * iteration streamed, two held), and both certified. */
+START_TEST(test_stream_matches_memory)
+{
+    test_rng_init(test_seed() + 41);
+    for (int t = 0; t < 2; t++) {
+        size_t m = 1100 + 50 * (size_t)t, n = 1030, d = 3;
+        pointset_t Q = { 0 }, K = { 0 };
+        ck_assert_int_eq(pointset_init(&Q, m, d), AR_OK);
+        ck_assert_int_eq(pointset_init(&K, n, d), AR_OK);
+        for (size_t i = 0; i < m * d; i++)
+            Q.x[i] = 2 * test_unif() - 1;
+        for (size_t i = 0; i < n * d; i++)
+            K.x[i] = 2 * test_unif() - 1;
+        const pointset_t *Kp = t ? &Q : &K;         /* t = 1: self-attention */
+        bracket_opts_t o;
+        bracket_opts_default(&o);
+        bracket_t bm, bs;
+        ck_assert_int_eq(bracket_compute(&Q, Kp, 6.0, 0.15, &o, &bm), AR_OK);
+        o.stream_bytes = 1;
+        ck_assert_int_eq(bracket_compute(&Q, Kp, 6.0, 0.15, &o, &bs), AR_OK);
+        ck_assert_int_eq(bm.streamed, 0);
+        ck_assert_int_eq(bs.streamed, 1);
+        ck_assert_str_eq(bm.status, "certified");
+        ck_assert_str_eq(bs.status, "certified");
+        ck_assert_str_eq(bs.up.method, "rsvd");
+        ck_assert_uint_eq(bs.lower, bm.lower);
+        size_t hi = bm.upper > bs.upper ? bm.upper : bs.upper, lo = bm.upper + bs.upper - hi;
+        ck_assert_msg(hi <= lo + (lo / 100 > 1 ? lo / 100 : 1), "case %d: upper held %zu, streamed %zu", t, bm.upper,
+                      bs.upper);
+        ck_assert(bs.rsvd.passes >= 4);
+        pointset_clear(&Q);
+        pointset_clear(&K);
+    }
+}
+END_TEST
+
 Suite *suite_bracket(void)
 {
     Suite *s = suite_create("bracket");
@@ -370,6 +409,7 @@ Suite *suite_bracket(void)
     tcase_add_test(tc, test_multiplicity_overlap);
     tcase_add_test(tc, test_offset_invariance);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_stream_matches_memory);
     suite_add_tcase(s, tc);
     return s;
 }

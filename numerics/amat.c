@@ -1,0 +1,137 @@
+/* amat.c -- blocks of rows of an enclosed matrix, in memory or streamed (see amat.h). */
+#include "numerics/amat.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+void amat_memory(amat_t *M, const smx_t *A)
+{
+    memset(M, 0, sizeof *M);
+    M->m = A->m;
+    M->n = A->n;
+    M->A = A;
+}
+
+void amat_stream(amat_t *M, const smxd_t *S)
+{
+    memset(M, 0, sizeof *M);
+    M->m = S->m;
+    M->n = S->n;
+    M->S = S;
+}
+
+static size_t block_rows(const amat_t *M)
+{
+    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * (M->n ? M->n : 1));
+    if (b < 16)
+        b = 16;
+    return b < M->m ? b : M->m;
+}
+
+ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
+{
+    size_t m = M->m, n = M->n, b = block_rows(M);
+    double *buf = NULL, *err = NULL;
+    if (!M->A) {
+        buf = ar_calloc(b * n, sizeof *buf, "streamed row block");
+        err = buf ? ar_calloc(b, sizeof *err, "streamed row errors") : NULL;
+        if (!err) {
+            free(buf);
+            return AR_ENOMEM;
+        }
+    }
+    ar_status st = AR_OK;
+    for (size_t i0 = 0; i0 < m && st == AR_OK; i0 += b) {
+        size_t cnt = i0 + b < m ? b : m - i0;
+        amat_block_t B = {.i0 = i0, .b = cnt};
+        if (M->A) {
+            B.a = M->A->a + i0;
+            B.lda = m;
+            B.rowmajor = 0;
+            B.rowerr = M->A->rowerr + i0;
+        } else {
+            smxd_rows_rm(M->S, NULL, i0, cnt, buf, n, err, NULL);
+            B.a = buf;
+            B.lda = n;
+            B.rowmajor = 1;
+            B.rowerr = err;
+        }
+        st = f(ctx, &B);
+    }
+    free(buf);
+    free(err);
+    M->passes++;
+    return st;
+}
+
+typedef struct {
+    size_t m, n, l;
+    const double *X;
+    double *Y;
+} mul_ctx;
+
+static ar_status mul_block(void *arg, const amat_block_t *B)
+{
+    mul_ctx *c = arg;
+    /* Y[i0 + t, :] = sum_j A(t, j) X[j, :] */
+    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)B->b, (int)c->l,
+                (int)c->n, 1.0, B->a, (int)B->lda, c->X, (int)c->n, 0.0, c->Y + B->i0, (int)c->m);
+    return AR_OK;
+}
+
+static ar_status tmul_block(void *arg, const amat_block_t *B)
+{
+    mul_ctx *c = arg;
+    /* Z += A_blk^T Y[i0.., :] */
+    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasNoTrans : CblasTrans, CblasNoTrans, (int)c->n, (int)c->l,
+                (int)B->b, 1.0, B->a, (int)B->lda, c->X + B->i0, (int)c->m, 1.0, c->Y, (int)c->n);
+    return AR_OK;
+}
+
+ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y)
+{
+    mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = X, .Y = Y};
+    return amat_visit(M, mul_block, &c);
+}
+
+ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z)
+{
+    memset(Z, 0, M->n * l * sizeof *Z);
+    mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = Y, .Y = Z};
+    return amat_visit(M, tmul_block, &c);
+}
+
+ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
+{
+    memset(R, 0, sizeof *R);
+    size_t n = M->n;
+    R->a = ar_calloc(cnt * n, sizeof *R->a, "enclosure rows");
+    R->rowerr = R->a ? ar_calloc(cnt, sizeof *R->rowerr, "enclosure row errors") : NULL;
+    R->lognorm = R->rowerr ? ar_calloc(cnt, sizeof *R->lognorm, "enclosure log-normalisers") : NULL;
+    if (!R->lognorm) {
+        smx_clear(R);
+        return AR_ENOMEM;
+    }
+    R->m = cnt;
+    R->n = n;
+    if (M->A) {
+        for (size_t t = 0; t < cnt; t++) {
+            for (size_t j = 0; j < n; j++)
+                R->a[t + j * cnt] = M->A->a[rows[t] + j * M->m];
+            R->rowerr[t] = M->A->rowerr[rows[t]];
+            R->lognorm[t] = M->A->lognorm[rows[t]];
+        }
+        R->prec = M->A->prec;
+        R->method = M->A->method;
+    } else {
+        smxd_rows_at(M->S, rows, cnt, R->a, cnt, R->rowerr, R->lognorm);
+        R->prec = 53;
+        R->method = "double";
+    }
+    R->maxerr = 0;
+    for (size_t t = 0; t < cnt; t++)
+        if (!(R->rowerr[t] <= R->maxerr))
+            R->maxerr = R->rowerr[t];
+    return AR_OK;
+}

@@ -1,0 +1,55 @@
+/* amat.h -- an enclosed matrix A (double image + row error bounds) visited
+ * in blocks of rows, either held in memory (smx_t, column-major) or streamed
+ * (smxd_t: each block evaluated on demand, never the whole matrix).
+ *
+ * The products and residuals the randomized certificates need are written
+ * once against this interface, so that the same code certifies a matrix of
+ * any size in O((m + n) k + block n) memory. */
+#ifndef ATTNRANK_NUMERICS_AMAT_H
+#define ATTNRANK_NUMERICS_AMAT_H
+
+#include <stddef.h>
+#include "numerics/status.h"
+#include "numerics/softmax.h"
+#include "numerics/softmax_dbl.h"
+
+typedef struct {
+    size_t m, n;
+    const smx_t *A;     /* in memory (column-major image), or NULL */
+    const smxd_t *S;    /* streamed (used when A is NULL) */
+    size_t blk;         /* rows per block (0 = AMAT_DEFAULT_BLOCK_BYTES / (8 n)) */
+    size_t passes;      /* out: number of full passes over A so far */
+} amat_t;
+
+#define AMAT_DEFAULT_BLOCK_BYTES ((size_t)32 << 20)
+
+/* A view of an in-memory enclosure / of a streamed one. */
+void amat_memory(amat_t *M, const smx_t *A);
+void amat_stream(amat_t *M, const smxd_t *S);
+
+/* One block of rows [i0, i0 + b): entry (t, j) at a[t + j lda] (rowmajor 0)
+ * or a[t lda + j] (rowmajor 1); rowerr[t] its row error bound. */
+typedef struct {
+    size_t i0, b, lda;
+    int rowmajor;
+    const double *a, *rowerr;
+} amat_block_t;
+
+typedef ar_status (*amat_visit_fn)(void *ctx, const amat_block_t *blk);
+
+/* Call f on every block of rows in order (streamed blocks are evaluated
+ * into one scratch buffer of blk * n doubles).  Stops at the first non-OK
+ * status and returns it. */
+ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx);
+
+/* Y = A X (X n x l, Y m x l, column-major, leading dimensions n and m). */
+ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y);
+
+/* Z = A^T Y (Y m x l, Z n x l). */
+ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z);
+
+/* The rows rows[0..cnt) of A as an in-memory enclosure R (cnt x n, R->method
+ * and prec as the source; lognorm filled).  Caller frees with smx_clear. */
+ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R);
+
+#endif

@@ -1,0 +1,136 @@
+/* test_softmax_dbl.c -- the double-arithmetic enclosure (numerics/softmax_dbl.h):
+ * against a 300-bit Arb enclosure of the same matrix, the image stays within
+ * its a-priori rowerr (a failure would show a wrong bound); rows are the same
+ * bits whatever the blocking, the row order or the thread count. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <flint/fmpz.h>
+#include <flint/fmpz_vec.h>
+#include "testutil.h"
+#include "numerics/softmax.h"
+#include "numerics/softmax_dbl.h"
+
+static void fill(double *x, size_t len, double scale)
+{
+    for (size_t t = 0; t < len; t++)
+        x[t] = scale * (2 * test_unif() - 1);
+}
+
+START_TEST(test_smxd_contains_arb)
+{
+    test_rng_init(test_seed() + 21);
+    for (int it = 0; it < 12; it++) {
+        size_t m = (size_t)test_irand(1, 70), n = (size_t)test_irand(1, 90), d = (size_t)test_irand(1, 5);
+        double beta = it % 4 == 0 ? 0.0 : pow(10.0, 3 * test_unif() - 0.5);
+        int weighted = it % 3 == 1, self = it % 4 == 3;
+        if (self)
+            m = n;
+        double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+        fill(k, n * d, 1.5);
+        if (self)
+            memcpy(q, k, n * d * sizeof *q);
+        else
+            fill(q, m * d, 2.0);
+        fmpz *w = NULL;
+        if (weighted) {
+            w = _fmpz_vec_init((slong)n);
+            for (size_t j = 0; j < n; j++) {
+                fmpz_set_ui(w + j, 1 + (ulong)test_irand(0, 1000));
+                fmpz_mul_2exp(w + j, w + j, (ulong)test_irand(0, 300));
+            }
+        }
+        smx_t D, T;
+        ck_assert_int_eq(smx_compute_dbl(&D, q, m, self ? q : k, n, d, w, beta, 2), AR_OK);
+        ck_assert_int_eq(smx_compute(&T, q, m, self ? q : k, n, d, w, beta, 300, 2), AR_OK);
+        ck_assert_str_eq(D.method, "double");
+        for (size_t i = 0; i < m; i++) {
+            double s = 0;
+            for (size_t j = 0; j < n; j++)
+                s += fabs(D.a[i + j * m] - T.a[i + j * m]);
+            /* sum |a_dbl - a_arb| <= sum |a_dbl - A| + sum |A - a_arb| (the sum s itself is computed
+             * with relative error n u, allowed for) */
+            double lim = (D.rowerr[i] + T.rowerr[i]) * (1 + 1e-12);
+            ck_assert_msg(s <= lim, "it %d (m %zu n %zu d %zu beta %g w %d) row %zu: %.3g > rowerr %.3g", it, m, n,
+                          d, beta, weighted, i, s, D.rowerr[i]);
+            ck_assert_msg(D.rowerr[i] < 1e-11, "it %d row %zu: rowerr %.3g not small", it, i, D.rowerr[i]);
+            ck_assert_msg(fabs(D.lognorm[i] - T.lognorm[i]) <= 1e-9 * (1 + fabs(T.lognorm[i])), "lognorm");
+        }
+        smx_clear(&D);
+        smx_clear(&T);
+        free(q);
+        free(k);
+        if (w)
+            _fmpz_vec_clear(w, (slong)n);
+    }
+}
+END_TEST
+
+/* Same bits for any split into blocks, any row order (smxd_rows_at) and thread count. */
+START_TEST(test_smxd_blocking_deterministic)
+{
+    test_rng_init(test_seed() + 22);
+    size_t m = 157, n = 211, d = 3;
+    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+    fill(q, m * d, 1);
+    fill(k, n * d, 1);
+    smxd_t S1, S3;
+    ck_assert_int_eq(smxd_prepare(&S1, q, m, k, n, d, NULL, 30.0, 1), AR_OK);
+    ck_assert_int_eq(smxd_prepare(&S3, q, m, k, n, d, NULL, 30.0, 3), AR_OK);
+    ck_assert(S1.ok && S3.ok);
+    double *a = malloc(m * n * sizeof *a), *b = malloc(m * n * sizeof *b);
+    double *ea = malloc(m * sizeof *ea), *eb = malloc(m * sizeof *eb);
+    smxd_rows(&S1, 0, m, a, m, ea, NULL);
+    /* blocks of 7 rows, each with its own leading dimension */
+    double *blk = malloc(7 * n * sizeof *blk);
+    for (size_t i0 = 0; i0 < m; i0 += 7) {
+        size_t i1 = i0 + 7 < m ? i0 + 7 : m;
+        smxd_rows(&S3, i0, i1, blk, i1 - i0, eb + i0, NULL);
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = i0; i < i1; i++)
+                b[i + j * m] = blk[(i - i0) + j * (i1 - i0)];
+    }
+    ck_assert(memcmp(a, b, m * n * sizeof *a) == 0 && memcmp(ea, eb, m * sizeof *ea) == 0);
+    /* reversed row order */
+    size_t *rows = malloc(m * sizeof *rows);
+    for (size_t t = 0; t < m; t++)
+        rows[t] = m - 1 - t;
+    smxd_rows_at(&S3, rows, m, b, m, eb, NULL);
+    for (size_t t = 0; t < m; t++) {
+        ck_assert(eb[t] == ea[rows[t]]);
+        for (size_t j = 0; j < n; j++)
+            ck_assert(b[t + j * m] == a[rows[t] + j * m]);
+    }
+    smxd_clear(&S1);
+    smxd_clear(&S3);
+    free(q); free(k); free(a); free(b); free(ea); free(eb); free(blk); free(rows);
+}
+END_TEST
+
+/* Logits beyond the bound's range: the double path declines and smx_compute_dbl falls back to Arb. */
+START_TEST(test_smxd_falls_back)
+{
+    double q[2] = { 1.0, -1.0 }, k[2] = { 1.0, 0.5 };
+    smxd_t S;
+    ck_assert_int_eq(smxd_prepare(&S, q, 2, k, 2, 1, NULL, 1e12, 0), AR_OK);
+    ck_assert(!S.ok);
+    smxd_clear(&S);
+    smx_t A;
+    ck_assert_int_eq(smx_compute_dbl(&A, q, 2, k, 2, 1, NULL, 1e12, 0), AR_OK);
+    ck_assert_str_eq(A.method, "arb");
+    smx_clear(&A);
+    ck_assert_int_eq(smxd_prepare(&S, q, 2, k, 2, 1, NULL, -1.0, 0), AR_EINVAL);
+}
+END_TEST
+
+Suite *suite_softmax_dbl(void)
+{
+    Suite *s = suite_create("softmax_dbl");
+    TEST_TCASE(tc, "core");
+    tcase_add_test(tc, test_smxd_contains_arb);
+    tcase_add_test(tc, test_smxd_blocking_deterministic);
+    tcase_add_test(tc, test_smxd_falls_back);
+    suite_add_tcase(s, tc);
+    return s;
+}

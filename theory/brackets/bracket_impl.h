@@ -1,0 +1,38 @@
+/* bracket_impl.h -- what bracket.c and bracket_stream.c share (private). */
+#ifndef ATTNRANK_THEORY_BRACKET_IMPL_H
+#define ATTNRANK_THEORY_BRACKET_IMPL_H
+
+#include "theory/brackets/bracket.h"
+
+/* Start of bracket_compute and bracket_compute_stream: *o <- the defaults when
+ * NULL (def holds them), out zeroed with status "inconclusive", the arguments
+ * validated (AR_EINVAL with a message). */
+ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                        const bracket_opts_t **o, bracket_opts_t *def, bracket_t *out);
+
+/* out <- the trivial bracket 1 <= rank <= min(m, n), status "inconclusive". */
+void bracket_set_trivial(bracket_t *out, size_t m, size_t n);
+
+/* The positive decimal integer in environment variable name, or def when it is
+ * unset or not one. */
+size_t bracket_env_size(const char *name, size_t def);
+
+/* Stage message through o->progress (printf-style), if set. */
+void bracket_say(const bracket_opts_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* First sketch size of rsvd from the certified lower end and the caller's cap. */
+size_t bracket_sketch_size(size_t lower, size_t cap, size_t r);
+
+/* The rsvd options of a bracket (seed, progress). */
+void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_t *ro);
+
+/* Cross-attention queries whose norms spread (max/min > 1.5): the upper half by norm
+ * (ties by index), in farthest-point order, into order (returns its length, 0 when the rule
+ * does not apply or allocation fails).  Rows with larger |q| have more peaked softmax rows,
+ * whose block test matrices certify more (lower-certificates.md, 3.3). */
+size_t bracket_outer_order(const pointset_t *Q, size_t *order);
+
+/* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
+ar_status bracket_finish(bracket_t *out);
+
+#endif

@@ -1,0 +1,143 @@
+/* bracket_stream.c -- the dense bracket without the matrix: the double
+ * enclosure streamed in row blocks (see bracket.h, bracket_compute_stream). */
+#include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/amat.h"
+#include "numerics/clock.h"
+#include "numerics/fps.h"
+#include "numerics/softmax_dbl.h"
+
+size_t bracket_stream_max_n(void)
+{
+    return bracket_env_size("ATTNRANK_MAX_STREAM_N", 65536);
+}
+
+ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                                 const bracket_opts_t *o, bracket_t *out)
+{
+    double t0 = clock_now();
+    bracket_opts_t def;
+    ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
+    if (st != AR_OK)
+        return st;
+    size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax = bracket_stream_max_n();
+    if (m > nmax || n > nmax) {
+        ar_error_set("bracket: %zu x %zu exceeds the streamed dense route's limit of %zu points per side "
+                     "(O(m n k) work per pass; set ATTNRANK_MAX_STREAM_N to raise it)", m, n, nmax);
+        return AR_EINVAL;
+    }
+    smxd_t S;
+    if ((st = smxd_prepare(&S, Q->x, m, K->x, n, d, K->w, beta, o->threads)))
+        return st;
+    if (!S.ok) {
+        smxd_clear(&S);
+        ar_error_set("bracket: the logits are too large for the streamed double enclosure (numerics/softmax_dbl.h)");
+        return AR_EINVAL;
+    }
+    out->streamed = 1;
+    out->enclosure = "double";
+    out->prec = 53;
+    bracket_set_trivial(out, m, n);
+    double *rowerr = ar_calloc(m, sizeof *rowerr, "row error bounds");
+    size_t *order = NULL;
+    double *xs = NULL;
+    smx_t R;
+    memset(&R, 0, sizeof R);
+    if (!rowerr) {
+        st = AR_ENOMEM;
+        goto done;
+    }
+    smxd_rowerr(&S, rowerr);
+    for (size_t i = 0; i < m; i++)
+        if (!(rowerr[i] <= out->maxerr))
+            out->maxerr = rowerr[i];
+    if (!(2.0 * out->maxerr < eps))
+        goto done;                            /* inconclusive */
+    amat_t M;
+    amat_stream(&M, &S);
+    size_t cap = o->lower_cap ? o->lower_cap : (size_t)-1;
+
+    /* lower, first part: the rows of a farthest-point prefix of the queries, enclosed and held */
+    size_t len = cap < BRACKET_STREAM_LOWER_ROWS ? cap : BRACKET_STREAM_LOWER_ROWS;
+    if (len > r)
+        len = r;
+    if (o->use_lower) {
+        double t1 = clock_now();
+        bracket_say(o, "lower: farthest-point order of %zu queries", m);
+        order = ar_calloc(m, sizeof *order, "farthest-point order");
+        xs = order ? ar_calloc(len * d, sizeof *xs, "prefix points") : NULL;
+        if (!xs) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+        if ((st = fps_order(Q->x, m, d, 0, order, NULL)))
+            goto done;
+        bracket_say(o, "lower: enclosing %zu prefix rows, block test matrices", len);
+        if ((st = amat_rows(&M, order, len, &R)))
+            goto done;
+        for (size_t t = 0; t < len; t++) {
+            memcpy(xs + t * d, Q->x + order[t] * d, d * sizeof *xs);
+            order[t] = t;                     /* R's rows are the prefix, in order */
+        }
+        lower_cert_t lc;
+        if ((st = lower_blocks_cap(&R, order, len, eps, cap, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        /* cross-attention: the outer half of the queries as well (bracket_outer_order) */
+        size_t olen = Q == K ? 0 : bracket_outer_order(Q, order);
+        if (olen > len)
+            olen = len;
+        if (olen) {
+            smx_t R2;
+            if ((st = amat_rows(&M, order, olen, &R2)))
+                goto done;
+            for (size_t t = 0; t < olen; t++)
+                order[t] = t;
+            st = lower_blocks_cap(&R2, order, olen, eps, cap, &lc);
+            smx_clear(&R2);
+            if (st)
+                goto done;
+            if (lc.rank > out->lo.rank)
+                out->lo = lc;
+        }
+        out->seconds_lower += clock_now() - t1;
+    }
+
+    /* upper: rsvd on the streamed matrix (one power iteration: each pass re-evaluates A) */
+    if (o->use_rsvd != 0) {
+        double t2 = clock_now();
+        rsvd_opts_t ro;
+        bracket_rsvd_opts(o, bracket_sketch_size(out->lo.rank, o->lower_cap, r), 1, &ro);
+        if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &out->rsvd)))
+            goto done;
+        if (out->up_rsvd.rank > 0 && out->up_rsvd.rank < out->up.rank)
+            out->up = out->up_rsvd;
+        out->seconds_upper = clock_now() - t2;
+    }
+
+    /* lower, second part: index-order nets among the prefix, capped by the upper end */
+    if (o->use_lower) {
+        double t1 = clock_now();
+        size_t ncap = out->up.rank < cap ? out->up.rank : cap;
+        bracket_say(o, "lower: nets of at most %zu prefix points", ncap);
+        lower_cert_t lc;
+        if ((st = lower_nets_cap(&R, xs, d, eps, ncap, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        out->seconds_lower += clock_now() - t1;
+    }
+    st = bracket_finish(out);
+done:
+    smx_clear(&R);
+    free(order);
+    free(xs);
+    free(rowerr);
+    smxd_clear(&S);
+    out->seconds = clock_now() - t0;
+    return st;
+}

@@ -1,0 +1,520 @@
+/* cert_rsvd.c -- randomized upper certificates (see cert_rsvd.h). */
+#include "theory/certificates/cert_rsvd.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/clock.h"
+#include "numerics/linalg.h"
+#include "numerics/resid.h"
+#include "numerics/rng.h"
+
+#define RSVD_LADDER 16      /* ranks per residual pass */
+#define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
+#define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
+#define RSVD_GUESS 10       /* ranks certified from the guess on in the first full pass */
+
+void rsvd_opts_default(rsvd_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->l0 = 64;
+    o->power = 2;
+    o->seed = RSVD_SEED;
+}
+
+static void say(const rsvd_opts_t *o, const char *fmt, size_t a, size_t b)
+{
+    if (!o->progress)
+        return;
+    char msg[160];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    o->progress(o->progress_ctx, msg);
+}
+
+typedef struct {
+    const double *U, *V, *cv;
+    size_t m, n, kmax;
+    const size_t *ks;
+    size_t nk;
+    double *work, *bound;
+} cert_ctx;
+
+static ar_status cert_block(void *arg, const amat_block_t *blk)
+{
+    cert_ctx *c = arg;
+    resid_block_t B = {.b = blk->b, .n = c->n, .a = blk->a, .lda = blk->lda, .rowmajor = blk->rowmajor,
+                       .rowerr = blk->rowerr, .U = c->U + blk->i0, .ldu = c->m, .V = c->V, .ldv = c->n,
+                       .cv = c->cv, .ks = c->ks, .nk = c->nk};
+    resid_block_multi(&B, c->work, c->bound);
+    return AR_OK;
+}
+
+ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t kmax, const size_t *ks,
+                             size_t nk, double *err)
+{
+    size_t m = M->m, n = M->n;
+    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * n);
+    if (b < 16)
+        b = 16;
+    if (b > m)
+        b = m;
+    double *cv = ar_calloc(kmax ? kmax : 1, sizeof *cv, "residual column sums");
+    double *work = cv ? ar_calloc(b * n, sizeof *work, "residual block") : NULL;
+    if (!work) {
+        free(cv);
+        return AR_ENOMEM;
+    }
+    resid_colsums_up(n, kmax, V, n, cv);
+    for (size_t t = 0; t < nk; t++)
+        err[t] = 0.0;
+    cert_ctx c = {.U = U, .V = V, .cv = cv, .m = m, .n = n, .kmax = kmax, .ks = ks, .nk = nk,
+                  .work = work, .bound = err};
+    ar_status st = amat_visit(M, cert_block, &c);
+    free(cv);
+    free(work);
+    return st;
+}
+
+/* Rank-l factors U (m x l), V (n x l) of the randomized range finder. */
+static ar_status sketch_factors(amat_t *M, size_t l, int q, uint64_t seed, const rsvd_opts_t *o, double **Uo,
+                                double **Vo)
+{
+    size_t m = M->m, n = M->n;
+    *Uo = *Vo = NULL;
+    double *Om = ar_calloc(n * l, sizeof *Om, "sketch Omega");
+    double *Y = Om ? ar_calloc(m * l, sizeof *Y, "sketch Y") : NULL;
+    if (!Y) {
+        free(Om);
+        return AR_ENOMEM;
+    }
+    rng_t r;
+    rng_init(&r, seed);
+    for (size_t t = 0; t < n * l; t++)
+        Om[t] = rng_normal(&r);
+    ar_status st = amat_mul(M, l, Om, Y);                  /* Om is reused as the n x l Z below */
+    for (int it = 0; it < q && st == AR_OK; it++) {
+        say(o, "rsvd: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
+        if ((st = la_orth(m, l, Y)) || (st = amat_tmul(M, l, Y, Om)) || (st = la_orth(n, l, Om)))
+            break;
+        st = amat_mul(M, l, Om, Y);
+    }
+    if (st == AR_OK && (st = la_orth(m, l, Y)) == AR_OK)
+        st = amat_tmul(M, l, Y, Om);                       /* Om = A^T Q = B^T */
+    double *Uz = NULL, *s = NULL, *WT = NULL;
+    if (st == AR_OK)
+        st = la_svd(n, l, Om, &Uz, &s, &WT);               /* B^T = Uz diag(s) WT */
+    free(Om);
+    if (st != AR_OK) {
+        free(Y); free(Uz); free(s); free(WT);
+        return st;
+    }
+    /* A ~ Q B = (Q WT^T diag(s)) Uz^T */
+    double *U = ar_calloc(m * l, sizeof *U, "sketch U");
+    if (!U) {
+        free(Y); free(Uz); free(s); free(WT);
+        return AR_ENOMEM;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)l, (int)l, 1.0, Y, (int)m, WT, (int)l, 0.0, U,
+                (int)m);
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < m; i++)
+            U[i + c * m] *= s[c];
+    free(Y); free(s); free(WT);
+    *Uo = U;
+    *Vo = Uz;
+    return AR_OK;
+}
+
+/* X <- diag(f) X (n x l), f = t or 1/t. */
+static void scale_rows(size_t n, size_t l, double *X, const double *t, int inverse)
+{
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < n; i++)
+            X[i + c * n] = inverse ? X[i + c * n] / t[i] : X[i + c * n] * t[i];
+}
+
+/* Y = S X with S = T A T^{-1} (X is overwritten by T^{-1} X). */
+static ar_status sym_apply(amat_t *M, size_t l, const double *t, double *X, double *Y)
+{
+    scale_rows(M->n, l, X, t, 1);
+    ar_status st = amat_mul(M, l, X, Y);
+    if (st == AR_OK)
+        scale_rows(M->n, l, Y, t, 0);
+    return st;
+}
+
+/* Rank-l factors of the randomized eigendecomposition of S = T A T^{-1} (self-attention,
+ * upper-certificates.md section 3): Y = S^{q+1} Omega with re-orthonormalisation, Q = orth(Y),
+ * C = Q^T S Q symmetrised, C = W Lambda W^T, Z = Q W (eigenvalues descending), U = T^{-1} Z Lambda,
+ * V = T Z.  q + 2 passes over A. */
+static ar_status sym_factors(amat_t *M, const double *t, size_t l, int q, uint64_t seed, const rsvd_opts_t *o,
+                             double **Uo, double **Vo)
+{
+    size_t n = M->n;
+    *Uo = *Vo = NULL;
+    double *X = ar_calloc(n * l, sizeof *X, "sketch X");
+    double *Y = X ? ar_calloc(n * l, sizeof *Y, "sketch Y") : NULL;
+    if (!Y) {
+        free(X);
+        return AR_ENOMEM;
+    }
+    rng_t r;
+    rng_init(&r, seed);
+    for (size_t k = 0; k < n * l; k++)
+        X[k] = rng_normal(&r);
+    ar_status st = sym_apply(M, l, t, X, Y);
+    for (int it = 0; it < q && st == AR_OK; it++) {
+        say(o, "rsym: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
+        if ((st = la_orth(n, l, Y)))
+            break;
+        memcpy(X, Y, n * l * sizeof *X);
+        st = sym_apply(M, l, t, X, Y);
+    }
+    double *C = NULL, *lam = NULL, *W = NULL;
+    if (st == AR_OK && (st = la_orth(n, l, Y)) == AR_OK) {
+        memcpy(X, Y, n * l * sizeof *X);          /* X = Q */
+        double *SQ = ar_calloc(n * l, sizeof *SQ, "sketch SQ");
+        C = SQ ? ar_calloc(l * l, sizeof *C, "sketch C") : NULL;
+        if (!C) {
+            free(SQ);
+            st = AR_ENOMEM;
+        } else {
+            double *Xt = ar_calloc(n * l, sizeof *Xt, "sketch scratch");
+            if (!Xt) {
+                st = AR_ENOMEM;
+            } else {
+                memcpy(Xt, X, n * l * sizeof *Xt);
+                st = sym_apply(M, l, t, Xt, SQ);
+                free(Xt);
+            }
+            if (st == AR_OK) {
+                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)l, (int)l, (int)n, 1.0, X, (int)n, SQ,
+                            (int)n, 0.0, C, (int)l);
+                for (size_t a = 0; a < l; a++)
+                    for (size_t b = a + 1; b < l; b++)
+                        C[a + b * l] = C[b + a * l] = 0.5 * (C[a + b * l] + C[b + a * l]);
+                st = la_syev(l, C, &lam, &W);
+            }
+            free(SQ);
+        }
+    }
+    free(C);
+    if (st != AR_OK) {
+        free(X); free(Y); free(lam); free(W);
+        return st;
+    }
+    /* Z = Q W with the columns in descending eigenvalue order (la_syev: ascending) */
+    double *Wd = ar_calloc(l * l, sizeof *Wd, "sketch W");
+    if (!Wd) {
+        free(X); free(Y); free(lam); free(W);
+        return AR_ENOMEM;
+    }
+    for (size_t c = 0; c < l; c++)
+        memcpy(Wd + c * l, W + (l - 1 - c) * l, l * sizeof *Wd);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)l, (int)l, 1.0, X, (int)n, Wd, (int)l, 0.0, Y,
+                (int)n);                           /* Y = Z */
+    for (size_t c = 0; c < l; c++) {
+        double lc = lam[l - 1 - c];
+        for (size_t i = 0; i < n; i++) {
+            X[i + c * n] = Y[i + c * n] * lc / t[i];   /* U */
+            Y[i + c * n] *= t[i];                      /* V */
+        }
+    }
+    free(Wd); free(lam); free(W);
+    *Uo = X;
+    *Vo = Y;
+    return AR_OK;
+}
+
+/* Certified error of each rank in ks, recorded in state[k] (1 refuted, 2 certified); then
+ * *hi = the least certified rank (0: none, *best its error) and *lo = the largest refuted rank
+ * below it (0: none), over every rank probed so far with these factors. */
+static ar_status probe(amat_t *M, const double *U, const double *V, size_t l, const size_t *ks, size_t nk,
+                       double eps, unsigned char *state, double *errk, size_t *lo, size_t *hi, double *best,
+                       rsvd_info_t *info)
+{
+    double err[RSVD_FINE + RSVD_LADDER];
+    ar_status st = rsvd_certify_ranks(M, U, V, l, ks, nk, err);
+    if (st)
+        return st;
+    info->probes += nk;
+    for (size_t t = 0; t < nk; t++) {
+        state[ks[t]] = err[t] <= eps ? 2 : 1;
+        errk[ks[t]] = err[t];
+    }
+    *hi = *lo = 0;
+    for (size_t k = 1; k <= l && !*hi; k++)
+        if (state[k] == 2) {
+            *hi = k;
+            *best = errk[k];
+        }
+    if (*hi)
+        for (size_t k = *hi - 1; k >= 1 && !*lo; k--)
+            if (state[k] == 1)
+                *lo = k;
+    return AR_OK;
+}
+
+/* Ranks strictly between lo and hi: all of them when few, else RSVD_LADDER evenly spaced. */
+static size_t between(size_t lo, size_t hi, size_t *ks)
+{
+    size_t gap = hi - lo - 1, nk = 0;
+    if (gap <= RSVD_FINE) {
+        for (size_t k = lo + 1; k < hi; k++)
+            ks[nk++] = k;
+        return nk;
+    }
+    for (size_t t = 1; t <= RSVD_LADDER; t++) {
+        size_t k = lo + (gap + 1) * t / (RSVD_LADDER + 1);
+        if (k > lo && k < hi && (nk == 0 || k > ks[nk - 1]))
+            ks[nk++] = k;
+    }
+    return nk;
+}
+
+/* Geometric ladder of at most RSVD_LADDER ranks in [from, top], ascending, top included. */
+static size_t ladder(size_t from, size_t top, size_t *ks)
+{
+    size_t nk = 0;
+    for (double k = (double)top; nk < RSVD_LADDER && k >= (double)from; k *= 0.87) {
+        size_t kk = (size_t)k;
+        if (kk >= from && (nk == 0 || kk < ks[nk - 1]))
+            ks[nk++] = kk;
+    }
+    for (size_t a = 0, b = nk ? nk - 1 : 0; a < b; a++, b--) {
+        size_t t = ks[a]; ks[a] = ks[b]; ks[b] = t;
+    }
+    return nk;
+}
+
+/* Least rank k <= top whose error on M is <= eps with k - 1 observed above eps (or k = 1):
+ * *hi = k (0 if none, *best its error).  First probes ks0[0..nk0) when nk0 > 0 (a guess),
+ * then ladders above the largest refuted rank and the ranks between refuted and certified. */
+static ar_status search(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                        const size_t *ks0, size_t nk0, const rsvd_opts_t *o, size_t *hi, double *best,
+                        rsvd_info_t *info)
+{
+    unsigned char *state = ar_calloc(l + 1, 1, "rank states");
+    double *errk = state ? ar_calloc(l + 1, sizeof *errk, "rank errors") : NULL;
+    if (!errk) {
+        free(state);
+        return AR_ENOMEM;
+    }
+    size_t ks[RSVD_FINE + RSVD_LADDER], nk, lo = 0;
+    *hi = 0;
+    ar_status st = AR_OK;
+    if (nk0 > 0) {
+        memcpy(ks, ks0, nk0 * sizeof *ks);
+        nk = nk0;
+    } else {
+        nk = ladder(1, top, ks);
+    }
+    for (;;) {
+        if (o)
+            say(o, "upper: certifying %zu ranks from %zu", nk, ks[0]);
+        if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info)))
+            break;
+        if (*hi > 0 && *hi - lo <= 1)
+            break;
+        if (*hi > 0) {
+            nk = between(lo, *hi, ks);
+            continue;
+        }
+        /* nothing certified yet: a ladder above the largest refuted rank */
+        size_t mx = 0;
+        for (size_t k = l; k >= 1 && !mx; k--)
+            if (state[k] == 1)
+                mx = k;
+        if (mx >= top || state[top] == 1)
+            break;                                  /* top refuted: nothing certified */
+        nk = ladder(mx + 1, top, ks);
+        if (nk == 0)
+            break;
+    }
+    free(state);
+    free(errk);
+    return st;
+}
+
+/* Evenly spaced rows of A (max(RSVD_SAMPLE, m / 16) of them, at most m) and the same rows of U,
+ * as an in-memory enclosure: the errors on them (not a certificate: a maximum over fewer rows)
+ * guess the rank to certify.  *guess = the least rank certified on the sample (0: none up to
+ * top, and then *next = a larger sketch size predicted from the decay of the sample errors). */
+static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                              size_t *guess, size_t *next)
+{
+    size_t m = M->m, s = m / 16 > RSVD_SAMPLE ? m / 16 : RSVD_SAMPLE;
+    if (s > m)
+        s = m;
+    *guess = 0;
+    *next = 2 * l;
+    size_t *rows = ar_calloc(s, sizeof *rows, "sample rows");
+    double *Us = rows ? ar_calloc(s * l, sizeof *Us, "sample U") : NULL;
+    if (!Us) {
+        free(rows);
+        return AR_ENOMEM;
+    }
+    for (size_t t = 0; t < s; t++)
+        rows[t] = (size_t)((double)t * (double)m / (double)s);
+    for (size_t c = 0; c < l; c++)
+        for (size_t t = 0; t < s; t++)
+            Us[t + c * s] = U[rows[t] + c * m];
+    smx_t R;
+    ar_status st = amat_rows(M, rows, s, &R);
+    if (st == AR_OK) {
+        amat_t Ms;
+        amat_memory(&Ms, &R);
+        rsvd_info_t scratch;
+        memset(&scratch, 0, sizeof scratch);
+        size_t ks[RSVD_LADDER];
+        double err[RSVD_LADDER];
+        size_t nk = ladder(1, top, ks);
+        st = rsvd_certify_ranks(&Ms, Us, V, l, ks, nk, err);
+        if (st == AR_OK && nk > 0 && !(err[nk - 1] <= eps)) {
+            /* log err ~ linear in k between the two largest rungs: extrapolate to eps */
+            if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
+                double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
+                double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
+                double want = 1.3 * kstar + 16;
+                *next = want < 2.0 * (double)l ? 2 * l : want > 4.0 * (double)l ? 4 * l : (size_t)want;
+            }
+        } else if (st == AR_OK) {
+            double best;
+            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+        }
+        smx_clear(&R);
+    }
+    free(rows);
+    free(Us);
+    return st;
+}
+
+/* upper_rsvd (t NULL) and upper_rsym (t the scaling of S = T A T^{-1}). */
+static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd_opts_t *o, upper_cert_t *out,
+                              rsvd_info_t *info)
+{
+    double t0 = clock_now();
+    rsvd_opts_t def;
+    rsvd_info_t inf0;
+    if (!o) {
+        rsvd_opts_default(&def);
+        o = &def;
+    }
+    if (!info)
+        info = &inf0;
+    memset(info, 0, sizeof *info);
+    memset(out, 0, sizeof *out);
+    if (!M || M->m == 0 || M->n == 0 || (!M->A && !M->S)) {
+        ar_error_set("upper_rsvd: empty or missing matrix");
+        return AR_EINVAL;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("upper_rsvd: eps must satisfy 0 < eps < 1 (got %g)", eps);
+        return AR_EINVAL;
+    }
+    size_t m = M->m, n = M->n, r = m < n ? m : n;
+    size_t passes0 = M->passes;
+    out->rank = r;
+    snprintf(out->method, sizeof out->method, "trivial");
+    info->seed = o->seed;
+    info->power = o->power;
+    size_t l = o->l0 ? o->l0 : 64, lmax = r;
+    if (o->cap && o->cap + 16 < lmax)
+        lmax = o->cap + 16;
+    if (o->max_sketch && o->max_sketch < lmax)
+        lmax = o->max_sketch;
+    if (o->cap == 1)
+        r = 1;                                   /* nothing below rank 1 to seek */
+    if (l > lmax)
+        l = lmax;
+    ar_status st = AR_OK;
+    while (r > 1) {
+        info->rounds++;
+        info->sketch = l;
+        say(o, t ? "rsym: sketch of %zu columns (round %zu)" : "rsvd: sketch of %zu columns (round %zu)", l,
+            (size_t)info->rounds);
+        double *U, *V;
+        uint64_t seed = o->seed + (uint64_t)info->rounds - 1;
+        if ((st = t ? sym_factors(M, t, l, o->power, seed, o, &U, &V)
+                    : sketch_factors(M, l, o->power, seed, o, &U, &V)))
+            break;
+        size_t top = l < r ? l : r - 1, guess = 0, hi = 0, next = 2 * l;
+        if (o->cap > 1 && top > o->cap - 1)
+            top = o->cap - 1;                    /* ranks >= cap add nothing to the caller */
+        double best = INFINITY;
+        /* no rank certified on the sample rows: the whole matrix cannot do better (its bound is a
+         * maximum over more rows), so the next sketch is drawn without a full residual pass.
+         * Otherwise the first full pass probes the guess and ranks spread above it (the sample
+         * maximum underestimates the full one), later passes the ranks in between. */
+        if ((st = sample_guess(M, U, V, l, top, eps, &guess, &next)) == AR_OK && guess > 0) {
+            static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 5, 8, 12, 17, 24, 33 };
+            size_t ks0[RSVD_GUESS], nk0 = 0;
+            for (size_t t = 0; t < RSVD_GUESS; t++) {
+                size_t k = guess - 1 + off[t] * (guess > 200 ? guess / 100 : 1);
+                if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
+                    ks0[nk0++] = k;
+            }
+            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info);
+        }
+        free(U);
+        free(V);
+        if (st)
+            break;
+        if (hi > 0) {
+            out->rank = hi;
+            out->err = best;
+            snprintf(out->method, sizeof out->method, t ? "rsym" : "rsvd");
+            break;
+        }
+        if (l >= lmax) {
+            info->exhausted = o->max_sketch && lmax == o->max_sketch && lmax < r;
+            break;
+        }
+        l = next > l && next < lmax ? next : lmax;
+    }
+    info->passes = M->passes - passes0;
+    out->seconds = clock_now() - t0;
+    return st;
+}
+
+ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *out, rsvd_info_t *info)
+{
+    return upper_random(M, NULL, eps, o, out, info);
+}
+
+ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_t *o, upper_cert_t *out,
+                     rsvd_info_t *info)
+{
+    if (!M || M->m != M->n || !logt) {
+        memset(out, 0, sizeof *out);
+        ar_error_set("upper_rsym: self-attention only (square matrix and log t)");
+        return AR_EINVAL;
+    }
+    size_t n = M->n;
+    double *t = ar_calloc(n, sizeof *t, "scaling t");
+    if (!t)
+        return AR_ENOMEM;
+    double lo = INFINITY, hi = -INFINITY, mean = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        lo = fmin(lo, logt[i]);
+        hi = fmax(hi, logt[i]);
+        mean += logt[i];
+    }
+    ar_status st = AR_OK;
+    if (!(hi - lo <= 600.0)) {                 /* as upper_symeig: the candidate makes no sense */
+        memset(out, 0, sizeof *out);
+        if (info)
+            memset(info, 0, sizeof *info);
+        out->rank = n;
+        snprintf(out->method, sizeof out->method, "trivial");
+    } else {
+        mean /= (double)n;
+        for (size_t i = 0; i < n; i++)
+            t[i] = exp(logt[i] - mean);
+        st = upper_random(M, t, eps, o, out, info);
+    }
+    free(t);
+    return st;
+}
