@@ -33,10 +33,10 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-# GSL without -lgslcblas: the executable links OpenBLAS's libblas directly, so every
-# cblas_* symbol (GSL's own calls included) binds to OpenBLAS, which the dynamic
-# loader searches before libgslcblas (only a dependency of libgsl.so).
-LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp -lgsl $(PKGS_LIBS) -lm -ldl -lpthread
+# GSL statically and without -lgslcblas: only the few GSL objects used are linked in,
+# their cblas_* references bind to OpenBLAS's libblas, and neither libgsl.so nor its
+# dependency libgslcblas.so is loaded (nor costs address space under ulimit -v).
+LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -lgsl -Wl,-Bdynamic $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
