@@ -137,7 +137,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_SRC := numerics/infile.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c
+FUZZ_LIB_SRC := numerics/infile.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

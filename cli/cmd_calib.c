@@ -38,32 +38,6 @@ static const char help[] =
     "--per-sentence (JSON only) first prints one line per (layer, head, scale,\n"
     "sentence) with \"sentence\", \"n\", \"r\", \"r_tau\", \"lower\", \"upper\".\n";
 
-static ar_status parse_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
-{
-    char buf[256];
-    if (strlen(s) >= sizeof buf) {
-        ar_error_set("--%s: list too long", opt);
-        return AR_EINVAL;
-    }
-    strcpy(buf, s);
-    *n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*n >= max) {
-            ar_error_set("--%s: at most %zu values", opt, max);
-            return AR_EINVAL;
-        }
-        ar_status st = args_double(opt, t, &v[(*n)++]);
-        if (st)
-            return st;
-    }
-    if (*n == 0) {
-        ar_error_set("--%s: empty list", opt);
-        return AR_EINVAL;
-    }
-    return AR_OK;
-}
-
 static void progress(size_t done, size_t total, void *ctx)
 {
     (void)ctx;
@@ -240,10 +214,10 @@ int cmd_calib(int argc, char **argv)
     }
     if ((v = args_get(o, no, "eps")) && (st = args_eps(v, &co.eps)))
         return cmd_fail(st);
-    if ((v = args_get(o, no, "scales")) && (st = parse_list("scales", v, co.scales, CALIB_MAX_SCALES, &co.nscales)))
+    if ((v = args_get(o, no, "scales")) && (st = args_double_list("scales", v, co.scales, CALIB_MAX_SCALES, &co.nscales)))
         return cmd_fail(st);
     if ((v = args_get(o, no, "taus"))) {
-        if ((st = parse_list("taus", v, co.taus, CALIB_MAX_TAUS, &co.ntau)))
+        if ((st = args_double_list("taus", v, co.taus, CALIB_MAX_TAUS, &co.ntau)))
             return cmd_fail(st);
         co.tau_main = co.ntau / 2;
     }

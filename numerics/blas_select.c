@@ -1,6 +1,7 @@
 /* blas_select.c -- OpenBLAS kernel selection (see blas_select.h for the policy). */
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"
+#include "numerics/envvar.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -37,14 +38,23 @@ static const char *blas_preferred_core(void)
     return NULL;
 }
 
+ar_status blas_check_env(void)
+{
+    int v;
+    ar_status st = env_flag("ATTNRANK_BLAS_AUTO", 1, &v);
+    if (st == AR_OK)
+        st = env_guard("ATTNRANK_BLAS_REEXEC", &v);
+    return st;
+}
+
 void blas_select_kernel(int argc, char **argv)
 {
     (void)argc;
-    if (getenv("OPENBLAS_CORETYPE") || getenv("ATTNRANK_BLAS_REEXEC"))
+    int reexecuted = 1, autosel = 0;
+    if (getenv("OPENBLAS_CORETYPE") || env_guard("ATTNRANK_BLAS_REEXEC", &reexecuted) || reexecuted)
         return;
-    const char *a = getenv("ATTNRANK_BLAS_AUTO");
-    if (a && strcmp(a, "0") == 0)
-        return;
+    if (env_flag("ATTNRANK_BLAS_AUTO", 1, &autosel) || !autosel)
+        return;                         /* off, or a bad value (refused by blas_check_env first) */
     /* Only the generic fallback is overridden: a specific detection is trusted. */
     if (strcmp(blas_corename(), "Prescott") != 0)
         return;

@@ -15,6 +15,14 @@
 #ifndef ATTNRANK_NUMERICS_BLAS_SELECT_H
 #define ATTNRANK_NUMERICS_BLAS_SELECT_H
 
+#include "numerics/status.h"
+
+/* Validate the variables of the policy: ATTNRANK_BLAS_AUTO ("0" or "1",
+ * default 1) and the re-exec guard ATTNRANK_BLAS_REEXEC (unset or "1").
+ * AR_EINVAL with a one-line message otherwise.  Call before
+ * blas_select_kernel. */
+ar_status blas_check_env(void);
+
 /* Apply the policy above; call first thing in main(). May not return (exec). */
 void blas_select_kernel(int argc, char **argv);
 

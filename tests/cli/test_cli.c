@@ -566,6 +566,29 @@ START_TEST(test_fifo_and_escapes)
 }
 END_TEST
 
+/* --upper is split strictly (an empty item is refused, not skipped) and
+ * `scale --claim X` names both claims that have a sweep (issue 14 items
+ * 10 and 11). */
+START_TEST(test_lists_and_claims)
+{
+    const char *base[] = { "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "8",
+                           "--beta", "1", "--eps", "0.1" };
+#define B13 base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7], base[8], base[9], base[10], \
+            base[11], base[12]
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "svd,,symeig", NULL }, 2, "--upper: empty item", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "svd,", NULL }, 2, "--upper: empty item", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "", NULL }, 2, "--upper: empty item", 60);
+    run_t r;
+    run(&r, (const char *[]){ B13, "--upper", "svd,symeig", NULL });
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+#undef B13
+    cli_expect_refused(tmpdir, (const char *[]){ "scale", "--claim", "X", "--d", "3", "--beta", "1:2:2", "--eps", "0.1",
+                                                 NULL }, 2, "--claim must be S or B", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "scale", "--d", "3", "--beta", "1:2:2", "--eps", "0.1", NULL }, 2,
+                       "--claim S or --claim B", 60);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -583,6 +606,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_directory_input);
     tcase_add_test(tc, test_fifo_and_escapes);
     tcase_add_test(tc, test_memory_limit);
+    tcase_add_test(tc, test_lists_and_claims);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,17 +7,11 @@
 #include <string.h>
 #include <arb.h>
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
 
-size_t bracket_ball_dense_max(void)
+ar_status bracket_ball_dense_max(size_t *out)
 {
-    const char *s = getenv("ATTNRANK_BALL_DENSE_MAX");
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0')
-            return (size_t)v;
-    }
-    return 3000;
+    return env_size("ATTNRANK_BALL_DENSE_MAX", 0, BRACKET_BALL_DENSE_MAX_MAX, 3000, out);
 }
 
 /* Varah bound of the cluster test matrix: ||M^-1||_inf <= (1 + R)/(1 - R), rounded up. */
@@ -101,7 +95,9 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         }
     }
     /* dense certificates when affordable */
-    size_t dmax = bracket_ball_dense_max();
+    size_t dmax;
+    if ((st = bracket_ball_dense_max(&dmax)))
+        return st;
     if (n <= dmax) {
         bracket_t b;
         double t1 = clock_now();

@@ -40,8 +40,12 @@ ar_status bracket_compute_ball(const pointset_t *P, double beta, double eps, con
 ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
                                   const bracket_opts_t *o, bracket_t *out, ball_bracket_info_t *info);
 
+/* Largest accepted value of ATTNRANK_BALL_DENSE_MAX. */
+#define BRACKET_BALL_DENSE_MAX_MAX 5000000
+
 /* Largest number of distinct points for the dense certificates: 3000, or
- * ATTNRANK_BALL_DENSE_MAX (0 disables them). */
-size_t bracket_ball_dense_max(void);
+ * ATTNRANK_BALL_DENSE_MAX, a decimal integer in [0, BRACKET_BALL_DENSE_MAX_MAX]
+ * (0 disables them).  AR_EINVAL with a one-line message for any other value. */
+ar_status bracket_ball_dense_max(size_t *out);
 
 #endif

@@ -253,7 +253,10 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         }
         if (!polygon_done && on_sphere) {
             ran_structured = 1;
-            if (dense_ok && n <= bracket_scale_max_n()) {               /* the dense route gives the lower end; add the polynomial upper */
+            size_t scale_max;
+            if ((st = bracket_scale_max_n(&scale_max)))
+                return st;
+            if (dense_ok && n <= scale_max) {               /* the dense route gives the lower end; add the polynomial upper */
                 add_route(out, "polynomial");
                 poly_cert_t pc;
                 if ((st = poly_upper_instance(Q, beta, eps, &pc)))
