@@ -10,6 +10,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
+#include "numerics/blas_select.h"
 
 static char edir[256];
 
@@ -91,6 +92,40 @@ START_TEST(test_env_message)
 }
 END_TEST
 
+/* A forced OpenBLAS core the CPU cannot run is refused at start-up with one
+ * line, instead of dying with SIGILL at the first kernel (issue 14 item 6:
+ * exit 132, no message); an unknown core name is refused instead of being
+ * quietly replaced by OpenBLAS's own detection.  The bracket multiplies
+ * matrices, so the old binary reaches the forced kernels. */
+START_TEST(test_forced_blas_core)
+{
+    const char *args[] = { "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3", "--n", "200",
+                           "--beta", "5", "--eps", "0.1", NULL };
+    const char *lacking = NULL;
+    for (size_t i = 0; blas_core_name(i) && !lacking; i++)
+        if (blas_core_check(blas_core_name(i), blas_cpu_features()) != AR_OK)
+            lacking = blas_core_name(i);
+    if (lacking) {
+        ck_assert_int_eq(setenv("OPENBLAS_CORETYPE", lacking, 1), 0);
+        char needle[96];
+        snprintf(needle, sizeof needle, "OPENBLAS_CORETYPE=%s: its kernels need", lacking);
+        cli_expect_refused(edir, args, 2, needle, 120);
+    } else {
+        fprintf(stderr, "test_forced_blas_core: this CPU runs every core of OpenBLAS 0.3.21; only the unknown "
+                        "name is tried\n");
+    }
+    ck_assert_int_eq(setenv("OPENBLAS_CORETYPE", "Foo", 1), 0);
+    cli_expect_refused(edir, args, 2, "OPENBLAS_CORETYPE='Foo' is not a core", 120);
+    ck_assert_int_eq(setenv("OPENBLAS_CORETYPE", "prescott", 1), 0);   /* every x86-64 CPU runs it */
+    cli_run_t *r = malloc(sizeof *r);
+    ck_assert(r != NULL);
+    cli_run_ex(r, edir, args, 0, 120);
+    ck_assert_msg(r->status == 0 && strstr(r->out, "rank_eps"), "exit %d: %s", r->status, r->err);
+    free(r);
+    unsetenv("OPENBLAS_CORETYPE");
+}
+END_TEST
+
 Suite *suite_cli_env(void)
 {
     Suite *s = suite_create("cli_env");
@@ -98,6 +133,7 @@ Suite *suite_cli_env(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_env_refused);
     tcase_add_test(tc, test_env_message);
+    tcase_add_test(tc, test_forced_blas_core);
     suite_add_tcase(s, tc);
     return s;
 }
