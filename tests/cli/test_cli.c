@@ -589,6 +589,33 @@ START_TEST(test_lists_and_claims)
 }
 END_TEST
 
+/* A verify request that selects no row of the laws table is an error that
+ * lists what exists (issue 14 item 5: these exited 0 with empty output, or
+ * printed only T and E). */
+START_TEST(test_verify_selects_rows)
+{
+    const char *const reqs[][6] = { { "verify", "--claim", "S", "--d", "1", NULL },
+                                    { "verify", "--claim", "B", "--d", "9", NULL },
+                                    { "verify", "--claim", "B", "--d", "9", "--strict" },
+                                    { "verify", "--d", "9", NULL },
+                                    { "verify", "--claim", "T", "--d", "3", NULL },
+                                    { "verify", "--claim", "Z", NULL } };
+    for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+        const char *args[7] = { 0 };
+        for (size_t k = 0; k < 6 && reqs[i][k]; k++)
+            args[k] = reqs[i][k];
+        cli_expect_refused(tmpdir, args, 2, "S: d = 2, 3, 4, 5", 60);
+        run_t r;
+        run(&r, args);
+        ck_assert_msg(strstr(r.err, "B: d = 2, 3") && strstr(r.err, "R: r = 1, 2, 3") && strstr(r.err, "T: no dimension"),
+                      "%s", r.err);
+    }
+    run_t r;
+    run(&r, (const char *[]){ "verify", "--claim", "T", "--format", "json", NULL });   /* no rows, no dimension asked */
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"claim\":\"T\""), "exit %d: %s", r.status, r.err);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -607,6 +634,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_fifo_and_escapes);
     tcase_add_test(tc, test_memory_limit);
     tcase_add_test(tc, test_lists_and_claims);
+    tcase_add_test(tc, test_verify_selects_rows);
     suite_add_tcase(s, tc);
     return s;
 }
