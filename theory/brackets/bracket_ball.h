@@ -40,6 +40,11 @@ ar_status bracket_compute_ball(const pointset_t *P, double beta, double eps, con
 ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
                                   const bracket_opts_t *o, bracket_t *out, ball_bracket_info_t *info);
 
+/* Largest beta of the ball route: its cluster nets start at spacing
+ * 1/sqrt(beta), which beyond 1e30 lies below the resolution of the doubles
+ * (and beyond ~2.6e36 off the cell grid of numerics/cellgrid.h). */
+#define BRACKET_BALL_BETA_MAX 1e30
+
 /* Largest accepted value of ATTNRANK_BALL_DENSE_MAX. */
 #define BRACKET_BALL_DENSE_MAX_MAX 5000000
 

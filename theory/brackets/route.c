@@ -219,7 +219,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         /* a regular polygon above the dense size: the circulant route's bracket is l1-optimal in
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
         int polygon_done = out->polygon_n > 0 && certified && !dense_ok;
-        int ball = !polygon_done && !on_sphere && beta > 0 && ball_applies(Q);
+        int ball = !polygon_done && !on_sphere && beta > 0 && beta <= BRACKET_BALL_BETA_MAX && ball_applies(Q);
         if (ball) {
             add_route(out, "ball");
             bracket_t bb;
@@ -256,15 +256,26 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             size_t scale_max;
             if ((st = bracket_scale_max_n(&scale_max)))
                 return st;
-            if (dense_ok && n <= scale_max) {               /* the dense route gives the lower end; add the polynomial upper */
-                add_route(out, "polynomial");
-                poly_cert_t pc;
-                if ((st = poly_upper_instance(Q, beta, eps, &pc)))
-                    return st;
-                out->poly_degree = pc.L;
-                if (!pc.capped)
-                    take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+            if (dense_ok && n <= scale_max) {   /* the dense route gives the lower end; add the polynomial upper */
+                if (beta <= POLY_BETA_MAX) {     /* beyond it the dense route alone */
+                    add_route(out, "polynomial");
+                    poly_cert_t pc;
+                    if ((st = poly_upper_instance(Q, beta, eps, &pc)))
+                        return st;
+                    out->poly_degree = pc.L;
+                    if (!pc.capped)
+                        take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+                }
             } else {
+                if (beta > POLY_BETA_MAX) {      /* the scale route's upper end is the polynomial certificate */
+                    char alt[64] = "";
+                    if (o->engine != ROUTE_SCALE)
+                        snprintf(alt, sizeof alt, ", or at most %zu points", o->dense_max);
+                    ar_error_set("bracket: beta = %g is above %g, the largest beta of the polynomial certificate, "
+                                 "which the scale route needs for %zu points on the sphere; lower --beta, or use "
+                                 "--engine dense (the dense route at any size)%s", beta, POLY_BETA_MAX, n, alt);
+                    return AR_EINVAL;
+                }
                 add_route(out, "scale");
                 bracket_t bs;
                 if ((st = bracket_compute_scale(Q, beta, eps, &o->bracket, &bs)))

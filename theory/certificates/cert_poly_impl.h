@@ -17,6 +17,7 @@
 #include <arb.h>
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
+#include "theory/certificates/cert_poly.h"
 
 #define CP_MAXDER 6          /* Taylor data q^{(j)}(a)/j!, j <= 6, per cell */
 #define CP_MAXL 4000UL       /* largest degree fitted */
@@ -30,7 +31,7 @@
 static inline double dn_mul(double a, double b) { return -((-a) * b); }
 static inline double dn_sub(double a, double b) { return -(b - a); }
 
-static inline int cp_beta_ok(double beta) { return isfinite(beta) && beta >= 0 && beta <= 1e7; }
+static inline int cp_beta_ok(double beta) { return isfinite(beta) && beta >= 0 && beta <= POLY_BETA_MAX; }
 
 /* Upper / lower double bounds of a ball (rounded outward). */
 double cp_ub(const arb_t x);
