@@ -201,6 +201,37 @@ START_TEST(test_huge_beta)
 }
 END_TEST
 
+/* Issue 14 item 12: above the dense size, when nothing certifies, the trivial
+ * bracket is "inconclusive", in text and JSON (it used to be printed as
+ * certified: [1, 4100] after 52 s).  Fast reproduction: 300 points of the
+ * line in [-1.5, 1.5] at beta 0.05, the ball route's dense certificates off
+ * (ATTNRANK_BALL_DENSE_MAX=0) and only the structured routes (--engine scale). */
+START_TEST(test_trivial_is_inconclusive)
+{
+    char dir[256], path[300];
+    cli_tmpdir_make(dir, sizeof dir, "cliball");
+    double x[300];
+    test_rng_init(test_seed() + 12);
+    for (size_t i = 0; i < 300; i++)
+        x[i] = 3.0 * test_unif() - 1.5;
+    snprintf(path, sizeof path, "%s/line.npy", dir);
+    ck_assert_int_eq(npy_write(path, x, 300, 1), AR_OK);
+    ck_assert_int_eq(setenv("ATTNRANK_BALL_DENSE_MAX", "0", 1), 0);
+    brun_t r;
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", "--engine",
+                                          "scale", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "rank_eps   in [1, 300]   (inconclusive)"), "%s", r.out);
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", "--engine",
+                                          "scale", "--format", "json", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"status\":\"inconclusive\""), "exit %d: %s", r.status, r.out);
+    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "(certified)"), "exit %d: %s", r.status, r.out);
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
 Suite *suite_cli_ball(void)
 {
     Suite *s = suite_create("cli_ball");
@@ -210,6 +241,7 @@ Suite *suite_cli_ball(void)
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_generators_bounded);
     tcase_add_test(tc, test_huge_beta);
+    tcase_add_test(tc, test_trivial_is_inconclusive);
     suite_add_tcase(s, tc);
     return s;
 }

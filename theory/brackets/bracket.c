@@ -1,5 +1,6 @@
 /* bracket.c -- certified bracket lower <= rank_eps(A) <= upper (THEORY 3.4, 3.5). */
 #include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_status.h"
 #include "numerics/clock.h"
 
 #include <math.h>
@@ -175,7 +176,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         st = AR_ENUMERIC;
         goto done;
     }
-    out->status = "certified";
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
 
 done:
     free(logt);

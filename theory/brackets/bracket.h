@@ -5,10 +5,11 @@
  * do not change the eps-rank either).  Pipeline: smx_compute -> upper
  * certificates (svd always; symeig and pchol for self-attention) -> lower
  * certificates (block test matrix on the farthest-point order of the
- * queries) -> best of each.  status is "certified" when both ends are
- * rigorous certificates; "inconclusive" when the enclosure of A is too wide
- * to certify anything non-trivial (2 * maxerr >= eps), in which case only the
- * trivial bounds 1 <= rank <= min(m, n) are reported. */
+ * queries) -> best of each.  status is bracket_status_decide's (certified
+ * when each end is a non-trivial certificate or lower == upper,
+ * theory/brackets/bracket_status.h); when the enclosure of A is too wide
+ * (2 * maxerr >= eps) only the trivial bounds 1 <= rank <= min(m, n) are
+ * reported, inconclusive. */
 #ifndef ATTNRANK_THEORY_BRACKET_H
 #define ATTNRANK_THEORY_BRACKET_H
 

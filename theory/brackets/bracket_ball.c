@@ -8,6 +8,7 @@
 #include <arb.h>
 #include "numerics/clock.h"
 #include "numerics/envvar.h"
+#include "theory/brackets/bracket_status.h"
 
 ar_status bracket_ball_dense_max(size_t *out)
 {
@@ -113,16 +114,15 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         out->up_svd = b.up_svd;
         out->up_symeig = b.up_symeig;
         out->up_pchol = b.up_pchol;
-        if (strcmp(b.status, "certified") == 0) {
-            if (b.lower > out->lo.rank)
-                out->lo = b.lo;
-            if (b.upper < out->up.rank)
-                out->up = b.up;
-        }
+        /* each end is rigorous on its own (trivial ends are 1 and n, which never win) */
+        if (b.lower > out->lo.rank)
+            out->lo = b.lo;
+        if (b.upper < out->up.rank)
+            out->up = b.up;
     }
     out->lower = out->lo.rank;
     out->upper = out->up.rank;
-    out->status = "certified";
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     out->seconds = clock_now() - t0;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",

@@ -12,8 +12,10 @@
  * The best certified end of each side is reported, naming its certificate
  * (lo.method "ball-diagdom", "ball-cluster", or the dense "invnorm",
  * "diagdom", "trivial"; up.method "tensor-cheb", or "symeig", "pchol",
- * "svd", "trivial").  Multiplicities of any size are used exactly: every
- * computation is on the distinct points. */
+ * "svd", "trivial").  status is bracket_status_decide's: a bracket whose
+ * ends are trivial (nothing certified above the dense size) is
+ * "inconclusive", never "certified".  Multiplicities of any size are used
+ * exactly: every computation is on the distinct points. */
 #ifndef ATTNRANK_THEORY_BRACKET_BALL_H
 #define ATTNRANK_THEORY_BRACKET_BALL_H
 

@@ -2,6 +2,7 @@
 #include "theory/brackets/bracket_scale.h"
 #include "numerics/clock.h"
 #include "numerics/envvar.h"
+#include "theory/brackets/bracket_status.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,12 +108,12 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        out->status = "certified";
     } else {
         out->upper = out->up.rank = n;         /* enclosure too wide: trivial bracket only */
         snprintf(out->up.method, sizeof out->up.method, "trivial");
     }
     out->lower = out->lo.rank;
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     out->seconds_lower = clock_now() - t1;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",

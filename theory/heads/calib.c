@@ -191,12 +191,12 @@ static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const
                 S->r_tau[s * o->ntau + t] = cap;
         if (!st && v.r >= 1) {
             double veta;
-            const char *vstat = "";
-            ar_status sv = visible_bracket_via(&v, v.r, K.w, o->eps, &bo, &vlo, &vup, &veta, &vstat);
-            if (sv == AR_EINVAL || strcmp(vstat, "certified") != 0)
-                vlo = vup = 0;          /* no slack around eps, or not certified: the direct route only */
+            ar_status sv = visible_bracket_via(&v, v.r, K.w, o->eps, &bo, &vlo, &vup, &veta, NULL);
+            if (sv == AR_EINVAL)
+                vlo = vup = 0;          /* no slack around eps: the direct route only */
             else if (sv)
                 st = sv;
+            /* otherwise both ends are rigorous whatever the status; trivial ones (1, n) never win */
         }
         visible_clear(&v);
     }
