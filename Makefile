@@ -33,7 +33,10 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
+# GSL statically and without -lgslcblas: only the few GSL objects used are linked in,
+# their cblas_* references bind to OpenBLAS's libblas, and neither libgsl.so nor its
+# dependency libgslcblas.so is loaded (nor costs address space under ulimit -v).
+LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -lgsl -Wl,-Bdynamic $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
@@ -134,7 +137,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_SRC := numerics/infile.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
+FUZZ_LIB_SRC := numerics/infile.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
                 constructions/formats/spm_tokenizer.c constructions/formats/corpus.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)

@@ -1,7 +1,7 @@
 /* args.c -- strict option parsing and number conversion. */
 #include "cli/args.h"
+#include "numerics/parse.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -73,32 +73,59 @@ static void args_show(const char *s, char *out, size_t cap)
 
 ar_status args_double(const char *opt, const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);   /* strtod skips leading white space: refused below */
-    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE || (*s != '-' && *s != '+' && *s != '.' &&
-                                                                        (*s < '0' || *s > '9'))) {
+    parse_real_t r = parse_real(s, out);
+    if (r != PARSE_OK) {
         char shown[64];
         args_show(s, shown, sizeof shown);
-        ar_error_set("--%s: '%s' is not a finite number", opt, shown);
+        ar_error_set("--%s: '%s' %s", opt, shown, parse_real_reason(r));
         return AR_EINVAL;
     }
-    *out = v;
     return AR_OK;
 }
 
 int args_digits(const char *s, uint64_t *v)
 {
-    uint64_t x = 0;
-    if (!s || *s == '\0')
-        return 0;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9' || x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            return 0;
-        x = 10 * x + (uint64_t)(*p - '0');
+    return parse_digits(s, v);
+}
+
+ar_status args_split(const char *opt, char *buf, char **items, size_t max, size_t *n)
+{
+    *n = 0;
+    for (char *p = buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (*p == '\0') {
+            ar_error_set("--%s: empty item in the comma-separated list (write values separated by single "
+                         "commas, e.g. 0.05,0.1)", opt);
+            return AR_EINVAL;
+        }
+        if (*n == max) {
+            ar_error_set("--%s: at most %zu values", opt, max);
+            return AR_EINVAL;
+        }
+        items[(*n)++] = p;
+        if (!comma)
+            return AR_OK;
+        p = comma + 1;
     }
-    *v = x;
-    return 1;
+}
+
+ar_status args_double_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
+{
+    char buf[512], *items[ARGS_LIST_MAX];
+    if (strlen(s) >= sizeof buf || max > ARGS_LIST_MAX) {
+        ar_error_set("--%s: list too long (at most %zu characters)", opt, sizeof buf - 1);
+        return AR_EINVAL;
+    }
+    strcpy(buf, s);
+    size_t k;
+    ar_status st = args_split(opt, buf, items, max, &k);
+    for (size_t i = 0; st == AR_OK && i < k; i++)
+        st = args_double(opt, items[i], &v[i]);
+    if (st == AR_OK)
+        *n = k;
+    return st;
 }
 
 ar_status args_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)

@@ -23,12 +23,27 @@ ar_status args_parse(int argc, char **argv, int first, opt_t *opts, size_t nopts
 const char *args_get(const opt_t *opts, size_t nopts, const char *name);
 
 /* Strict conversions: the whole string must be a number; messages name the option. */
-ar_status args_double(const char *opt, const char *s, double *out);   /* finite double */
+/* A finite double (numerics/parse.h parse_real): overflow, underflow to 0 and
+ * subnormals are refused, each with its own reason. */
+ar_status args_double(const char *opt, const char *s, double *out);
 
-/* The one integer parser.  args_digits: 1 and *v = value when s is one or
- * more ASCII decimal digits and nothing else (no white space, sign, prefix
- * or suffix -- strtoull would skip leading white space and wrap a '-') and
- * the value fits in 64 bits; 0 otherwise (*v untouched).
+/* Split the comma-separated list in buf (modified in place) of option --opt
+ * into at most max items (pointers into buf).  An empty item (an empty
+ * list, a leading or trailing comma, two commas in a row) or more than max
+ * items: AR_EINVAL with a one-line message. */
+ar_status args_split(const char *opt, char *buf, char **items, size_t max, size_t *n);
+
+/* Most values in one list of args_double_list. */
+#define ARGS_LIST_MAX 64
+
+/* A comma-separated list of at most max (<= ARGS_LIST_MAX) doubles, each as
+ * args_double, split by args_split; *n is written only on success. */
+ar_status args_double_list(const char *opt, const char *s, double *v, size_t max, size_t *n);
+
+/* The one integer parser.  args_digits: numerics/parse.h parse_digits: 1 and
+ * *v = value when s is one or more ASCII decimal digits and nothing else (no
+ * white space, sign, prefix or suffix -- strtoull would skip leading white
+ * space and wrap a '-') and the value fits in 64 bits; 0 otherwise (*v untouched).
  * args_uint: the same for option --opt: s must be one or more ASCII decimal digits and
  * nothing else (no white space, sign, prefix or suffix), its value must fit
  * in 64 bits and lie in [lo, hi].  *out is written only on success;

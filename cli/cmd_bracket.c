@@ -50,13 +50,18 @@ static const char help[] =
 static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
 {
     o->use_svd = o->use_symeig = o->use_pchol = o->use_rsvd = 0;
-    char buf[128];
-    if (strlen(s) >= sizeof buf || !*s) {
-        ar_error_set("--upper: expected a comma-separated list of svd, symeig, pchol");
+    char buf[128], *items[4];
+    size_t k;
+    if (strlen(s) >= sizeof buf) {
+        ar_error_set("--upper: expected a comma-separated list of svd, symeig, pchol, rsvd");
         return AR_EINVAL;
     }
     strcpy(buf, s);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    ar_status st = args_split("upper", buf, items, 4, &k);
+    if (st)
+        return st;
+    for (size_t i = 0; i < k; i++) {
+        const char *t = items[i];
         if (!strcmp(t, "svd"))
             o->use_svd = 1;
         else if (!strcmp(t, "rsvd"))

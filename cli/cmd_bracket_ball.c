@@ -27,7 +27,10 @@ static const char help[] =
     "Both ends are rigorous certificates computed on the distinct points only:\n"
     "lower = cluster test matrix (weighted diagonal dominance or a delta-net), upper =\n"
     "tensor Chebyshev expansion of the Gaussian kernel; the dense certificates are added\n"
-    "when there are at most 3000 distinct points (ATTNRANK_BALL_DENSE_MAX).\n";
+    "when there are at most 3000 distinct points (ATTNRANK_BALL_DENSE_MAX).\n"
+    "An instance whose generation cannot finish (more than 5000000 distinct points,\n"
+    "more than 2e9 steps of lattice walk, rejection sampling or cap packing, or\n"
+    "multiplicities beyond 2^22 bits) is refused before any work, naming what to change.\n";
 
 /* 1 if argv asks for --geometry ball. */
 int cmd_bracket_is_ball(int argc, char **argv)

@@ -32,38 +32,14 @@ static const char help[] =
     "weights-only r(tau) of [W_Q;b_Q][W_K;b_K]^T at the a priori input radius.\n"
     "Ends with Spearman's rho between the mean reduction 1 - r(tau)/dh at the main\n"
     "tau (default 0.1) and the mean certified upper bound across settings, with a\n"
-    "permutation p-value (P = 10000 permutations, seed 1).\n"
+    "permutation p-value (P = 10000 permutations, seed 1) and the asymptotic\n"
+    "Student-t p-value (n - 2 degrees of freedom).\n"
     "TSV: one row per (layer, head, scale) under a header, then '#' comment lines\n"
     "with the Spearman results.\n"
-    "JSON: one line per (layer, head, scale), then one line with spearman, p_value;\n"
+    "JSON: one line per (layer, head, scale), then one line with spearman, p_value\n"
+    "(permutation) and p_value_t (asymptotic t);\n"
     "--per-sentence (JSON only) first prints one line per (layer, head, scale,\n"
     "sentence) with \"sentence\", \"n\", \"r\", \"r_tau\", \"lower\", \"upper\".\n";
-
-static ar_status parse_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
-{
-    char buf[256];
-    if (strlen(s) >= sizeof buf) {
-        ar_error_set("--%s: list too long", opt);
-        return AR_EINVAL;
-    }
-    strcpy(buf, s);
-    *n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*n >= max) {
-            ar_error_set("--%s: at most %zu values", opt, max);
-            return AR_EINVAL;
-        }
-        ar_status st = args_double(opt, t, &v[(*n)++]);
-        if (st)
-            return st;
-    }
-    if (*n == 0) {
-        ar_error_set("--%s: empty list", opt);
-        return AR_EINVAL;
-    }
-    return AR_OK;
-}
 
 static void progress(size_t done, size_t total, void *ctx)
 {
@@ -129,16 +105,20 @@ static void print_json(const calib_result_t *R)
             printf("%s\"%g\":%.17g", t ? "," : "", o->taus[t], S->reduction_vis_mean[t]);
         printf("},\"seconds\":%.3f}\n", S->seconds);
     }
-    printf("{\"spearman\":%.17g,\"p_value\":%.17g,\"x\":\"mean reduction 1-r(tau)/dh\",\"y\":\"mean upper\","
-           "\"tau\":%g,\"spearman_rtau\":%.17g,\"p_value_rtau\":%.17g,\"settings\":%zu,\"sentences\":%zu,"
-           "\"spearman_vis\":%.17g,\"p_value_vis\":%.17g,\"spearman_layer\":[",
-           R->spearman, R->p_value, o->taus[o->tau_main], R->spearman_rtau, R->p_value_rtau, R->nset, R->nsent,
-           R->spearman_vis, R->p_value_vis);
+    printf("{\"spearman\":%.17g,\"p_value\":%.17g,\"p_value_t\":%.17g,\"x\":\"mean reduction 1-r(tau)/dh\","
+           "\"y\":\"mean upper\",\"tau\":%g,\"spearman_rtau\":%.17g,\"p_value_rtau\":%.17g,\"p_value_rtau_t\":%.17g,"
+           "\"settings\":%zu,\"sentences\":%zu,\"spearman_vis\":%.17g,\"p_value_vis\":%.17g,\"p_value_vis_t\":%.17g,"
+           "\"spearman_layer\":[",
+           R->spearman, R->p_value, R->p_value_t, o->taus[o->tau_main], R->spearman_rtau, R->p_value_rtau,
+           R->p_value_rtau_t, R->nset, R->nsent, R->spearman_vis, R->p_value_vis, R->p_value_vis_t);
     for (size_t l = 0; l < REAL_LAYERS; l++)
         printf("%s%.17g", l ? "," : "", R->spearman_layer[l]);
     printf("],\"p_value_layer\":[");
     for (size_t l = 0; l < REAL_LAYERS; l++)
         printf("%s%.17g", l ? "," : "", R->p_value_layer[l]);
+    printf("],\"p_value_layer_t\":[");
+    for (size_t l = 0; l < REAL_LAYERS; l++)
+        printf("%s%.17g", l ? "," : "", R->p_value_layer_t[l]);
     printf("],\"perms\":%zu,\"seed\":%llu,\"seconds\":%.3f}\n", o->nperm, (unsigned long long)o->seed,
            R->seconds);
 }
@@ -162,12 +142,14 @@ static void print_tsv(const calib_result_t *R)
     }
     printf("# tau %g eps %g sentences %zu settings %zu perms %zu seed %llu\n", tm, o->eps, R->nsent, R->nset,
            o->nperm, (unsigned long long)o->seed);
-    printf("# spearman(reduction, upper_mean) %.4f p %.4g\n", R->spearman, R->p_value);
-    printf("# spearman(r_tau_median, upper_mean) %.4f p %.4g\n", R->spearman_rtau, R->p_value_rtau);
-    printf("# spearman(reduction_vis, upper_mean) %.4f p %.4g\n", R->spearman_vis, R->p_value_vis);
+    printf("# spearman(reduction, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman, R->p_value, R->p_value_t);
+    printf("# spearman(r_tau_median, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman_rtau, R->p_value_rtau,
+           R->p_value_rtau_t);
+    printf("# spearman(reduction_vis, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman_vis, R->p_value_vis,
+           R->p_value_vis_t);
     for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("# layer %zu spearman(reduction, upper_mean) %.4f p %.4g\n", l, R->spearman_layer[l],
-               R->p_value_layer[l]);
+        printf("# layer %zu spearman(reduction, upper_mean) %.4f p %.4g p_t %.4g\n", l, R->spearman_layer[l],
+               R->p_value_layer[l], R->p_value_layer_t[l]);
     printf("# seconds %.1f\n", R->seconds);
 }
 
@@ -195,15 +177,16 @@ static void print_text(const calib_result_t *R)
         if (a == VISIBLE_NONE) printf("none | "); else printf("%zu | ", a);
         if (b == VISIBLE_NONE) printf("none |\n"); else printf("%zu |\n", b);
     }
-    printf("\nSpearman rho(mean reduction at tau %g, mean upper) = %.4f, permutation p = %.4g (%zu perms, seed %llu)\n",
-           o->taus[o->tau_main], R->spearman, R->p_value, o->nperm, (unsigned long long)o->seed);
-    printf("Spearman rho(median r(tau %g), mean upper) = %.4f, p = %.4g\n", o->taus[o->tau_main], R->spearman_rtau,
-           R->p_value_rtau);
-    printf("Spearman rho(mean reduction relative to r, mean upper) = %.4f, p = %.4g\n", R->spearman_vis,
-           R->p_value_vis);
+    printf("\nSpearman rho(mean reduction at tau %g, mean upper) = %.4f, permutation p = %.4g (%zu perms, seed %llu), "
+           "asymptotic t p = %.4g\n",
+           o->taus[o->tau_main], R->spearman, R->p_value, o->nperm, (unsigned long long)o->seed, R->p_value_t);
+    printf("Spearman rho(median r(tau %g), mean upper) = %.4f, p = %.4g (t: %.4g)\n", o->taus[o->tau_main],
+           R->spearman_rtau, R->p_value_rtau, R->p_value_rtau_t);
+    printf("Spearman rho(mean reduction relative to r, mean upper) = %.4f, p = %.4g (t: %.4g)\n", R->spearman_vis,
+           R->p_value_vis, R->p_value_vis_t);
     for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("within layer %zu: rho(reduction, upper) = %.4f, p = %.4g\n", l, R->spearman_layer[l],
-               R->p_value_layer[l]);
+        printf("within layer %zu: rho(reduction, upper) = %.4f, p = %.4g (t: %.4g)\n", l, R->spearman_layer[l],
+               R->p_value_layer[l], R->p_value_layer_t[l]);
     printf("time: %.1f s (forward passes %.2f s)\n", R->seconds, R->seconds_forward);
 }
 
@@ -234,10 +217,10 @@ int cmd_calib(int argc, char **argv)
     }
     if ((v = args_get(o, no, "eps")) && (st = args_eps(v, &co.eps)))
         return cmd_fail(st);
-    if ((v = args_get(o, no, "scales")) && (st = parse_list("scales", v, co.scales, CALIB_MAX_SCALES, &co.nscales)))
+    if ((v = args_get(o, no, "scales")) && (st = args_double_list("scales", v, co.scales, CALIB_MAX_SCALES, &co.nscales)))
         return cmd_fail(st);
     if ((v = args_get(o, no, "taus"))) {
-        if ((st = parse_list("taus", v, co.taus, CALIB_MAX_TAUS, &co.ntau)))
+        if ((st = args_double_list("taus", v, co.taus, CALIB_MAX_TAUS, &co.ntau)))
             return cmd_fail(st);
         co.tau_main = co.ntau / 2;
     }

@@ -46,31 +46,19 @@ static ar_status parse_taus(const char *s, double *taus, size_t *ntau)
         *ntau = 1;
         return AR_OK;
     }
-    char buf[512];
-    if (!*s || strlen(s) >= sizeof buf) {
-        ar_error_set("--tau: expected a comma-separated list of numbers in (0, 2)");
-        return AR_EINVAL;
-    }
-    strcpy(buf, s);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*ntau == HEAD_MAX_TAUS) {
-            ar_error_set("--tau: at most %d values", HEAD_MAX_TAUS);
+    double x[HEAD_MAX_TAUS];
+    size_t k;
+    ar_status st = args_double_list("tau", s, x, HEAD_MAX_TAUS, &k);
+    if (st)
+        return st;
+    for (size_t t = 0; t < k; t++) {
+        if (!(x[t] > 0 && x[t] < 2)) {
+            ar_error_set("--tau: each value must satisfy 0 < tau < 2 (got %g)", x[t]);
             return AR_EINVAL;
         }
-        double x;
-        ar_status st = args_double("tau", t, &x);
-        if (st)
-            return st;
-        if (!(x > 0 && x < 2)) {
-            ar_error_set("--tau: each value must satisfy 0 < tau < 2 (got %s)", t);
-            return AR_EINVAL;
-        }
-        taus[(*ntau)++] = x;
+        taus[t] = x[t];
     }
-    if (*ntau == 0) {
-        ar_error_set("--tau: empty list");
-        return AR_EINVAL;
-    }
+    *ntau = k;
     return AR_OK;
 }
 

@@ -29,7 +29,9 @@ static const char help[] =
     "d = 2 (dense 20160-gon), cap packings for lower bounds and the polynomial\n"
     "certificate on Fibonacci (d = 3) or uniform sets for upper bounds (d >= 3);\n"
     "dense brackets one O(n^3) instance (n <= 2000 by default).\n"
-    "A progress bar goes to stderr when it is a terminal.\n";
+    "A progress bar goes to stderr when it is a terminal.\n"
+    "Claim B (ball instances with multiplicities) has its own sweep: see\n"
+    "'attnrank scale --claim B --help'.\n";
 
 typedef enum { SF_MD, SF_TSV, SF_JSON } scale_fmt_t;
 
@@ -61,8 +63,8 @@ int cmd_scale(int argc, char **argv)
     }
     const char *claim = args_get(o, no, "claim");
     if (!claim || strcmp(claim, "S") != 0) {
-        ar_error_set(claim ? "scale: only --claim S has a sweep in this version (got '%s')"
-                           : "scale: --claim is required%s", claim ? claim : "");
+        ar_error_set(claim ? "scale: --claim must be S or B, the claims with a sweep (got '%s')"
+                           : "scale: --claim S or --claim B is required%s", claim ? claim : "");
         return cmd_fail(AR_EINVAL);
     }
     size_t d = 0, count = 0;

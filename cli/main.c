@@ -7,6 +7,8 @@
 #include "numerics/oom.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
+#include "theory/brackets/bracket_ball.h"
+#include "theory/brackets/bracket_scale.h"
 
 static const char usage[] =
     "Usage: attnrank COMMAND [OPTIONS]\n"
@@ -36,9 +38,24 @@ int cmd_fail(int st)
     return st == AR_EINVAL ? 2 : 1;
 }
 
+/* Every environment variable attnrank reads, checked once before any work:
+ * a bad value is refused (exit 2) instead of silently meaning a default. */
+static ar_status check_environment(void)
+{
+    size_t v;
+    ar_status st;
+    if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
+        (st = blas_check_env()) || (st = oom_check_env()))
+        return st;
+    return AR_OK;
+}
+
 int main(int argc, char **argv)
 {
     oom_install("attnrank");
+    ar_status st = check_environment();
+    if (st)
+        return cmd_fail(st);
     oom_blas_guard(argv);
     blas_select_kernel(argc, argv);
     int rc;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cblas.h>
 #include <flint/flint.h>
+#include "numerics/envvar.h"
 
 /* OpenBLAS 0.3.21's per-thread buffer: BUFFER_SIZE (128 MiB) + one page,
  * checked with a 1 MiB margin. */
@@ -79,12 +80,21 @@ int oom_as_limited(void)
     return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
 }
 
+ar_status oom_check_env(void)
+{
+    int set;
+    return env_guard("ATTNRANK_OOM_REEXEC", &set);
+}
+
 void oom_blas_guard(char **argv)
 {
     if (!oom_as_limited())
         return;
     const char *t = getenv("OPENBLAS_NUM_THREADS");
-    if ((!t || strcmp(t, "1") != 0) && !getenv("ATTNRANK_OOM_REEXEC") &&
+    int reexecuted = 0;
+    if (env_guard("ATTNRANK_OOM_REEXEC", &reexecuted) != AR_OK)
+        reexecuted = 1;                 /* a bad guard value: never re-execute (refused by the CLI first) */
+    if ((!t || strcmp(t, "1") != 0) && !reexecuted &&
         setenv("OPENBLAS_NUM_THREADS", "1", 1) == 0 && setenv("ATTNRANK_OOM_REEXEC", "1", 1) == 0)
         execv("/proc/self/exe", argv);   /* on failure: carry on */
     void *p = malloc(OOM_BLAS_BUFFER);

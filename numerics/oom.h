@@ -14,6 +14,7 @@
 #define ATTNRANK_NUMERICS_OOM_H
 
 #include <stddef.h>
+#include "numerics/status.h"
 
 /* Install the GMP (mp_set_memory_functions) and FLINT
  * (__flint_set_memory_functions) allocators described above; prog (kept by
@@ -36,6 +37,10 @@ _Noreturn void oom_fail(const char *what, size_t bytes);
  * Call in main() after oom_install and before any BLAS call.  May not return
  * (exec or oom_fail). */
 void oom_blas_guard(char **argv);
+
+/* Validate ATTNRANK_OOM_REEXEC, the guard oom_blas_guard sets before it
+ * re-executes (unset or "1"; numerics/envvar.h env_guard). */
+ar_status oom_check_env(void);
 
 /* 1 when the process runs under a finite RLIMIT_AS. */
 int oom_as_limited(void);

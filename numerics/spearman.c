@@ -1,39 +1,20 @@
-/* spearman.c -- rank correlation and permutation test (see spearman.h). */
+/* spearman.c -- rank correlation and its p-values (see spearman.h). */
 #include "numerics/spearman.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include "numerics/rng.h"
 
-static const double *sort_key;
-
-static int cmp_idx(const void *a, const void *b)
+ar_status spearman_ranks(const double *x, size_t n, double *r)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (sort_key[i] < sort_key[j]) return -1;
-    if (sort_key[i] > sort_key[j]) return 1;
-    return i < j ? -1 : (i > j);
-}
-
-void spearman_ranks(const double *x, size_t n, double *r)
-{
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!idx) {   /* tiny n in practice; fall back to O(n^2) counting */
-        for (size_t i = 0; i < n; i++) {
-            double lt = 0, eq = 0;
-            for (size_t j = 0; j < n; j++) {
-                lt += x[j] < x[i];
-                eq += x[j] == x[i];
-            }
-            r[i] = lt + (eq + 1) / 2;
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    sort_key = x;
-    qsort(idx, n, sizeof *idx, cmp_idx);
+    size_t *idx = ar_calloc(n, sizeof *idx, "spearman sort index");
+    if (!idx)
+        return AR_ENOMEM;
+    gsl_sort_index(idx, x, 1, n);
+    /* runs of equal values share the mean of their 1-based positions a+1..b+1 */
     for (size_t a = 0; a < n;) {
         size_t b = a;
         while (b + 1 < n && x[idx[b + 1]] == x[idx[a]])
@@ -44,46 +25,37 @@ void spearman_ranks(const double *x, size_t n, double *r)
         a = b + 1;
     }
     free(idx);
+    return AR_OK;
 }
 
-static double pearson(const double *a, const double *b, size_t n)
+ar_status spearman_rho(const double *x, const double *y, size_t n, double *rho)
 {
-    double ma = 0, mb = 0;
-    for (size_t i = 0; i < n; i++) {
-        ma += a[i];
-        mb += b[i];
+    if (n < 2) {
+        ar_error_set("spearman: need n >= 2 pairs (n=%zu)", n);
+        return AR_EINVAL;
     }
-    ma /= (double)n;
-    mb /= (double)n;
-    double sab = 0, saa = 0, sbb = 0;
-    for (size_t i = 0; i < n; i++) {
-        sab += (a[i] - ma) * (b[i] - mb);
-        saa += (a[i] - ma) * (a[i] - ma);
-        sbb += (b[i] - mb) * (b[i] - mb);
-    }
-    if (saa == 0 || sbb == 0)
-        return NAN;
-    return sab / sqrt(saa * sbb);
+    double *work = ar_calloc(2 * n, sizeof *work, "spearman workspace");
+    if (!work)
+        return AR_ENOMEM;
+    *rho = gsl_stats_spearman(x, 1, y, 1, n, work);
+    free(work);
+    return AR_OK;
 }
 
-double spearman_rho(const double *x, const double *y, size_t n)
+double spearman_p_t(double rho, size_t n)
 {
-    if (n < 2)
-        return NAN;
-    double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
-    double rho = NAN;
-    if (rx && ry) {
-        spearman_ranks(x, n, rx);
-        spearman_ranks(y, n, ry);
-        rho = pearson(rx, ry, n);
-    }
-    free(rx);
-    free(ry);
-    return rho;
+    if (isnan(rho) || n < 3)
+        return 1.0;
+    double a = fabs(rho);
+    if (a >= 1.0)
+        return 0.0;
+    double df = (double)(n - 2), t = a * sqrt(df / ((1.0 - a) * (1.0 + a)));
+    double p = 2.0 * gsl_cdf_tdist_Q(t, df);
+    return p < 1.0 ? p : 1.0;
 }
 
 ar_status spearman_test(const double *x, const double *y, size_t n, size_t nperm, uint64_t seed,
-                        double *rho, double *p)
+                        spearman_t *out)
 {
     if (n < 2 || nperm < 1) {
         ar_error_set("spearman: need n >= 2 pairs and at least one permutation");
@@ -94,21 +66,19 @@ ar_status spearman_test(const double *x, const double *y, size_t n, size_t nperm
             ar_error_set("spearman: non-finite value at %zu", i);
             return AR_EINVAL;
         }
-    double *rx = ar_calloc(n, sizeof *rx, "ranks"), *ry = ar_calloc(n, sizeof *ry, "ranks");
-    if (!rx || !ry) {
-        free(rx);
-        free(ry);
-        return AR_ENOMEM;
-    }
-    spearman_ranks(x, n, rx);
-    spearman_ranks(y, n, ry);
-    double r0 = pearson(rx, ry, n);
-    *rho = r0;
-    if (isnan(r0)) {
-        *p = 1.0;
-        free(rx);
-        free(ry);
+    ar_status st = spearman_rho(x, y, n, &out->rho);
+    if (st)
+        return st;
+    double r0 = out->rho;
+    out->p_t = spearman_p_t(r0, n);
+    out->p_perm = 1.0;
+    if (isnan(r0))
         return AR_OK;
+    double *rx = ar_calloc(n, sizeof *rx, "ranks"), *ry = ar_calloc(n, sizeof *ry, "ranks");
+    if (!rx || !ry || (st = spearman_ranks(x, n, rx)) || (st = spearman_ranks(y, n, ry))) {
+        free(rx);
+        free(ry);
+        return st ? st : AR_ENOMEM;
     }
     rng_t g;
     rng_init(&g, seed);
@@ -120,10 +90,10 @@ ar_status spearman_test(const double *x, const double *y, size_t n, size_t nperm
             ry[i] = ry[j];
             ry[j] = tmp;
         }
-        double r = pearson(rx, ry, n);
+        double r = gsl_stats_correlation(rx, 1, ry, 1, n);
         hits += fabs(r) >= fabs(r0) - 1e-12;
     }
-    *p = (1.0 + (double)hits) / ((double)nperm + 1.0);
+    out->p_perm = (1.0 + (double)hits) / ((double)nperm + 1.0);
     free(rx);
     free(ry);
     return AR_OK;

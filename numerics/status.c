@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include "numerics/envvar.h"
 
 static _Thread_local char ar_errbuf[512];
 
@@ -76,17 +77,19 @@ const char *ar_status_str(ar_status s)
     return "unknown status";
 }
 
+ar_status ar_max_alloc_read(size_t *bytes)
+{
+    double gb;
+    ar_status st = env_real("ATTNRANK_MAX_ALLOC_GB", AR_MAX_ALLOC_GB_MIN, AR_MAX_ALLOC_GB_MAX, 16.0, &gb);
+    if (st == AR_OK)
+        *bytes = (size_t)(gb * 1073741824.0);   /* <= 2^50: in range */
+    return st;
+}
+
 size_t ar_max_alloc(void)
 {
-    const char *s = getenv("ATTNRANK_MAX_ALLOC_GB");
-    double gb = 16.0;
-    if (s) {
-        char *end;
-        double v = strtod(s, &end);
-        if (end != s && v > 0 && v < 1e6)
-            gb = v;
-    }
-    return (size_t)(gb * 1073741824.0);
+    size_t b;
+    return ar_max_alloc_read(&b) == AR_OK ? b : 0;
 }
 
 void *ar_calloc(size_t nmemb, size_t size, const char *what)
@@ -95,9 +98,12 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what)
         nmemb = 1;
         size = 1;
     }
-    if (nmemb > SIZE_MAX / size || nmemb * size > ar_max_alloc()) {
+    size_t limit;
+    if (ar_max_alloc_read(&limit) != AR_OK)
+        return NULL;                        /* the message names the bad ATTNRANK_MAX_ALLOC_GB */
+    if (nmemb > SIZE_MAX / size || nmemb * size > limit) {
         ar_error_set("%s: %zu x %zu bytes exceeds the allocation limit (%.1f GiB; set ATTNRANK_MAX_ALLOC_GB)",
-                     what, nmemb, size, (double)ar_max_alloc() / 1073741824.0);
+                     what, nmemb, size, (double)limit / 1073741824.0);
         return NULL;
     }
     void *p = calloc(nmemb, size);

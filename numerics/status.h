@@ -28,12 +28,23 @@ const char *ar_status_str(ar_status s);
 
 /* Checked allocation of nmemb*size bytes, zero-filled.  Returns NULL and
  * records an AR_ENOMEM message naming `what` on overflow or failure.
- * Requests above AR_MAX_ALLOC bytes (default 16 GiB, override with the
+ * Requests above ar_max_alloc() bytes (default 16 GiB, override with the
  * environment variable ATTNRANK_MAX_ALLOC_GB) are refused up front so that
- * "sizes beyond memory" give a clean error, not the OOM killer. */
+ * "sizes beyond memory" give a clean error, not the OOM killer; with an
+ * invalid ATTNRANK_MAX_ALLOC_GB every request is refused, with the message
+ * of ar_max_alloc_read. */
 void *ar_calloc(size_t nmemb, size_t size, const char *what);
 
-/* Bytes currently allowed for one allocation (see ar_calloc). */
+/* Accepted range of ATTNRANK_MAX_ALLOC_GB, in GiB (1 KiB .. 1 PiB). */
+#define AR_MAX_ALLOC_GB_MIN 1e-6
+#define AR_MAX_ALLOC_GB_MAX 1048576.0
+
+/* Bytes allowed for one allocation: 16 GiB, or ATTNRANK_MAX_ALLOC_GB GiB
+ * (a decimal number in [AR_MAX_ALLOC_GB_MIN, AR_MAX_ALLOC_GB_MAX]).
+ * AR_EINVAL with a one-line message for any other value (numerics/envvar.h). */
+ar_status ar_max_alloc_read(size_t *bytes);
+
+/* ar_max_alloc_read's bytes, or 0 (nothing allowed) when the variable is invalid. */
 size_t ar_max_alloc(void);
 
 #endif

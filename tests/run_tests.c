@@ -4,6 +4,7 @@
  * test cases with CK_RUN_CASE (Check's own variables).  Exit status is
  * non-zero when any test fails. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <flint/flint.h>
 #include "suites.h"
@@ -13,6 +14,10 @@ typedef Suite *(*suite_fn)(void);
 
 int main(int argc, char **argv)
 {
+    if (blas_check_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
+        fprintf(stderr, "run_tests: %s\n", ar_error_get());
+        return 2;
+    }
     blas_select_kernel(argc, argv);
     suite_fn suites[] = { ALL_SUITES };
     size_t ns = sizeof suites / sizeof suites[0];

@@ -9,8 +9,9 @@
 #include "constructions/pointsets/sphere.h"
 #include "numerics/rng.h"
 
-#define BALL_MAX_POINTS 5000000
 #define WEIGHT_PREC_MAX (1L << 22)
+#define WEIGHT_BITS_MAX ((1 << 22) - 64)   /* multiplicities the Ziv loop can decide: bits + 64 <= WEIGHT_PREC_MAX */
+#define WEIGHT_TOTAL_BITS_MAX 4e9          /* all multiplicities of one instance: minutes of Arb exp, not hours */
 
 static const char *const names[] = { "shells", "dense", "uniform" };
 
@@ -53,6 +54,48 @@ void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta)
     s->M0 = 1.0;
 }
 
+/* ---- the spec ------------------------------------------------------------ */
+
+static ar_status spec_check(const ball_spec_t *s)
+{
+    if (!s) {
+        ar_error_set("ball: NULL spec");
+        return AR_EINVAL;
+    }
+    if (s->d < 2 || s->d > 16) {
+        ar_error_set("ball: need 2 <= d <= 16 (d=%zu)", s->d);
+        return AR_EINVAL;
+    }
+    if (!isfinite(s->beta) || !(s->beta > 0)) {
+        ar_error_set("ball: need beta > 0 finite (beta=%g)", s->beta);
+        return AR_EINVAL;
+    }
+    if (!(s->rho0 >= 0 && s->rho0 < 1)) {
+        ar_error_set("ball: need 0 <= rho0 < 1 (rho0=%g)", s->rho0);
+        return AR_EINVAL;
+    }
+    if (s->family == BALL_SHELLS &&
+        (!(s->c_radial > 0) || !(s->c_angular > 0) || !isfinite(s->c_radial) || !isfinite(s->c_angular))) {
+        ar_error_set("ball: shell spacings must be positive (c_radial=%g, c_angular=%g)", s->c_radial,
+                     s->c_angular);
+        return AR_EINVAL;
+    }
+    if ((s->family == BALL_DENSE || s->family == BALL_UNIFORM) &&
+        (s->npoints < 1 || s->npoints > BALL_MAX_POINTS)) {
+        ar_error_set("ball: npoints must be in [1, %d] (npoints=%zu)", BALL_MAX_POINTS, s->npoints);
+        return AR_EINVAL;
+    }
+    if (!s->unweighted && !(s->M0 >= 1 && isfinite(s->M0))) {
+        ar_error_set("ball: M0 must be >= 1 (M0=%g)", s->M0);
+        return AR_EINVAL;
+    }
+    if ((unsigned)s->family > BALL_UNIFORM) {
+        ar_error_set("ball: unknown family");
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
 /* ---- growable coordinate buffer ------------------------------------------ */
 
 typedef struct { double *x; size_t n, cap, d; } buf_t;
@@ -79,6 +122,164 @@ static ar_status buf_push(buf_t *b, const double *p)
     return AR_OK;
 }
 
+/* ---- sizes and work, computed before generating (ball_cost) ----------- */
+
+static double shell_volume(size_t d, double rho0)
+{
+    double vb = pow(M_PI, (double)d / 2.0) / tgamma((double)d / 2.0 + 1.0);
+    return vb * (1.0 - pow(rho0, (double)d));
+}
+
+/* K of the shells family (K + 1 shells from radius 1 down to exactly rho0, spacing
+ * (1 - rho0)/K >= h_r; K = 0 when the shell is thinner than h_r: the unit sphere
+ * alone), as a double: it overflows no integer type. */
+static double shells_K(const ball_spec_t *s)
+{
+    double hr = s->c_radial / sqrt(s->beta);
+    return floor((1.0 - s->rho0) / hr + 1e-9);
+}
+
+/* Radius of shell k of K + 1 (0 for the centre when rho0 = 0). */
+static double shell_radius(const ball_spec_t *s, size_t K, size_t k)
+{
+    double step = K ? (1.0 - s->rho0) / (double)K : 0.0;
+    return k == K ? (K ? s->rho0 : 1.0) : 1.0 - (double)k * step;
+}
+
+/* Points on one shell of radius r > 0 with spacing a: exact for d = 2, 3 (the
+ * counts shell_points uses), for d >= 4 the covering lower bound of a maximal
+ * cap packing of angle theta = 2 asin(a / 2r): caps of radius theta around
+ * the points cover the sphere, so n >= |S^{d-1}| / |cap(theta)|
+ * >= B((d-1)/2, 1/2) (d-1) / theta^{d-1} (sin t <= t; theta <= pi/2). */
+static double shell_count(size_t d, double r, double a)
+{
+    double n;
+    if (d == 2)
+        n = floor(2.0 * M_PI * r / a);
+    else if (d == 3)
+        n = floor(4.0 * M_PI * r * r / (a * a * sqrt(3.0) / 2.0) + 0.5);
+    else {
+        double theta = a >= 2.0 * r ? M_PI : 2.0 * asin(a / (2.0 * r)), dm = (double)d - 1.0;
+        double logB = lgamma(dm / 2.0) + lgamma(0.5) - lgamma((double)d / 2.0);
+        n = theta <= M_PI / 2.0 ? exp(logB + log(dm) - dm * log(theta)) : 1.0;
+    }
+    return n >= 1.0 ? n : 1.0;
+}
+
+/* The dense lattice: spacing h for about npoints points in the shell, and L
+ * (cells -L..L per axis) as a double. */
+static double dense_spacing(const ball_spec_t *s)
+{
+    return pow(shell_volume(s->d, s->rho0) / (double)s->npoints, 1.0 / (double)s->d);
+}
+
+static double dense_L(double h)
+{
+    return ceil(1.0 / h) + 1.0;
+}
+
+/* Expected draws from the cube [-1, 1]^d for npoints uniform points of the shell. */
+static double uniform_draws(const ball_spec_t *s)
+{
+    double frac = shell_volume(s->d, s->rho0) / pow(2.0, (double)s->d);
+    return (double)s->npoints / frac;
+}
+
+/* Bits of M0 exp(e), e = beta (1 - n2) / 2 the exponent of a point with |x|^2 = n2. */
+static double weight_bits(double beta, double n2, double M0)
+{
+    double e = beta * (1.0 - n2) / 2.0;
+    return (e > 0 ? e * 1.4426950408889634 : 0.0) + log2(M0);
+}
+
+ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
+{
+    ar_status st = spec_check(s);
+    if (st)
+        return st;
+    memset(c, 0, sizeof *c);
+    size_t d = s->d;
+    if (s->family == BALL_SHELLS) {
+        double Kd = shells_K(s), a = s->c_angular / sqrt(s->beta);
+        if (!(Kd + 1.0 <= BALL_MAX_POINTS)) {
+            ar_error_set("ball shells: %.3g shells at beta = %g, more than the %d distinct points allowed; lower "
+                         "--beta (shells are spaced ~1/sqrt(beta)) or raise --rho0", Kd + 1.0, s->beta,
+                         BALL_MAX_POINTS);
+            return AR_EINVAL;
+        }
+        size_t K = (size_t)Kd;
+        for (size_t k = 0; k <= K && c->points <= BALL_MAX_POINTS; k++) {
+            double r = shell_radius(s, K, k);
+            double n = r == 0.0 ? 1.0 : shell_count(d, r, a);
+            c->points += n;
+            c->weight_bytes += n * (s->unweighted ? 0.0 : weight_bits(s->beta, r * r, s->M0) / 8.0 + 16.0);
+            /* d >= 4: the greedy packing checks each candidate against min(3^d, n) points
+             * (its grid of cells for d <= 8 once n > 3^d, every kept point otherwise) */
+            c->work += d >= 4 ? n * (double)d * fmin(d <= 8 ? pow(3.0, (double)d) : n, n) : n * (double)d;
+            if (r == 0.0)
+                break;
+        }
+        if (!(c->points <= BALL_MAX_POINTS)) {
+            ar_error_set("ball shells: d = %zu at beta = %g needs about %.3g distinct points, more than %d; lower "
+                         "--beta (spacings ~1/sqrt(beta)), raise --rho0 or lower --d", d, s->beta, c->points,
+                         BALL_MAX_POINTS);
+            return AR_EINVAL;
+        }
+        if (!(c->work <= BALL_MAX_WORK)) {
+            ar_error_set("ball shells: the cap packings of about %.3g points in d = %zu at beta = %g take about %.3g "
+                         "steps, more than %.3g; lower --beta or --d", c->points, d, s->beta, c->work,
+                         (double)BALL_MAX_WORK);
+            return AR_EINVAL;
+        }
+    } else if (s->family == BALL_DENSE) {
+        double h = dense_spacing(s), cells = exp((double)d * log(2.0 * dense_L(h) + 1.0));
+        c->points = (double)s->npoints;
+        c->work = cells * (double)d;
+        if (!(h > 0) || !(c->work <= BALL_MAX_WORK)) {
+            ar_error_set("ball dense: a lattice of about %zu points in %.17g <= |x| <= 1 (d = %zu) has spacing %.3g "
+                         "and walks %.3g cells of [-1, 1]^%zu, more than %.3g steps; lower --d, --npoints or "
+                         "--rho0", s->npoints, s->rho0, d, h, cells, d,
+                         (double)BALL_MAX_WORK);
+            return AR_EINVAL;
+        }
+    } else {
+        double draws = uniform_draws(s);
+        c->points = (double)s->npoints;
+        c->work = draws * (double)d;
+        if (!(c->work <= BALL_MAX_WORK)) {
+            ar_error_set("ball uniform: %.17g <= |x| <= 1 fills a fraction %.3g of [-1, 1]^%zu, so %zu points need "
+                         "about %.3g draws, more than %.3g; lower --rho0, --d or --npoints", s->rho0,
+                         (double)s->npoints / draws, d, s->npoints, draws, (double)BALL_MAX_WORK / (double)d);
+            return AR_EINVAL;
+        }
+    }
+    if (!s->unweighted) {
+        c->weight_bits = weight_bits(s->beta, s->rho0 * s->rho0, s->M0);
+        if (!(c->weight_bits <= WEIGHT_BITS_MAX)) {
+            ar_error_set("ball: multiplicities round(M0 exp(beta (1 - |x|^2)/2)) reach about 10^%.3g at beta = %g, "
+                         "rho0 = %g (more than %d bits); lower --beta, raise --rho0 or use --unweighted",
+                         c->weight_bits * 0.30102999566398120, s->beta, s->rho0, WEIGHT_BITS_MAX);
+            return AR_EINVAL;
+        }
+        if (s->family != BALL_SHELLS)           /* every point at most the innermost radius's bits */
+            c->weight_bytes = c->points * (c->weight_bits / 8.0 + 16.0);
+        double bytes = c->weight_bytes, total_bits = 8.0 * (bytes - 16.0 * c->points);
+        if (!(total_bits <= WEIGHT_TOTAL_BITS_MAX)) {
+            ar_error_set("ball: the %.3g exact multiplicities total about %.3g bits, more than %.3g (hours of exact "
+                         "evaluation); lower --beta, raise --rho0 or use --unweighted",
+                         c->points, total_bits, WEIGHT_TOTAL_BITS_MAX);
+            return AR_EINVAL;
+        }
+        if (!(bytes <= (double)ar_max_alloc())) {
+            ar_error_set("ball: %.3g multiplicities of up to %.3g bits need about %.3g GiB (limit %.3g GiB, "
+                         "ATTNRANK_MAX_ALLOC_GB); lower --beta, raise --rho0 or use --unweighted", c->points,
+                         c->weight_bits, bytes / 1073741824.0, (double)ar_max_alloc() / 1073741824.0);
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
 /* ---- shells -------------------------------------------------------------- */
 
 /* Points of one shell of radius r > 0 (index k, for the stagger). */
@@ -86,9 +287,7 @@ static ar_status shell_points(buf_t *b, size_t d, double r, double a, size_t k, 
 {
     double p[16] = { 0 };
     if (d == 2) {
-        size_t n = (size_t)floor(2.0 * M_PI * r / a);
-        if (n < 1)
-            n = 1;
+        size_t n = (size_t)shell_count(2, r, a);    /* <= BALL_MAX_POINTS: ball_cost ran first */
         double off = (k % 2) ? 0.5 : 0.0;
         for (size_t j = 0; j < n; j++) {
             double phi = 2.0 * M_PI * ((double)j + off) / (double)n;
@@ -101,9 +300,7 @@ static ar_status shell_points(buf_t *b, size_t d, double r, double a, size_t k, 
         return AR_OK;
     }
     if (d == 3) {
-        size_t n = (size_t)floor(4.0 * M_PI * r * r / (a * a * sqrt(3.0) / 2.0) + 0.5);
-        if (n < 1)
-            n = 1;
+        size_t n = (size_t)shell_count(3, r, a);
         double ga = M_PI * (3.0 - sqrt(5.0)), rot = 2.0 * M_PI * 0.618033988749895 * (double)k;
         for (size_t i = 0; i < n; i++) {
             double z = 1.0 - (2.0 * (double)i + 1.0) / (double)n;
@@ -136,13 +333,10 @@ static ar_status shell_points(buf_t *b, size_t d, double r, double a, size_t k, 
 
 static ar_status gen_shells(buf_t *b, const ball_spec_t *s)
 {
-    double sq = sqrt(s->beta), hr = s->c_radial / sq, a = s->c_angular / sq;
-    /* K + 1 shells from radius 1 down to exactly rho0, spacing (1 - rho0)/K >= h_r;
-     * K = 0 (shell thinner than h_r): the unit sphere alone */
-    size_t K = (size_t)floor((1.0 - s->rho0) / hr + 1e-9);
-    double step = K ? (1.0 - s->rho0) / (double)K : 0.0;
+    double a = s->c_angular / sqrt(s->beta);
+    size_t K = (size_t)shells_K(s);                 /* < BALL_MAX_POINTS: ball_cost ran first */
     for (size_t k = 0; k <= K; k++) {
-        double r = k == K ? (K ? s->rho0 : 1.0) : 1.0 - (double)k * step;
+        double r = shell_radius(s, K, k);
         if (r == 0.0) {                 /* rho0 = 0: the centre */
             double p[16] = { 0 };
             return buf_push(b, p);
@@ -156,17 +350,12 @@ static ar_status gen_shells(buf_t *b, const ball_spec_t *s)
 
 /* ---- dense lattice and uniform samples ---------------------------------- */
 
-static double shell_volume(size_t d, double rho0)
-{
-    double vb = pow(M_PI, (double)d / 2.0) / tgamma((double)d / 2.0 + 1.0);
-    return vb * (1.0 - pow(rho0, (double)d));
-}
 
 static ar_status gen_dense(buf_t *b, const ball_spec_t *s)
 {
     size_t d = s->d;
-    double h = pow(shell_volume(d, s->rho0) / (double)s->npoints, 1.0 / (double)d);
-    long L = (long)ceil(1.0 / h) + 1;
+    double h = dense_spacing(s);
+    long L = (long)dense_L(h);                      /* (2L+1)^d cells <= BALL_MAX_WORK: ball_cost ran first */
     long idx[16];
     double p[16] = { 0 };
     double r02 = s->rho0 * s->rho0;
@@ -198,7 +387,15 @@ static ar_status gen_uniform(buf_t *b, const ball_spec_t *s)
     rng_t r;
     rng_init(&r, s->seed);
     double p[16] = { 0 }, r02 = s->rho0 * s->rho0;
-    while (b->n < s->npoints) {
+    /* at most 4x the expected number of draws (and BALL_MAX_WORK coordinates): a shell
+     * whose doubles hold far fewer points than its volume says ends here */
+    double cap = fmin(4.0 * uniform_draws(s) + 1e6, 2.0 * BALL_MAX_WORK / (double)s->d);
+    for (double draws = 0; b->n < s->npoints; draws++) {
+        if (draws >= cap) {
+            ar_error_set("ball uniform: only %zu of %zu points of %.17g <= |x| <= 1 after %.3g draws; lower --rho0 "
+                         "or --npoints", b->n, s->npoints, s->rho0, draws);
+            return AR_EINVAL;
+        }
         double n2 = 0.0;
         for (size_t c = 0; c < s->d; c++) {
             p[c] = 2.0 * rng_uniform(&r) - 1.0;
@@ -230,8 +427,6 @@ ar_status ball_gaussian_weights(pointset_t *P, double beta, double M0)
     if (!P->w && (st = pointset_alloc_weights(P)) != AR_OK)
         return st;
     size_t d = P->d;
-    /* the exponent is at most beta/2 + beta * |x|^2 (no more than beta/2 + 2.25 d beta) */
-    long prec0 = 64 + (long)ceil((beta / 2.0) * 1.4426950408889634 + log2(M0));
     arb_t s, t, B, M;
     arb_init(s);
     arb_init(t);
@@ -243,8 +438,20 @@ ar_status ball_gaussian_weights(pointset_t *P, double beta, double M0)
     fmpz_init(f);
     for (size_t i = 0; i < P->n && st == AR_OK; i++) {
         const double *x = P->x + i * d;
+        /* start at the bits of this point's multiplicity (+64): the Ziv loop below decides
+         * the same integer from any start, and a point near the sphere needs few bits */
+        double n2 = 0;
+        for (size_t c = 0; c < d; c++)
+            n2 += x[c] * x[c];
+        double bits = weight_bits(beta, n2, M0);
+        if (!(bits <= WEIGHT_BITS_MAX)) {
+            ar_error_set("ball_gaussian_weights: the multiplicity of point %zu has about %.3g bits (more than %d); "
+                         "lower beta or M0", i, bits, WEIGHT_BITS_MAX);
+            st = AR_EINVAL;
+            break;
+        }
         int done = 0;
-        for (long prec = prec0; prec <= WEIGHT_PREC_MAX && !done; prec *= 2) {
+        for (long prec = 64 + (long)ceil(bits); prec <= WEIGHT_PREC_MAX && !done; prec *= 2) {
             arb_zero(s);
             for (size_t c = 0; c < d; c++) {
                 arb_set_d(t, x[c]);
@@ -301,39 +508,15 @@ double ball_max_weight(const pointset_t *P, fmpz_t wmax)
 
 ar_status ball_generate(pointset_t *P, const ball_spec_t *s)
 {
-    if (!P || !s) {
+    if (!P) {
         ar_error_set("ball_generate: NULL argument");
         return AR_EINVAL;
     }
-    if (s->d < 2 || s->d > 16) {
-        ar_error_set("ball: need 2 <= d <= 16 (d=%zu)", s->d);
-        return AR_EINVAL;
-    }
-    if (!isfinite(s->beta) || !(s->beta > 0)) {
-        ar_error_set("ball: need beta > 0 finite (beta=%g)", s->beta);
-        return AR_EINVAL;
-    }
-    if (!(s->rho0 >= 0 && s->rho0 < 1)) {
-        ar_error_set("ball: need 0 <= rho0 < 1 (rho0=%g)", s->rho0);
-        return AR_EINVAL;
-    }
-    if (s->family == BALL_SHELLS &&
-        (!(s->c_radial > 0) || !(s->c_angular > 0) || !isfinite(s->c_radial) || !isfinite(s->c_angular))) {
-        ar_error_set("ball: shell spacings must be positive (c_radial=%g, c_angular=%g)", s->c_radial,
-                     s->c_angular);
-        return AR_EINVAL;
-    }
-    if ((s->family == BALL_DENSE || s->family == BALL_UNIFORM) &&
-        (s->npoints < 1 || s->npoints > BALL_MAX_POINTS)) {
-        ar_error_set("ball: npoints must be in [1, %d] (npoints=%zu)", BALL_MAX_POINTS, s->npoints);
-        return AR_EINVAL;
-    }
-    if (!s->unweighted && !(s->M0 >= 1 && isfinite(s->M0))) {
-        ar_error_set("ball: M0 must be >= 1 (M0=%g)", s->M0);
-        return AR_EINVAL;
-    }
+    ball_cost_t cost;
+    ar_status st = ball_cost(s, &cost);           /* refuses what cannot finish, before any work */
+    if (st)
+        return st;
     buf_t b = { NULL, 0, 0, s->d };
-    ar_status st;
     switch (s->family) {
     case BALL_SHELLS: st = gen_shells(&b, s); break;
     case BALL_DENSE: st = gen_dense(&b, s); break;

@@ -56,13 +56,42 @@ void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta);
 ar_status ball_family_parse(const char *name, ball_family_t *f);
 const char *ball_family_name(ball_family_t f);
 
+/* Limits of ball_generate: distinct points, and generation steps (one step:
+ * one coordinate of a lattice cell, of a rejection draw, or of a distance
+ * checked by the greedy cap packing of a shell, d >= 4). */
+#define BALL_MAX_POINTS 5000000
+#define BALL_MAX_WORK 2e9
+
+typedef struct {
+    double points;        /* distinct points: exact for shells in d = 2, 3 and for dense (about) /
+                             uniform (npoints); for shells in d >= 4 the covering lower bound of each
+                             shell's cap packing */
+    double work;          /* generation steps (see BALL_MAX_WORK) */
+    double weight_bits;   /* bits of the largest multiplicity (0 when unweighted) */
+    double weight_bytes;  /* storage of the multiplicities (shells: per shell; else points x the largest) */
+} ball_cost_t;
+
+/* What generating spec s would take, computed in O(shells) without
+ * generating.  AR_EINVAL with one line naming what the user can change
+ * (--beta, --rho0, --d, --npoints, --unweighted) when it exceeds the limits:
+ * more than BALL_MAX_POINTS points, more than BALL_MAX_WORK steps (a dense
+ * lattice of a thin shell or in high d, rejection sampling of a shell that
+ * fills a tiny part of the cube), multiplicities beyond the 2^22-bit
+ * precision of ball_gaussian_weights, more than 4e9 bits of multiplicities
+ * in all (hours of exact evaluation), or their storage beyond
+ * ar_max_alloc(); also for bad specs. */
+ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c);
+
 /* Generate the instance of spec s (points and multiplicities) into P.
- * AR_EINVAL (one-line message) for bad specs; sizes are refused above
- * 5 000 000 distinct points.  Provenance records every parameter. */
+ * AR_EINVAL (one-line message) for bad specs and for what ball_cost refuses,
+ * checked before any work, so that every accepted spec finishes.
+ * Provenance records every parameter. */
 ar_status ball_generate(pointset_t *P, const ball_spec_t *s);
 
 /* Replace the multiplicities of P by round(M0 exp(beta (1 - |x|^2) / 2))
- * (exact: Arb with a Ziv loop on the precision; AR_ENUMERIC if it cannot be
+ * (exact: Arb with a Ziv loop on the precision, starting at the bits of each
+ * point's multiplicity; AR_EINVAL, before any work on that point, when a
+ * multiplicity has more than 2^22 - 64 bits; AR_ENUMERIC if it cannot be
  * decided by 2^22 bits, AR_EINVAL if some multiplicity would be < 1 or
  * beta < 0 / M0 < 1 / non-finite). */
 ar_status ball_gaussian_weights(pointset_t *P, double beta, double M0);

@@ -21,12 +21,12 @@ ar_status head_ball_lattice(pointset_t *P, size_t r, double h)
         ar_error_set("head lattice: need 1 <= r <= 16 and 0 < h <= 1 (got r = %zu, h = %g)", r, h);
         return AR_EINVAL;
     }
-    long K = (long)floor(1.0 / h);
-    double side = 2.0 * (double)K + 1.0;
-    if (pow(side, (double)r) > 64.0 * HEAD_MAX_POINTS) {
+    double Kd = floor(1.0 / h), side = 2.0 * Kd + 1.0;
+    if (!(pow(side, (double)r) <= 64.0 * HEAD_MAX_POINTS)) {    /* also keeps K in range of a long */
         ar_error_set("head lattice: spacing %g too fine for r = %zu", h, r);
         return AR_EINVAL;
     }
+    long K = (long)Kd;
     long *idx = calloc(r, sizeof *idx);
     double *buf = NULL;
     size_t cnt = 0, cap = 0;

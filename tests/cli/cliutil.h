@@ -93,6 +93,32 @@ static inline void cli_run_ex(cli_run_t *r, const char *dir, const char *const *
     unlink(pe);
 }
 
+/* Run args (cli_run_ex in dir, killed after timeout_s seconds when > 0) and
+ * assert a clean refusal: exit status exactly code, nothing on stdout, one
+ * line "attnrank: ..." on stderr that contains needle (when not NULL). */
+static inline void cli_expect_refused(const char *dir, const char *const *args, int code, const char *needle,
+                                      double timeout_s)
+{
+    cli_run_t *r = malloc(sizeof *r);
+    ck_assert(r != NULL);
+    cli_run_ex(r, dir, args, 0, timeout_s);
+    char cmd[512] = "";
+    for (int i = 0; args[i]; i++) {
+        strncat(cmd, args[i], sizeof cmd - strlen(cmd) - 2);
+        strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
+    }
+    ck_assert_msg(r->status != -1, "'%s': still running after %g s (a hang)", cmd, timeout_s);
+    ck_assert_msg(r->status == code, "'%s': exit status %d, expected %d (stderr: %s)", cmd, r->status, code, r->err);
+    ck_assert_msg(r->out[0] == '\0', "'%s': stdout not empty: %.200s", cmd, r->out);
+    size_t len = strlen(r->err);
+    ck_assert_msg(len > 11 && strncmp(r->err, "attnrank: ", 10) == 0 && strchr(r->err, '\n') == r->err + len - 1,
+                  "'%s': stderr is not exactly one 'attnrank: ...' line: [%s]", cmd, r->err);
+    if (needle)
+        ck_assert_msg(strstr(r->err, needle) != NULL, "'%s': message [%s] does not mention '%s'", cmd, r->err,
+                      needle);
+    free(r);
+}
+
 /* Create a fresh temporary directory /tmp/attnrank-<tag>-XXXXXX into buf. */
 static inline void cli_tmpdir_make(char *buf, size_t cap, const char *tag)
 {

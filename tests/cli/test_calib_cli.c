@@ -72,6 +72,12 @@ START_TEST(calib_errors)
     const char *a9[] = { "calib", "--per-sentence", NULL };
     crun(&r, a9);
     one_error_line(&r, 2);
+    /* empty list items are refused before the data is looked for (the old
+     * parser read "1,,2" as two scales and failed later on the data, exit 1) */
+    cli_expect_refused(cdir, (const char *[]){ "calib", "--scales", "1,,2", "--data", "/nonexistent", NULL }, 2,
+                       "--scales: empty item", 60);
+    cli_expect_refused(cdir, (const char *[]){ "calib", "--taus", "0.05,0.1,", "--data", "/nonexistent", NULL }, 2,
+                       "--taus: empty item", 60);
     const char *a8[] = { "calib", "--help", NULL };
     crun(&r, a8);
     ck_assert_int_eq(r.status, 0);

@@ -566,6 +566,56 @@ START_TEST(test_fifo_and_escapes)
 }
 END_TEST
 
+/* --upper is split strictly (an empty item is refused, not skipped) and
+ * `scale --claim X` names both claims that have a sweep (issue 14 items
+ * 10 and 11). */
+START_TEST(test_lists_and_claims)
+{
+    const char *base[] = { "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "8",
+                           "--beta", "1", "--eps", "0.1" };
+#define B13 base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7], base[8], base[9], base[10], \
+            base[11], base[12]
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "svd,,symeig", NULL }, 2, "--upper: empty item", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "svd,", NULL }, 2, "--upper: empty item", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ B13, "--upper", "", NULL }, 2, "--upper: empty item", 60);
+    run_t r;
+    run(&r, (const char *[]){ B13, "--upper", "svd,symeig", NULL });
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+#undef B13
+    cli_expect_refused(tmpdir, (const char *[]){ "scale", "--claim", "X", "--d", "3", "--beta", "1:2:2", "--eps", "0.1",
+                                                 NULL }, 2, "--claim must be S or B", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "scale", "--d", "3", "--beta", "1:2:2", "--eps", "0.1", NULL }, 2,
+                       "--claim S or --claim B", 60);
+}
+END_TEST
+
+/* A verify request that selects no row of the laws table is an error that
+ * lists what exists (issue 14 item 5: these exited 0 with empty output, or
+ * printed only T and E). */
+START_TEST(test_verify_selects_rows)
+{
+    const char *const reqs[][6] = { { "verify", "--claim", "S", "--d", "1", NULL },
+                                    { "verify", "--claim", "B", "--d", "9", NULL },
+                                    { "verify", "--claim", "B", "--d", "9", "--strict" },
+                                    { "verify", "--d", "9", NULL },
+                                    { "verify", "--claim", "T", "--d", "3", NULL },
+                                    { "verify", "--claim", "Z", NULL } };
+    for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+        const char *args[7] = { 0 };
+        for (size_t k = 0; k < 6 && reqs[i][k]; k++)
+            args[k] = reqs[i][k];
+        cli_expect_refused(tmpdir, args, 2, "S: d = 2, 3, 4, 5", 60);
+        run_t r;
+        run(&r, args);
+        ck_assert_msg(strstr(r.err, "B: d = 2, 3") && strstr(r.err, "R: r = 1, 2, 3") && strstr(r.err, "T: no dimension"),
+                      "%s", r.err);
+    }
+    run_t r;
+    run(&r, (const char *[]){ "verify", "--claim", "T", "--format", "json", NULL });   /* no rows, no dimension asked */
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"claim\":\"T\""), "exit %d: %s", r.status, r.err);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -583,6 +633,8 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_directory_input);
     tcase_add_test(tc, test_fifo_and_escapes);
     tcase_add_test(tc, test_memory_limit);
+    tcase_add_test(tc, test_lists_and_claims);
+    tcase_add_test(tc, test_verify_selects_rows);
     suite_add_tcase(s, tc);
     return s;
 }

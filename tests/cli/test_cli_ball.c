@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
+#include "constructions/formats/npy.h"
+#include <math.h>
 
 typedef cli_run_t brun_t;
 
@@ -150,6 +152,119 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* Run args with a timeout in a fresh directory and expect a clean refusal (exit 2). */
+static void expect_refused(const char *const *args, const char *needle, double timeout_s)
+{
+    char dir[256];
+    cli_tmpdir_make(dir, sizeof dir, "cliball");
+    cli_expect_refused(dir, args, 2, needle, timeout_s);
+    cli_tmpdir_remove(dir);
+}
+
+/* Issue 14 item 3: generators whose work has no bound are refused up front,
+ * naming what to change; each of these ran forever before (rejection
+ * sampling of a shell of width 1e-16, a lattice of ~1e16 cells, 3e13 cells
+ * in d = 16, the same lattice under scale --claim B --upper). */
+START_TEST(test_generators_bounded)
+{
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "2", "--beta", "10",
+                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--npoints", "10", NULL },
+                   "lower --rho0", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--beta", "10",
+                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--npoints", "10", NULL },
+                   "ball dense", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "16", "--beta", "10",
+                                     "--eps", "0.1", NULL },
+                   "lower --d", 30);
+    expect_refused((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:10:1", "--eps", "0.1", "--upper",
+                                     "--npoints", "10", "--rho0", "0.9999999999999999", NULL },
+                   "ball dense", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "16", "--beta", "10",
+                                     "--eps", "0.1", NULL },
+                   "ball uniform", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "10", "--beta", "100",
+                                     "--eps", "0.1", NULL },
+                   "lower --beta or --d", 30);
+}
+END_TEST
+
+/* Issue 14 item 4: huge beta.  The shell count used to overflow a
+ * (size_t)floor(...) cast (undefined behaviour) and collapse the instance to
+ * one point (lower 1, log10 n 0.0, exponent 0.000, exit 0), the weight
+ * precision a (long)ceil(...) cast (a crash at beta 1e60), and the sphere
+ * routes answered with the polynomial certificate's internal limit
+ * ("poly: ... <= 1e7"). */
+START_TEST(test_huge_beta)
+{
+    expect_refused((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "1e60:1e61:2", "--eps", "0.1",
+                                     "--no-sphere", NULL }, "lower --beta", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "2", "--beta", "1e60",
+                                     "--eps", "0.1", NULL }, "lower --beta", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "3", "--beta", "1e41",
+                                     "--eps", "0.1", NULL }, "lower --beta", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--npoints",
+                                     "100", "--beta", "1e60", "--eps", "0.1", NULL }, "multiplicities", 30);
+    expect_refused((const char *[]){ "scale", "--claim", "S", "--d", "3", "--beta", "1e8:1e9:2", "--eps", "0.1", NULL },
+                   "lower --beta", 60);
+    /* the sphere below the dense size: the polynomial route does not apply, the others run */
+    brun_t r;
+    char dir[256];
+    cli_tmpdir_make(dir, sizeof dir, "cliball");
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--geometry", "sphere", "--family", "fibonacci", "--d", "3", "--n",
+                                          "100", "--beta", "1e60", "--eps", "0.1", "--format", "json", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"lower\":"), "exit %d: %s", r.status, r.err);
+    ck_assert_msg(!strstr(r.out, "polynomial"), "%s", r.out);
+    /* above it, on a sphere set that is no packing at this beta (pairs 1e-5 apart): refused, naming --beta */
+    double x[12 * 3];
+    for (int i = 0; i < 6; i++) {
+        double t = 0.9 * i, u[3] = { cos(t), sin(t) * 0.6, sin(t) * 0.8 };
+        double v[3] = { u[0] + 1e-5, u[1], u[2] };
+        double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (int c = 0; c < 3; c++) {
+            x[6 * i + c] = u[c];
+            x[6 * i + 3 + c] = v[c] / nv;
+        }
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/near.npy", dir);
+    ck_assert_int_eq(npy_write(path, x, 12, 3), AR_OK);
+    cli_expect_refused(dir, (const char *[]){ "bracket", "--points", path, "--beta", "1e8", "--eps", "0.1", "--engine",
+                                              "scale", NULL }, 2, "lower --beta, or use --engine dense", 60);
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
+/* Issue 14 item 12: above the dense size, when nothing certifies, the trivial
+ * bracket is "inconclusive", in text and JSON (it used to be printed as
+ * certified: [1, 4100] after 52 s).  Fast reproduction: 300 points of the
+ * line in [-1.5, 1.5] at beta 0.05, the ball route's dense certificates off
+ * (ATTNRANK_BALL_DENSE_MAX=0) and only the structured routes (--engine scale). */
+START_TEST(test_trivial_is_inconclusive)
+{
+    char dir[256], path[300];
+    cli_tmpdir_make(dir, sizeof dir, "cliball");
+    double x[300];
+    test_rng_init(test_seed() + 12);
+    for (size_t i = 0; i < 300; i++)
+        x[i] = 3.0 * test_unif() - 1.5;
+    snprintf(path, sizeof path, "%s/line.npy", dir);
+    ck_assert_int_eq(npy_write(path, x, 300, 1), AR_OK);
+    ck_assert_int_eq(setenv("ATTNRANK_BALL_DENSE_MAX", "0", 1), 0);
+    brun_t r;
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", "--engine",
+                                          "scale", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "rank_eps   in [1, 300]   (inconclusive)"), "%s", r.out);
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", "--engine",
+                                          "scale", "--format", "json", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"status\":\"inconclusive\""), "exit %d: %s", r.status, r.out);
+    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    cli_run_ex(&r, dir, (const char *[]){ "bracket", "--points", path, "--beta", "0.05", "--eps", "0.1", NULL }, 0, 120);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "(certified)"), "exit %d: %s", r.status, r.out);
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
 Suite *suite_cli_ball(void)
 {
     Suite *s = suite_create("cli_ball");
@@ -158,6 +273,9 @@ Suite *suite_cli_ball(void)
     tcase_add_test(tc, test_scale_ball);
     tcase_add_test(tc, test_scale_ball_continuum);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_generators_bounded);
+    tcase_add_test(tc, test_huge_beta);
+    tcase_add_test(tc, test_trivial_is_inconclusive);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -206,6 +206,34 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* Lists are parsed strictly: an empty item is refused, not skipped (issue 14
+ * item 10: "--tau 0.1,,0.2" used to be read as two values); numbers that
+ * underflow or are subnormal say so (item 11: they used to be "not a finite
+ * number").  Every instance here is valid, so the old parser ran them. */
+START_TEST(test_strict_lists_and_wording)
+{
+    double Q[6] = { 1, 2, 3, 4, 5, 6 }, K[6] = { 1, 0, 0, 1, 1, 1 };
+    const char *pq = save("q.npy", Q, 2, 3), *pk = save("k.npy", K, 2, 3);
+    const char *lists[] = { "0.1,,0.2", ",0.1", "0.1,", ",", "" };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        cli_expect_refused(tmpdir, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--tau", lists[i], NULL },
+                           2, "--tau: empty item", 60);
+    run_t r;
+    run(&r, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--tau", "0.1,0.2", NULL });
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    cli_expect_refused(tmpdir, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--tau", "1e-400", NULL }, 2,
+                       "--tau: '1e-400' is below the smallest positive double", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--tau", "0.1,1e-400", NULL },
+                       2, "below the smallest positive double", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "head", "--wq", pq, "--wk", pk, "--radius", "1e-320", NULL }, 2,
+                       "--radius: '1e-320' is subnormal", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--beta", "1e400", NULL }, 2,
+                       "--beta: '1e400' is beyond the largest double", 60);
+    cli_expect_refused(tmpdir, (const char *[]){ "head", "--queries", pq, "--keys", pk, "--beta", "nan", NULL }, 2,
+                       "not a finite number", 60);
+}
+END_TEST
+
 Suite *suite_cli_head(void)
 {
     Suite *s = suite_create("cli_head");
@@ -214,6 +242,7 @@ Suite *suite_cli_head(void)
     tcase_add_test(tc, test_instance_json);
     tcase_add_test(tc, test_weights_json);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_strict_lists_and_wording);
     suite_add_tcase(s, tc);
     return s;
 }

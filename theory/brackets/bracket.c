@@ -1,6 +1,7 @@
 /* bracket.c -- certified bracket lower <= rank_eps(A) <= upper (THEORY 3.4, 3.5). */
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_impl.h"
+#include "theory/brackets/bracket_status.h"
 #include "numerics/clock.h"
 
 #include <math.h>
@@ -194,7 +195,7 @@ ar_status bracket_finish(bracket_t *out)
         out->status = "inconclusive";
         return AR_ENUMERIC;
     }
-    out->status = "certified";
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     return AR_OK;
 }
 

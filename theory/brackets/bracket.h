@@ -8,10 +8,11 @@
  * for self-attention; above it the randomized rsvd, its first sketch sized
  * from the lower end) -> lower certificate on index-order nets (capped by
  * the upper end) -> best of each.  Past the streaming threshold the image
- * is never stored (bracket_compute_stream).  status is "certified" when both ends are
- * rigorous certificates; "inconclusive" when the enclosure of A is too wide
- * to certify anything non-trivial (2 * maxerr >= eps), in which case only the
- * trivial bounds 1 <= rank <= min(m, n) are reported. */
+ * is never stored (bracket_compute_stream).  status is bracket_status_decide's
+ * (certified when each end is a non-trivial certificate or lower == upper,
+ * theory/brackets/bracket_status.h); when the enclosure of A is too wide
+ * (2 * maxerr >= eps) only the trivial bounds 1 <= rank <= min(m, n) are
+ * reported, inconclusive. */
 #ifndef ATTNRANK_THEORY_BRACKET_H
 #define ATTNRANK_THEORY_BRACKET_H
 

@@ -7,17 +7,12 @@
 #include <string.h>
 #include <arb.h>
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
+#include "theory/brackets/bracket_status.h"
 
-size_t bracket_ball_dense_max(void)
+ar_status bracket_ball_dense_max(size_t *out)
 {
-    const char *s = getenv("ATTNRANK_BALL_DENSE_MAX");
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0')
-            return (size_t)v;
-    }
-    return 3000;
+    return env_size("ATTNRANK_BALL_DENSE_MAX", 0, BRACKET_BALL_DENSE_MAX_MAX, 3000, out);
 }
 
 /* Varah bound of the cluster test matrix: ||M^-1||_inf <= (1 + R)/(1 - R), rounded up. */
@@ -101,7 +96,9 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         }
     }
     /* dense certificates when affordable */
-    size_t dmax = bracket_ball_dense_max();
+    size_t dmax;
+    if ((st = bracket_ball_dense_max(&dmax)))
+        return st;
     if (n <= dmax) {
         bracket_t b;
         double t1 = clock_now();
@@ -117,16 +114,15 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         out->up_svd = b.up_svd;
         out->up_symeig = b.up_symeig;
         out->up_pchol = b.up_pchol;
-        if (strcmp(b.status, "certified") == 0) {
-            if (b.lower > out->lo.rank)
-                out->lo = b.lo;
-            if (b.upper < out->up.rank)
-                out->up = b.up;
-        }
+        /* each end is rigorous on its own (trivial ends are 1 and n, which never win) */
+        if (b.lower > out->lo.rank)
+            out->lo = b.lo;
+        if (b.upper < out->up.rank)
+            out->up = b.up;
     }
     out->lower = out->lo.rank;
     out->upper = out->up.rank;
-    out->status = "certified";
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     out->seconds = clock_now() - t0;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",

@@ -12,8 +12,10 @@
  * The best certified end of each side is reported, naming its certificate
  * (lo.method "ball-diagdom", "ball-cluster", or the dense "invnorm",
  * "diagdom", "trivial"; up.method "tensor-cheb", or "symeig", "pchol",
- * "svd", "trivial").  Multiplicities of any size are used exactly: every
- * computation is on the distinct points. */
+ * "svd", "trivial").  status is bracket_status_decide's: a bracket whose
+ * ends are trivial (nothing certified above the dense size) is
+ * "inconclusive", never "certified".  Multiplicities of any size are used
+ * exactly: every computation is on the distinct points. */
 #ifndef ATTNRANK_THEORY_BRACKET_BALL_H
 #define ATTNRANK_THEORY_BRACKET_BALL_H
 
@@ -40,8 +42,17 @@ ar_status bracket_compute_ball(const pointset_t *P, double beta, double eps, con
 ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
                                   const bracket_opts_t *o, bracket_t *out, ball_bracket_info_t *info);
 
+/* Largest beta of the ball route: its cluster nets start at spacing
+ * 1/sqrt(beta), which beyond 1e30 lies below the resolution of the doubles
+ * (and beyond ~2.6e36 off the cell grid of numerics/cellgrid.h). */
+#define BRACKET_BALL_BETA_MAX 1e30
+
+/* Largest accepted value of ATTNRANK_BALL_DENSE_MAX. */
+#define BRACKET_BALL_DENSE_MAX_MAX 5000000
+
 /* Largest number of distinct points for the dense certificates: 3000, or
- * ATTNRANK_BALL_DENSE_MAX (0 disables them). */
-size_t bracket_ball_dense_max(void);
+ * ATTNRANK_BALL_DENSE_MAX, a decimal integer in [0, BRACKET_BALL_DENSE_MAX_MAX]
+ * (0 disables them).  AR_EINVAL with a one-line message for any other value. */
+ar_status bracket_ball_dense_max(size_t *out);
 
 #endif

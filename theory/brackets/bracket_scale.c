@@ -1,6 +1,8 @@
 /* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
 #include "theory/brackets/bracket_scale.h"
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
+#include "theory/brackets/bracket_status.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,16 +13,9 @@
 #include "numerics/softmax.h"
 #include "theory/certificates/cert_poly.h"
 
-size_t bracket_scale_max_n(void)
+ar_status bracket_scale_max_n(size_t *out)
 {
-    const char *s = getenv("ATTNRANK_MAX_SCALE_N");
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0' && v > 0)
-            return (size_t)v;
-    }
-    return 200000;
+    return env_size("ATTNRANK_MAX_SCALE_N", 1, BRACKET_SCALE_MAX_N_MAX, 200000, out);
 }
 
 int bracket_scale_applies(const pointset_t *P)
@@ -55,7 +50,9 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     ar_status st = pointset_validate(P);
     if (st)
         return st;
-    size_t n = P->n, d = P->d, nmax = bracket_scale_max_n();
+    size_t n = P->n, d = P->d, nmax;
+    if ((st = bracket_scale_max_n(&nmax)))
+        return st;
     if (n > nmax) {
         ar_error_set("bracket: n = %zu exceeds the scale engine's limit of %zu points (O(n^2) work per degree; "
                      "set ATTNRANK_MAX_SCALE_N to raise it)", n, nmax);
@@ -111,12 +108,12 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        out->status = "certified";
     } else {
         out->upper = out->up.rank = n;         /* enclosure too wide: trivial bracket only */
         snprintf(out->up.method, sizeof out->up.method, "trivial");
     }
     out->lower = out->lo.rank;
+    out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     out->seconds_lower = clock_now() - t1;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",

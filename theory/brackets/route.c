@@ -6,6 +6,7 @@
 #include <string.h>
 #include "numerics/clock.h"
 #include "theory/brackets/bracket_scale.h"
+#include "theory/brackets/bracket_status.h"
 #include "theory/certificates/cert_circulant.h"
 #include "theory/certificates/cert_packing.h"
 #include "theory/certificates/cert_poly.h"
@@ -141,11 +142,13 @@ static ar_status route_circulant(const pointset_t *P, double beta, double eps, r
     return AR_OK;
 }
 
-/* Copy a certified dense or scale bracket's ends into r. */
+/* Copy the non-trivial ends of a dense, ball or scale bracket into r: each end is
+ * rigorous on its own, whether or not the bracket as a whole is certified. */
 static void take_bracket(route_result_t *r, const bracket_t *b, const char *route)
 {
-    take_lower(r, b->lower, route, b->lo.method, b->lo.invnorm, b->seconds_lower);
-    if (strcmp(b->up.method, "trivial") != 0)
+    if (!bracket_end_trivial(b->lo.method))
+        take_lower(r, b->lower, route, b->lo.method, b->lo.invnorm, b->seconds_lower);
+    if (!bracket_end_trivial(b->up.method))
         take_upper(r, b->upper, b->up.err, route, b->up.method, b->up.seconds);
     if (b->maxerr > r->b.maxerr)
         r->b.maxerr = b->maxerr;
@@ -191,7 +194,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         ar_error_set("bracket: dimension mismatch (queries d = %zu, keys d = %zu)", Q->d, K->d);
         return AR_EINVAL;
     }
-    int self = (Q == K), certified = 0;
+    int self = (Q == K), circ_certified = 0;
     size_t m = Q->n, n = K->n, big = m > n ? m : n;
     out->b.m = m;
     out->b.n = n;
@@ -213,13 +216,13 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     int ran_structured = 0;
 
     if (structured) {
-        if ((st = route_circulant(Q, beta, eps, out, &certified)))
+        if ((st = route_circulant(Q, beta, eps, out, &circ_certified)))
             return st;
         ran_structured = out->polygon_n > 0;
         /* a regular polygon above the dense size: the circulant route's bracket is l1-optimal in
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
-        int polygon_done = out->polygon_n > 0 && certified && !dense_ok;
-        int ball = !polygon_done && !on_sphere && beta > 0 && ball_applies(Q);
+        int polygon_done = out->polygon_n > 0 && circ_certified && !dense_ok;
+        int ball = !polygon_done && !on_sphere && beta > 0 && beta <= BRACKET_BALL_BETA_MAX && ball_applies(Q);
         if (ball) {
             add_route(out, "ball");
             bracket_t bb;
@@ -227,15 +230,12 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 return st;
             out->ball_run = 1;
             ran_structured = 1;
-            if (strcmp(bb.status, "certified") == 0) {
-                certified = 1;
-                take_bracket(out, &bb, "ball");
-                /* bracket_compute_ball also ran the dense certificates: name each end's true route */
-                if (!strcmp(out->lower_route, "ball") && strncmp(out->b.lo.method, "ball-", 5) != 0)
-                    snprintf(out->lower_route, sizeof out->lower_route, "dense");
-                if (!strcmp(out->upper_route, "ball") && strcmp(out->b.up.method, "tensor-cheb") != 0)
-                    snprintf(out->upper_route, sizeof out->upper_route, "dense");
-            }
+            take_bracket(out, &bb, "ball");
+            /* bracket_compute_ball also ran the dense certificates: name each end's true route */
+            if (!strcmp(out->lower_route, "ball") && strncmp(out->b.lo.method, "ball-", 5) != 0)
+                snprintf(out->lower_route, sizeof out->lower_route, "dense");
+            if (!strcmp(out->upper_route, "ball") && strcmp(out->b.up.method, "tensor-cheb") != 0)
+                snprintf(out->upper_route, sizeof out->upper_route, "dense");
             if (out->ball.dense_run)
                 dense_ok = 0;             /* the ball route already ran the dense certificates */
         }
@@ -245,7 +245,6 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             if ((st = pack_diagdom(Q, beta, eps, &pk)))
                 return st;
             if (pk.certified == n) {      /* rank_eps = n exactly */
-                certified = 1;
                 ran_structured = 1;
                 take_lower(out, n, "packing", "packing-diagdom", NAN, pk.seconds);
                 polygon_done = 1;
@@ -253,27 +252,37 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         }
         if (!polygon_done && on_sphere) {
             ran_structured = 1;
-            if (dense_ok && n <= bracket_scale_max_n()) {               /* the dense route gives the lower end; add the polynomial upper */
-                add_route(out, "polynomial");
-                poly_cert_t pc;
-                if ((st = poly_upper_instance(Q, beta, eps, &pc)))
-                    return st;
-                out->poly_degree = pc.L;
-                out->poly_seconds = pc.seconds;
-                if (!pc.capped)
-                    take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+            size_t scale_max;
+            if ((st = bracket_scale_max_n(&scale_max)))
+                return st;
+            if (dense_ok && n <= scale_max) {   /* the dense route gives the lower end; add the polynomial upper */
+                if (beta <= POLY_BETA_MAX) {     /* beyond it the dense route alone */
+                    add_route(out, "polynomial");
+                    poly_cert_t pc;
+                    if ((st = poly_upper_instance(Q, beta, eps, &pc)))
+                        return st;
+                    out->poly_degree = pc.L;
+                    out->poly_seconds = pc.seconds;
+                    if (!pc.capped)
+                        take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+                }
             } else {
+                if (beta > POLY_BETA_MAX) {      /* the scale route's upper end is the polynomial certificate */
+                    char alt[64] = "";
+                    if (o->engine != ROUTE_SCALE)
+                        snprintf(alt, sizeof alt, ", or at most %zu points", o->dense_max);
+                    ar_error_set("bracket: beta = %g is above %g, the largest beta of the polynomial certificate, "
+                                 "which the scale route needs for %zu points on the sphere; lower --beta, or use "
+                                 "--engine dense (the dense route at any size)%s", beta, POLY_BETA_MAX, n, alt);
+                    return AR_EINVAL;
+                }
                 add_route(out, "scale");
                 bracket_t bs;
                 if ((st = bracket_compute_scale(Q, beta, eps, &o->bracket, &bs)))
                     return st;
-                if (strcmp(bs.status, "certified") == 0) {
-                    certified = 1;
-                    take_bracket(out, &bs, "scale");
-                    if (strcmp(bs.up.method, "polynomial") == 0) {
-                        snprintf(out->upper_route, sizeof out->upper_route, "polynomial");
-                    }
-                }
+                take_bracket(out, &bs, "scale");
+                if (!strcmp(out->upper_route, "scale") && strcmp(bs.up.method, "polynomial") == 0)
+                    snprintf(out->upper_route, sizeof out->upper_route, "polynomial");
             }
         }
         if (o->engine == ROUTE_SCALE && !ran_structured) {
@@ -304,15 +313,9 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         out->b.streamed = bd.streamed;
         out->b.enclosure = bd.enclosure;
         out->b.seconds_upper += bd.seconds_upper;
-        if (strcmp(bd.status, "certified") == 0) {
-            certified = 1;
-            take_bracket(out, &bd, "dense");
-        } else if (bd.maxerr > out->b.maxerr) {
-            out->b.maxerr = bd.maxerr;
-            out->b.prec = bd.prec;
-        }
+        take_bracket(out, &bd, "dense");
     }
-    out->b.status = certified ? "certified" : "inconclusive";
+    out->b.status = bracket_status_decide(out->b.lower, out->b.lo.method, out->b.upper, out->b.up.method);
     out->b.seconds = clock_now() - t0;
     if (out->b.lower > out->b.upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s/%s) exceeds certified upper bound %zu (%s/%s)",

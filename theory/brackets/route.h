@@ -71,9 +71,10 @@ typedef struct {
  * out->b.lower is the largest certified lower end and out->b.upper the
  * smallest certified upper end over the routes that ran; each names its
  * certificate ("<route>/<method>" in lower_route/upper_route + lo/up.method).
- * status "certified" when some route certified both ends non-trivially
- * possible, "inconclusive" when no route could certify anything (enclosures
- * too wide).  AR_EINVAL on bad input (also for ROUTE_SCALE on an instance
+ * Each route's non-trivial ends are kept whether or not its own bracket is
+ * certified; status is bracket_status_decide on the ends kept ("certified"
+ * only when each end is a non-trivial certificate or lower == upper,
+ * theory/brackets/bracket_status.h).  AR_EINVAL on bad input (also for ROUTE_SCALE on an instance
  * no structured route applies to), AR_ENUMERIC if a certified lower end ever
  * exceeded a certified upper end (a bug, never reported as a bracket). */
 ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, double eps,

@@ -30,6 +30,11 @@
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
 
+/* Largest beta of the polynomial certificates (instance and continuum): the
+ * Chebyshev fit of exp(beta (s - 1)) needs degree ~ sqrt(2 beta log(1/eps)),
+ * and CP_MAXL = 4000 covers beta up to about this. */
+#define POLY_BETA_MAX 1e7
+
 typedef struct {
     int d;               /* sphere S^{d-1} in R^d */
     double beta, eps;    /* inputs */

@@ -18,6 +18,7 @@
 #include "numerics/arbd.h"
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
+#include "theory/certificates/cert_poly.h"
 
 #define CP_MAXDER 6          /* Taylor data q^{(j)}(a)/j!, j <= 6, per cell */
 #define CP_MAXL 4000UL       /* largest degree fitted */
@@ -31,7 +32,7 @@
 static inline double dn_mul(double a, double b) { return -((-a) * b); }
 static inline double dn_sub(double a, double b) { return -(b - a); }
 
-static inline int cp_beta_ok(double beta) { return isfinite(beta) && beta >= 0 && beta <= 1e7; }
+static inline int cp_beta_ok(double beta) { return isfinite(beta) && beta >= 0 && beta <= POLY_BETA_MAX; }
 
 
 /* Enclosure [lo, up] of g(a) = exp(beta (a - 1)), lo >= 0. */

@@ -119,7 +119,7 @@ ar_status inst_prepare(const pointset_t *P, double beta, inst_t *I)
         return AR_EINVAL;
     }
     if (!cp_beta_ok(beta)) {
-        ar_error_set("poly: beta=%g must be finite, >= 0 (and <= 1e7)", beta);
+        ar_error_set("poly: beta=%g must be finite, >= 0 (and <= %g)", beta, POLY_BETA_MAX);
         return AR_EINVAL;
     }
     ar_status st = pointset_validate(P);

@@ -9,6 +9,7 @@
 #include "theory/claims/laws.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "theory/claims/claim_s.h"
 #include "theory/claims/claim_b.h"
@@ -246,3 +247,79 @@ static const char *const elsewhere[] = {
 };
 
 const char *const *laws_checked_elsewhere(void) { return elsewhere; }
+
+/* Append the distinct dimensions of claim c's rows, increasing, to buf. */
+static void list_dims(const char *c, char *buf, size_t cap)
+{
+    size_t n, len = strlen(buf);
+    const law_t *L = laws_table(&n);
+    int last = 0;
+    for (;;) {
+        int next = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(L[i].claim, c) && L[i].dim > last && (!next || L[i].dim < next))
+                next = L[i].dim;
+        if (!next)
+            return;
+        snprintf(buf + len, cap - len, "%s%d", last ? ", " : "", next);
+        len = strlen(buf);
+        last = next;
+    }
+}
+
+/* 1 if claim c (NULL: any) has a row of dimension dim (0: any). */
+static int has_row(const char *c, int dim)
+{
+    size_t n;
+    const law_t *L = laws_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if ((!c || !strcmp(L[i].claim, c)) && (!dim || L[i].dim == dim))
+            return 1;
+    return 0;
+}
+
+/* 1 if claim c is named in a NULL-terminated {claim, text} list. */
+static int listed(const char *const *e, const char *c)
+{
+    for (size_t i = 0; e[i]; i += 2)
+        if (!strcmp(e[i], c))
+            return 1;
+    return 0;
+}
+
+ar_status laws_check_selection(const char *claim, int dim)
+{
+    int known = !claim || has_row(claim, 0) || listed(elsewhere, claim) || listed(untested, claim);
+    if (known && (dim == 0 || has_row(claim, dim)))
+        return AR_OK;
+    /* what exists: "S: d = 2, 3, 4, 5; B: d = 2, 3; R: r = 1, 2, 3; E, T: no dimension" */
+    char what[400] = "";
+    size_t n;
+    const law_t *L = laws_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i; j++)
+            first &= strcmp(L[j].claim, L[i].claim) != 0;
+        if (!first)
+            continue;
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, "%s%s: %s = ", len ? "; " : "", L[i].claim,
+                 strcmp(L[i].claim, "R") ? "d" : "r");
+        list_dims(L[i].claim, what, sizeof what);
+    }
+    const char *const *lists[2] = { elsewhere, untested };
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; lists[k][i]; i += 2) {
+            size_t len = strlen(what);
+            snprintf(what + len, sizeof what - len, "; %s: no dimension (%s)", lists[k][i],
+                     k ? "not checked in this version" : "its own suite checks it");
+        }
+    if (!known)
+        ar_error_set("verify: no claim '%s' in the laws table (it has %s)", claim, what);
+    else if (claim)
+        ar_error_set("verify: claim %s has no law row with %s = %d (the laws table has %s)", claim,
+                     strcmp(claim, "R") ? "d" : "r", dim, what);
+    else
+        ar_error_set("verify: no law row has dimension %d (the laws table has %s)", dim, what);
+    return AR_EINVAL;
+}

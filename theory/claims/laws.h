@@ -64,4 +64,12 @@ const char *const *laws_untested(void);
  * Check suite asserts them): a NULL-terminated list of {claim, what} pairs. */
 const char *const *laws_checked_elsewhere(void);
 
+/* Whether `attnrank verify --claim claim --d dim` selects anything (claim
+ * NULL: any claim; dim 0: any dimension, the law row's d, or r for claim
+ * R): AR_OK when some law row matches, or when a claim without rows (T, E:
+ * laws_checked_elsewhere, laws_untested) is asked for without a dimension.
+ * Otherwise AR_EINVAL with one line listing the claims and dimensions of the
+ * table. */
+ar_status laws_check_selection(const char *claim, int dim);
+
 #endif

@@ -75,6 +75,21 @@ static double median_sz(const size_t *v, size_t n, size_t stride, double *tmp)
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
+/* Spearman's rho of (x, y) over n settings with its permutation p-value
+ * (o->nperm permutations, o->seed) and its asymptotic t p-value. */
+static ar_status association(const double *x, const double *y, size_t n, const calib_opts_t *o, double *rho,
+                             double *p_perm, double *p_t)
+{
+    spearman_t s;
+    ar_status st = spearman_test(x, y, n, o->nperm, o->seed, &s);
+    if (st == AR_OK) {
+        *rho = s.rho;
+        *p_perm = s.p_perm;
+        *p_t = s.p_t;
+    }
+    return st;
+}
+
 /* Upward-rounded radius bound: max|s| sqrt(d) + ||b||_2, then sqrt(R^2 + 1).
  * Run as an fround body in FE_UPWARD (numerics/fround.h): every operation
  * rounds up, so the result bounds the exact value. */
@@ -177,12 +192,12 @@ static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const
                 S->r_tau[s * o->ntau + t] = cap;
         if (!st && v.r >= 1) {
             double veta;
-            const char *vstat = "";
-            ar_status sv = visible_bracket_via(&v, v.r, K.w, o->eps, &bo, &vlo, &vup, &veta, &vstat);
-            if (sv == AR_EINVAL || strcmp(vstat, "certified") != 0)
-                vlo = vup = 0;          /* no slack around eps, or not certified: the direct route only */
+            ar_status sv = visible_bracket_via(&v, v.r, K.w, o->eps, &bo, &vlo, &vup, &veta, NULL);
+            if (sv == AR_EINVAL)
+                vlo = vup = 0;          /* no slack around eps: the direct route only */
             else if (sv)
                 st = sv;
+            /* otherwise both ends are rigorous whatever the status; trivial ones (1, n) never win */
         }
         visible_clear(&v);
     }
@@ -392,19 +407,19 @@ ar_status calib_run(const real_model_t *M, const corpus_t *C, const calib_opts_t
             y[i] = R->set[i].upper_mean;
         }
         if (!st)
-            st = spearman_test(x, y, R->nset, o->nperm, o->seed, &R->spearman, &R->p_value);
+            st = association(x, y, R->nset, o, &R->spearman, &R->p_value, &R->p_value_t);
         if (!st)
-            st = spearman_test(z, y, R->nset, o->nperm, o->seed, &R->spearman_rtau, &R->p_value_rtau);
+            st = association(z, y, R->nset, o, &R->spearman_rtau, &R->p_value_rtau, &R->p_value_rtau_t);
         if (!st)
-            st = spearman_test(w, y, R->nset, o->nperm, o->seed, &R->spearman_vis, &R->p_value_vis);
+            st = association(w, y, R->nset, o, &R->spearman_vis, &R->p_value_vis, &R->p_value_vis_t);
         /* within one layer (settings are stored layer by layer) */
         size_t per = R->nset / REAL_LAYERS;
         for (size_t l = 0; !st && l < REAL_LAYERS; l++) {
             if (per >= 2)
-                st = spearman_test(x + l * per, y + l * per, per, o->nperm, o->seed, &R->spearman_layer[l],
-                                   &R->p_value_layer[l]);
+                st = association(x + l * per, y + l * per, per, o, &R->spearman_layer[l], &R->p_value_layer[l],
+                                 &R->p_value_layer_t[l]);
             else
-                R->spearman_layer[l] = NAN, R->p_value_layer[l] = NAN;
+                R->spearman_layer[l] = R->p_value_layer[l] = R->p_value_layer_t[l] = NAN;
         }
         free(x); free(y); free(z); free(w);
     }

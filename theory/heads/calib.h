@@ -79,10 +79,13 @@ typedef struct {
     size_t nset;                      /* REAL_LAYERS * REAL_HEADS * nscales */
     calib_setting_t *set;
     size_t nsent;
-    double spearman, p_value;         /* rho(reduction at tau_main, upper_mean) over settings */
-    double spearman_rtau, p_value_rtau;  /* rho(r_tau median at tau_main, upper_mean) */
-    double spearman_vis, p_value_vis;    /* rho(reduction relative to r at tau_main, upper_mean) */
-    double spearman_layer[REAL_LAYERS], p_value_layer[REAL_LAYERS];  /* main pair within one layer */
+    /* Spearman's rho, its permutation p-value (p_value*) and its asymptotic Student-t
+     * p-value (p_value*_t), numerics/spearman.h */
+    double spearman, p_value, p_value_t;             /* rho(reduction at tau_main, upper_mean) over settings */
+    double spearman_rtau, p_value_rtau, p_value_rtau_t;  /* rho(r_tau median at tau_main, upper_mean) */
+    double spearman_vis, p_value_vis, p_value_vis_t;     /* rho(reduction relative to r at tau_main, upper_mean) */
+    double spearman_layer[REAL_LAYERS], p_value_layer[REAL_LAYERS],   /* main pair within one layer */
+        p_value_layer_t[REAL_LAYERS];
     double seconds, seconds_forward;
 } calib_result_t;
 

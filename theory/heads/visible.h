@@ -104,8 +104,9 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
  * picks rows by farthest-point order of the query coordinates) sees only
  * visible geometry: invisible query parts and offsets cannot mislead it.
  * Needs eta(k) < eps and eps + eta(k) < 1 (else AR_EINVAL).  k >= 1.
- * *lower, *upper rigorous; *eta_used = eta(k); status "certified" only if
- * both runs were. */
+ * *lower, *upper rigorous (a run whose enclosure is too wide gives the
+ * trivial end, 1 or min(m, n)); *eta_used = eta(k); status is
+ * bracket_status_decide on the two ends (theory/brackets/bracket_status.h). */
 ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
                               size_t *lower, size_t *upper, double *eta_used, const char **status);
 

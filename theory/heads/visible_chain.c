@@ -3,6 +3,7 @@
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */
 #include "theory/heads/visible.h"
 #include "theory/heads/visible_impl.h"
+#include "theory/brackets/bracket_status.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -130,8 +131,7 @@ ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps,
         return st;
     *upper = b1.upper;
     *lower = b2.lower;
-    if (status)
-        *status = (!strcmp(b1.status, "certified") && !strcmp(b2.status, "certified")) ? "certified"
-                                                                                         : "inconclusive";
+    if (status)   /* both runs bracket A_k: the one rule on the combined ends (b1 has no lower, b2 no upper) */
+        *status = bracket_status_decide(b2.lower, b2.lo.method, b1.upper, b1.up.method);
     return AR_OK;
 }

@@ -250,6 +250,95 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* ball_cost: exact point counts for shells in d = 2, 3 (the generator's own
+ * counts), a lower bound in d >= 4; the unbounded specs of issue 14 items 3
+ * and 4 refused at once, naming what to change; accepted specs unchanged. */
+START_TEST(test_cost_and_limits)
+{
+    ball_cost_t c;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    const double betas[] = { 50, 300, 3000 };
+    for (size_t d = 2; d <= 4; d++)
+        for (size_t k = 0; k < 3; k++) {
+            if (d == 4 && betas[k] > 300)
+                continue;
+            ball_spec_t s;
+            ball_spec_default(&s, BALL_SHELLS, d, betas[k]);
+            s.rho0 = k == 1 ? 0.0 : s.rho0;
+            ck_assert_int_eq(ball_cost(&s, &c), AR_OK);
+            ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+            if (d <= 3)
+                ck_assert_msg(c.points == (double)P.n, "d %zu beta %g: estimate %g, generated %zu", d, betas[k],
+                              c.points, P.n);
+            else
+                ck_assert_msg(c.points <= (double)P.n && c.points >= 0.05 * (double)P.n,
+                              "d 4 beta %g: lower bound %g, generated %zu", betas[k], c.points, P.n);
+            pointset_clear(&P);
+        }
+    struct { ball_family_t f; size_t d; double beta, rho0; size_t npoints; int unweighted; const char *needle; } bad[] = {
+        { BALL_UNIFORM, 2, 10, 0.9999999999999999, 10, 0, "lower --rho0" },
+        { BALL_DENSE, 2, 10, 0.9999999999999999, 10, 0, "ball dense" },
+        { BALL_DENSE, 16, 10, -1, 0, 0, "lower --d" },
+        { BALL_UNIFORM, 16, 10, -1, 0, 0, "ball uniform" },
+        { BALL_SHELLS, 10, 100, -1, 0, 0, "lower --beta or --d" },
+        { BALL_SHELLS, 2, 1e60, -1, 0, 0, "lower --beta" },
+        { BALL_SHELLS, 2, 1e40, -1, 0, 1, "lower --beta" },        /* K ~ 7e18: the old cast's edge */
+        { BALL_SHELLS, 3, 1e5, 0.0, 0, 1, "distinct points" },
+        { BALL_DENSE, 2, 1e60, -1, 100, 0, "use --unweighted" },
+        { BALL_SHELLS, 2, 1e6, 0.0, 0, 0, "use --unweighted" },        /* 34 GiB of multiplicities */
+        { BALL_SHELLS, 2, 3e5, 0.0, 0, 0, "hours" },                   /* 2.6e10 bits of multiplicities */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ball_spec_t s;
+        ball_spec_default(&s, bad[i].f, bad[i].d, bad[i].beta);
+        if (bad[i].rho0 >= 0)
+            s.rho0 = bad[i].rho0;
+        if (bad[i].npoints)
+            s.npoints = bad[i].npoints;
+        s.unweighted = bad[i].unweighted;
+        ck_assert_msg(ball_cost(&s, &c) == AR_EINVAL, "case %zu accepted", i);
+        ck_assert_msg(strstr(ar_error_get(), bad[i].needle), "case %zu: [%s] lacks '%s'", i, ar_error_get(),
+                      bad[i].needle);
+        ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);        /* refused before any work */
+    }
+    /* the same family with a thicker shell or fewer dimensions is accepted */
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_DENSE, 8, 10);
+    ck_assert_int_eq(ball_cost(&s, &c), AR_OK);
+    ball_spec_default(&s, BALL_UNIFORM, 12, 10);
+    ck_assert_int_eq(ball_cost(&s, &c), AR_OK);
+    ball_spec_default(&s, BALL_SHELLS, 2, 1e6);
+    s.unweighted = 1;
+    ck_assert_int_eq(ball_cost(&s, &c), AR_OK);
+    ck_assert(c.weight_bits == 0);
+}
+END_TEST
+
+/* Multiplicities beyond the Ziv loop's 2^22 bits are refused before any Arb
+ * work, whatever beta (the starting precision was a (long)ceil(...) of
+ * beta/2 log2 e: undefined behaviour from beta ~ 1e19, a crash at 1e60). */
+START_TEST(test_weights_too_large)
+{
+    pointset_t P;
+    ck_assert_int_eq(pointset_init(&P, 2, 2), AR_OK);
+    P.x[0] = 0.5, P.x[1] = 0.0, P.x[2] = 0.0, P.x[3] = 1.0;
+    const double betas[] = { 1e8, 1e20, 1e60, 1e300 };
+    for (size_t k = 0; k < 4; k++) {
+        ck_assert_int_eq(ball_gaussian_weights(&P, betas[k], 1.0), AR_EINVAL);
+        ck_assert_msg(strstr(ar_error_get(), "point 0") && strstr(ar_error_get(), "bits"), "%s", ar_error_get());
+    }
+    /* point 1 on the unit sphere alone has multiplicity round(M0) = 1 at any beta */
+    pointset_t Q;
+    ck_assert_int_eq(pointset_init(&Q, 1, 2), AR_OK);
+    Q.x[0] = 0.0, Q.x[1] = 1.0;
+    ck_assert_int_eq(ball_gaussian_weights(&Q, 1e60, 1.0), AR_OK);
+    ck_assert(fmpz_is_one(Q.w));
+    pointset_clear(&P);
+    pointset_clear(&Q);
+}
+END_TEST
+
 Suite *suite_ball(void)
 {
     Suite *s = suite_create("ball");
@@ -259,6 +348,8 @@ Suite *suite_ball(void)
     tcase_add_test(tc, test_shells_geometry);
     tcase_add_test(tc, test_dense_uniform_unweighted);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_cost_and_limits);
+    tcase_add_test(tc, test_weights_too_large);
     suite_add_tcase(s, tc);
     return s;
 }

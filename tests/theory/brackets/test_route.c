@@ -15,6 +15,8 @@
 #include "theory/brackets/bracket.h"
 #include "theory/certificates/polygon_match.h"
 #include "theory/brackets/route.h"
+#include "theory/brackets/bracket_scale.h"
+#include <stdlib.h>
 
 /* Within 1% (or 1) of the truncated SVD's upper end: how the randomized certificate is judged. */
 static int within_svd(size_t upper, size_t svd)
@@ -225,11 +227,46 @@ START_TEST(test_overrides)
 }
 END_TEST
 
+/* The size limits of the routes come from strict environment readers: a
+ * bad value is an error, never the default (issue 14 item 10), and the
+ * route chooser passes it on instead of bracketing. */
+START_TEST(test_size_limits_from_env)
+{
+    size_t v;
+    setenv("ATTNRANK_BALL_DENSE_MAX", "-1", 1);
+    ck_assert_int_eq(bracket_ball_dense_max(&v), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "ATTNRANK_BALL_DENSE_MAX='-1'"), "%s", ar_error_get());
+    setenv("ATTNRANK_BALL_DENSE_MAX", "0", 1);
+    ck_assert(bracket_ball_dense_max(&v) == AR_OK && v == 0);
+    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    ck_assert(bracket_ball_dense_max(&v) == AR_OK && v == 3000);
+    setenv("ATTNRANK_MAX_SCALE_N", "0", 1);
+    ck_assert_int_eq(bracket_scale_max_n(&v), AR_EINVAL);
+    setenv("ATTNRANK_MAX_SCALE_N", "12345", 1);
+    ck_assert(bracket_scale_max_n(&v) == AR_OK && v == 12345);
+    unsetenv("ATTNRANK_MAX_SCALE_N");
+    ck_assert(bracket_scale_max_n(&v) == AR_OK && v == 200000);
+    /* a ball instance with a bad dense limit: refused, not bracketed with 3000 */
+    pointset_t P;
+    ck_assert_int_eq(pointset_init(&P, 3, 2), AR_OK);
+    double x[6] = { 0.1, 0.2, -0.3, 0.4, 0.5, -0.6 };
+    memcpy(P.x, x, sizeof x);
+    route_result_t rr;
+    setenv("ATTNRANK_BALL_DENSE_MAX", "lots", 1);
+    ck_assert_int_eq(route_bracket(&P, &P, 2.0, 0.1, NULL, &rr), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "ATTNRANK_BALL_DENSE_MAX"), "%s", ar_error_get());
+    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    ck_assert_int_eq(route_bracket(&P, &P, 2.0, 0.1, NULL, &rr), AR_OK);
+    pointset_clear(&P);
+}
+END_TEST
+
 Suite *suite_route(void)
 {
     Suite *s = suite_create("route");
     TEST_TCASE(tc, "route");
     tcase_add_test(tc, test_never_looser_than_svd);
+    tcase_add_test(tc, test_size_limits_from_env);
     tcase_add_test(tc, test_svd_when_symeig_does_not_apply);
     tcase_add_test(tc, test_polygon_route);
     tcase_add_test(tc, test_polygon_match);

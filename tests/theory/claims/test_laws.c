@@ -2,6 +2,7 @@
  * table's declarations, and the verdict logic of verify_law, including a
  * negative control (a wrong predicted exponent must give "fail"). */
 #include <check.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
@@ -134,6 +135,38 @@ START_TEST(test_verdicts)
 }
 END_TEST
 
+/* laws_check_selection: every (claim, dimension) of the table is a
+ * selection; a pair that names no row is refused with the table's claims
+ * and dimensions, whatever the table holds. */
+START_TEST(test_selection)
+{
+    size_t n;
+    const law_t *L = laws_table(&n);
+    ck_assert_int_eq(laws_check_selection(NULL, 0), AR_OK);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(laws_check_selection(L[i].claim, 0), AR_OK);
+        ck_assert_int_eq(laws_check_selection(L[i].claim, L[i].dim), AR_OK);
+        ck_assert_int_eq(laws_check_selection(NULL, L[i].dim), AR_OK);
+    }
+    const char *const *e = laws_checked_elsewhere();
+    for (size_t i = 0; e[i]; i += 2) {
+        ck_assert_int_eq(laws_check_selection(e[i], 0), AR_OK);
+        ck_assert_int_eq(laws_check_selection(e[i], 2), AR_EINVAL);     /* no rows: no dimension */
+    }
+    ck_assert_int_eq(laws_check_selection("S", 1), AR_EINVAL);
+    ck_assert_msg(strstr(ar_error_get(), "claim S has no law row with d = 1"), "%s", ar_error_get());
+    for (size_t i = 0; i < n; i++) {                                    /* every row's dimension is listed */
+        char want[32];
+        snprintf(want, sizeof want, "%s: %s = ", L[i].claim, strcmp(L[i].claim, "R") ? "d" : "r");
+        ck_assert_msg(strstr(ar_error_get(), want), "[%s] lacks '%s'", ar_error_get(), want);
+    }
+    ck_assert_int_eq(laws_check_selection(NULL, 64), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "no law row has dimension 64"));
+    ck_assert_int_eq(laws_check_selection("Q", 0), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "no claim 'Q'"));
+}
+END_TEST
+
 Suite *suite_laws(void)
 {
     Suite *s = suite_create("laws");
@@ -143,6 +176,7 @@ Suite *suite_laws(void)
     tcase_add_test(tc, test_fit_bad_input);
     tcase_add_test(tc, test_table_declarations);
     tcase_add_test(tc, test_verdicts);
+    tcase_add_test(tc, test_selection);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -92,6 +92,7 @@ START_TEST(calib_real)
     }
     ck_assert(R.spearman >= -1 && R.spearman <= 1);
     ck_assert(R.p_value > 0 && R.p_value <= 1);
+    ck_assert(R.p_value_t >= 0 && R.p_value_t <= 1);
     /* an independent bracket of layer 1, head 2, scale 2, sentence 1 */
     const calib_setting_t *S = &R.set[1 * REAL_HEADS * 2 + 2 * 2 + 1];
     ck_assert(S->layer == 1 && S->head == 2 && S->scale == 2.0);
@@ -112,7 +113,7 @@ START_TEST(calib_real)
     free(ids);
     /* reproducible */
     ck_assert_int_eq(calib_run(&M, &C, &o, &R2), AR_OK);
-    ck_assert(R.spearman == R2.spearman && R.p_value == R2.p_value);
+    ck_assert(R.spearman == R2.spearman && R.p_value == R2.p_value && R.p_value_t == R2.p_value_t);
     for (size_t i = 0; i < R.nset; i++)
         ck_assert(R.set[i].upper_mean == R2.set[i].upper_mean && R.set[i].r_median == R2.set[i].r_median);
     calib_result_clear(&R);

@@ -1,0 +1,22 @@
+/* bracket_status.h -- the one rule that labels a bracket lower <= rank_eps(A)
+ * <= upper (README "Statuses and verdicts"), used by every route.
+ *
+ * The trivial ends are 1 <= rank_eps (eps < 1 = ||A||_r1) and rank_eps <=
+ * min(m, n); they carry the method name "trivial".  A bracket is
+ * "certified" only when each end is a non-trivial certificate or the
+ * bracket is provably tight (lower == upper, both ends rigorous); otherwise
+ * it is "inconclusive", whatever its ends are worth one by one. */
+#ifndef ATTNRANK_THEORY_BRACKET_STATUS_H
+#define ATTNRANK_THEORY_BRACKET_STATUS_H
+
+#include <stddef.h>
+
+/* "certified" or "inconclusive" (static strings) for the bracket [lower,
+ * upper] whose ends were certified by lower_method and upper_method
+ * ("trivial" for the trivial ends; NULL counts as trivial). */
+const char *bracket_status_decide(size_t lower, const char *lower_method, size_t upper, const char *upper_method);
+
+/* 1 if method names a trivial end ("trivial", or NULL / empty). */
+int bracket_end_trivial(const char *method);
+
+#endif
