@@ -388,3 +388,87 @@ ar_status real_head_weights(const real_model_t *M, size_t layer, size_t head, do
     }
     return AR_OK;
 }
+
+static double *copy_cols(const double *W, size_t rows, size_t ld, size_t c0, size_t cols)
+{
+    double *d = ar_calloc(rows * cols, sizeof *d, "head weights");
+    if (d)
+        for (size_t r = 0; r < rows; r++)
+            memcpy(d + r * cols, W + r * ld + c0, cols * sizeof *d);
+    return d;
+}
+
+/* Token ids of sentence s through the forward pass, errors naming it. */
+static ar_status forward_sentence(const real_model_t *M, const corpus_t *C, size_t s, real_acts_t *A)
+{
+    const char *vocab = M->vocab.path ? M->vocab.path : "(unnamed vocabulary)";
+    char where[160] = "";
+    if (C->entry)
+        snprintf(where, sizeof where, " (%s, sentence %zu)", C->entry[s].file, C->entry[s].index);
+    int *ids;
+    size_t n;
+    ar_status st = spm_encode(&M->vocab, C->text[s], &ids, &n);
+    if (st)
+        return st;
+    if (n > M->max_tokens) {
+        free(ids);
+        ar_error_set("calib: sentence %zu%s of %zu characters becomes %zu tokens under the vocabulary %s, "
+                     "the model reads at most %zu: this vocabulary does not fit the model",
+                     s, where, strlen(C->text[s]), n, vocab, M->max_tokens);
+        return AR_EINVAL;
+    }
+    if (n < 2) {
+        free(ids);
+        ar_error_set("calib: sentence %zu%s has fewer than 2 tokens under the vocabulary %s", s, where, vocab);
+        return AR_EINVAL;
+    }
+    st = real_model_forward(M, ids, n, A);
+    free(ids);
+    if (st) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", ar_error_get());
+        ar_error_set("calib: sentence %zu%s: %s", s, where, msg);
+    }
+    return st;
+}
+
+ar_status real_model_heads(const real_model_t *M, const corpus_t *C, model_heads_t *D)
+{
+    ar_status st = model_heads_alloc(D, "use-lite", REAL_LAYERS, C->n);
+    if (st)
+        return st;
+    for (size_t l = 0; !st && l < REAL_LAYERS; l++) {
+        const real_layer_t *R = &M->layer[l];
+        model_heads_layer_t *L = &D->layer[l];
+        size_t d = R->d, din = R->d_in;
+        L->nheads = REAL_HEADS;
+        L->dh = d / REAL_HEADS;
+        L->scale = R->scale;
+        L->d_in = din;
+        L->WQ = copy_cols(R->qkv, din, 3 * d, 0, d);
+        L->WK = copy_cols(R->qkv, din, 3 * d, d, d);
+        L->bQ = copy_cols(R->qkv_bias, 1, 3 * d, 0, d);
+        L->bK = copy_cols(R->qkv_bias, 1, 3 * d, d, d);
+        L->ln_scale = copy_cols(R->ln_scale, 1, din, 0, din);
+        L->ln_bias = copy_cols(R->ln_bias, 1, din, 0, din);
+        if (!L->WQ || !L->WK || !L->bQ || !L->bK || !L->ln_scale || !L->ln_bias)
+            st = AR_ENOMEM;
+    }
+    for (size_t s = 0; !st && s < C->n; s++) {
+        real_acts_t A;
+        st = forward_sentence(M, C, s, &A);
+        if (st)
+            break;
+        D->n[s] = A.n;
+        for (size_t l = 0; l < REAL_LAYERS; l++) {   /* hand the activations over */
+            D->layer[l].H[s] = A.h[l];
+            D->layer[l].Q[s] = A.q[l];
+            D->layer[l].K[s] = A.k[l];
+            A.h[l] = A.q[l] = A.k[l] = NULL;
+        }
+        real_acts_clear(&A);
+    }
+    if (st)
+        model_heads_clear(D);
+    return st;
+}

@@ -72,6 +72,22 @@ START_TEST(calib_errors)
     const char *a9[] = { "calib", "--per-sentence", NULL };
     crun(&r, a9);
     one_error_line(&r, 2);
+    const char *a10[] = { "calib", "--model", "bert", NULL };
+    crun(&r, a10);
+    one_error_line(&r, 2);
+    const char *a11[] = { "calib", "--model", "all", "--manifest", "m.json", NULL };
+    crun(&r, a11);
+    one_error_line(&r, 2);
+    const char *a12[] = { "calib", "--model", "pp-ocrv4", "--data", "/nonexistent/attnrank", NULL };
+    crun(&r, a12);
+    one_error_line(&r, 1);
+    ck_assert_ptr_nonnull(strstr(r.err, "make calib-data"));
+    const char *a13[] = { "calib", "--level", "1.5", NULL };
+    crun(&r, a13);
+    one_error_line(&r, 2);
+    const char *a14[] = { "calib", "--boot", "0", NULL };
+    crun(&r, a14);
+    one_error_line(&r, 2);
     const char *a8[] = { "calib", "--help", NULL };
     crun(&r, a8);
     ck_assert_int_eq(r.status, 0);
@@ -99,16 +115,21 @@ START_TEST(calib_json)
         lines++;
         ck_assert(line[0] == '{' && line[strlen(line) - 1] == '}');
         if (lines <= 8) {
-            const char *keys[] = { "\"layer\":", "\"head\":", "\"scale\":1,", "\"r\":", "\"r_tau\":{", "\"upper\":",
-                                   "\"lower\":" };
+            const char *keys[] = { "\"model\":\"use-lite\",", "\"layer\":", "\"head\":", "\"scale\":1,", "\"r\":",
+                                   "\"r_tau\":{", "\"upper\":", "\"lower\":", "\"uncertified\":{\"numrank\":",
+                                   "\"stable_rank\":", "\"effective_rank\":" };
             for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                 ck_assert_msg(strstr(line, keys[k]) != NULL, "line %zu lacks %s: %s", lines, keys[k], line);
+        } else if (lines <= 11) {                 /* layer 0, layer 1, all layers */
+            const char *lay[3] = { "\"layer\":0,", "\"layer\":1,", "\"layer\":\"all\"," };
+            ck_assert_msg(strstr(line, "\"summary\":\"association\",\"model\":\"use-lite\",") &&
+                          strstr(line, lay[lines - 9]) && strstr(line, "\"spearman\":") &&
+                          strstr(line, "\"ci\":[") && strstr(line, "\"p_value\":"), "line %zu: %s", lines, line);
         } else {
-            ck_assert_ptr_nonnull(strstr(line, "\"spearman\":"));
-            ck_assert_ptr_nonnull(strstr(line, "\"p_value\":"));
+            ck_assert_ptr_nonnull(strstr(line, "\"summary\":\"other\""));
         }
     }
-    ck_assert_uint_eq(lines, 9);
+    ck_assert_uint_eq(lines, 12);
     /* per-sentence lines first: 8 settings x 2 sentences */
     const char *b[] = { "calib", "--data", d && *d ? d : ".cache/calib", "--sentences", "2", "--scales", "1",
                         "--perms", "100", "--format", "json", "--per-sentence", NULL };
@@ -118,14 +139,14 @@ START_TEST(calib_json)
     lines = 0;
     for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
         lines++;
-        if (strstr(line, "\"sentence\":")) {
+        if (strstr(line, "\"input\":")) {
             ck_assert_uint_le(lines, 16);
             ck_assert_ptr_nonnull(strstr(line, "\"upper\":"));
             sent++;
         }
     }
     ck_assert_uint_eq(sent, 16);
-    ck_assert_uint_eq(lines, 25);
+    ck_assert_uint_eq(lines, 28);
 }
 END_TEST
 
