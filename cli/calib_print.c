@@ -60,10 +60,8 @@ static void print_inputs(const calib_result_t *R)
     }
 }
 
-static void json_assoc(const char *model, const char *layer, const calib_assoc_t *A, const calib_opts_t *o)
+static void json_assoc_rest(const calib_assoc_t *A, const calib_opts_t *o)
 {
-    printf("{\"summary\":\"association\",\"model\":\"%s\",\"layer\":%s,\"settings\":%zu,\"spearman\":", model, layer,
-           A->nset);
     json_num(A->rho);
     printf(",\"ci\":[");
     json_num(A->lo);
@@ -74,6 +72,20 @@ static void json_assoc(const char *model, const char *layer, const calib_assoc_t
     printf(",\"x\":\"mean reduction 1-r(tau)/dh\",\"y\":\"mean certified upper\",\"tau\":%g,\"perms\":%zu,"
            "\"boot\":%zu,\"boot_defined\":%zu,\"seed\":%llu}\n", o->taus[o->tau_main], o->nperm, o->nboot,
            A->nboot_ok, (unsigned long long)o->seed);
+}
+
+static void json_assoc(const char *model, const char *layer, const calib_assoc_t *A, const calib_opts_t *o)
+{
+    printf("{\"summary\":\"association\",\"model\":\"%s\",\"layer\":%s,\"settings\":%zu,\"spearman\":", model, layer,
+           A->nset);
+    json_assoc_rest(A, o);
+}
+
+static void json_assoc_scale(const char *model, double scale, const calib_assoc_t *A, const calib_opts_t *o)
+{
+    printf("{\"summary\":\"association_at_scale\",\"model\":\"%s\",\"layer\":\"all\",\"scale\":%.17g,"
+           "\"settings\":%zu,\"spearman\":", model, scale, A->nset);
+    json_assoc_rest(A, o);
 }
 
 static void print_json(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled)
@@ -113,6 +125,8 @@ static void print_json(const calib_result_t *R, size_t nr, const calib_assoc_t *
             json_assoc(R[m].model, lay, &R[m].layer[l], o);
         }
         json_assoc(R[m].model, "\"all\"", &R[m].all, o);
+        for (size_t s = 0; s < o->nscales; s++)
+            json_assoc_scale(R[m].model, o->scales[s], &R[m].at_scale[s], o);
         printf("{\"summary\":\"other\",\"model\":\"%s\",\"spearman_rtau\":", R[m].model);
         json_num(R[m].spearman_rtau);
         printf(",\"p_value_rtau\":");
@@ -172,6 +186,11 @@ static void print_tsv(const calib_result_t *R, size_t nr, const calib_assoc_t *p
             tsv_assoc(R[m].model, lay, &R[m].layer[l], o);
         }
         tsv_assoc(R[m].model, "all", &R[m].all, o);
+        for (size_t s = 0; s < o->nscales; s++) {
+            char lay[48];
+            snprintf(lay, sizeof lay, "all, at scale %g", o->scales[s]);
+            tsv_assoc(R[m].model, lay, &R[m].at_scale[s], o);
+        }
         printf("# model %s spearman(r_tau_median, upper_mean) %.4f p %.4g\n", R[m].model, R[m].spearman_rtau,
                R[m].p_value_rtau);
         printf("# model %s spearman(reduction_vis, upper_mean) %.4f p %.4g\n", R[m].model, R[m].spearman_vis,
@@ -219,6 +238,10 @@ static void print_text(const calib_result_t *R, size_t nr, const calib_assoc_t *
         char what[64];
         snprintf(what, sizeof what, "%s all layers:", R[m].model);
         text_assoc(what, &R[m].all, o);
+        for (size_t s = 0; s < o->nscales; s++) {
+            snprintf(what, sizeof what, "%s at scale %g only:", R[m].model, o->scales[s]);
+            text_assoc(what, &R[m].at_scale[s], o);
+        }
         printf("rho(median r(%g), mean upper) = %.4f, p = %.4g; rho(reduction relative to r, mean upper) = %.4f, "
                "p = %.4g\n", tm, R[m].spearman_rtau, R[m].p_value_rtau, R[m].spearman_vis, R[m].p_value_vis);
         printf("uncertified measures (numerical rank, stable rank, effective rank) are estimates, not certificates\n");

@@ -125,11 +125,14 @@ START_TEST(calib_json)
             ck_assert_msg(strstr(line, "\"summary\":\"association\",\"model\":\"use-lite\",") &&
                           strstr(line, lay[lines - 9]) && strstr(line, "\"spearman\":") &&
                           strstr(line, "\"ci\":[") && strstr(line, "\"p_value\":"), "line %zu: %s", lines, line);
+        } else if (lines == 12) {                 /* the one scale: across the 8 heads */
+            ck_assert_msg(strstr(line, "\"summary\":\"association_at_scale\",") && strstr(line, "\"scale\":1,") &&
+                          strstr(line, "\"settings\":8,"), "line %zu: %s", lines, line);
         } else {
             ck_assert_ptr_nonnull(strstr(line, "\"summary\":\"other\""));
         }
     }
-    ck_assert_uint_eq(lines, 12);
+    ck_assert_uint_eq(lines, 13);
     /* per-sentence lines first: 8 settings x 2 sentences */
     const char *b[] = { "calib", "--data", d && *d ? d : ".cache/calib", "--sentences", "2", "--scales", "1",
                         "--perms", "100", "--format", "json", "--per-sentence", NULL };
@@ -146,7 +149,7 @@ START_TEST(calib_json)
         }
     }
     ck_assert_uint_eq(sent, 16);
-    ck_assert_uint_eq(lines, 28);
+    ck_assert_uint_eq(lines, 29);
 }
 END_TEST
 

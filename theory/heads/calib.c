@@ -334,7 +334,7 @@ static double emp_radius_up(const model_heads_t *D, size_t l)
 
 /* One model's settings for the association: S[0..ns) all run on ninputs inputs. */
 typedef struct {
-    const calib_setting_t *S;
+    const calib_setting_t *const *S;
     size_t ns, ninputs;
 } assoc_group_t;
 
@@ -380,8 +380,8 @@ static ar_status assoc_groups(const assoc_group_t *G, size_t ng, const calib_opt
     size_t k = 0;
     for (size_t g = 0; !st && g < ng; g++)
         for (size_t i = 0; i < G[g].ns; i++, k++) {
-            x[k] = G[g].S[i].reduction_mean[o->tau_main];
-            y[k] = G[g].S[i].upper_mean;
+            x[k] = G[g].S[i]->reduction_mean[o->tau_main];
+            y[k] = G[g].S[i]->upper_mean;
         }
     if (!st)
         st = spearman_test(x, y, ns, o->nperm, o->seed, &A->rho, &A->p_value);
@@ -394,7 +394,7 @@ static ar_status assoc_groups(const assoc_group_t *G, size_t ng, const calib_opt
             for (size_t j = 0; j < m; j++)
                 pick[j] = (size_t)(rng_u64(&rng) % m);
             for (size_t i = 0; i < G[g].ns; i++, k++) {
-                const calib_setting_t *S = &G[g].S[i];
+                const calib_setting_t *S = G[g].S[i];
                 double sx = 0, sy = 0;
                 for (size_t j = 0; j < m; j++) {
                     sx += reduction_of(S, o, pick[j]);
@@ -425,20 +425,32 @@ ar_status calib_assoc_pooled(const calib_result_t *R, size_t nr, calib_assoc_t *
         return AR_EINVAL;
     }
     assoc_group_t *G = ar_calloc(nr, sizeof *G, "association");
-    if (!G)
+    const calib_setting_t **P = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < nr; i++)
+        total += R[i].nset;
+    if (G)
+        P = ar_calloc(total ? total : 1, sizeof *P, "association");
+    if (!G || !P) {
+        free(G);
         return AR_ENOMEM;
-    for (size_t i = 0; i < nr; i++) {
-        G[i].S = R[i].set;
+    }
+    ar_status st = AR_OK;
+    for (size_t i = 0, k = 0; i < nr; i++) {
+        G[i].S = P + k;
         G[i].ns = R[i].nset;
         G[i].ninputs = R[i].nsent;
+        for (size_t j = 0; j < R[i].nset; j++)
+            P[k++] = &R[i].set[j];
         if (R[i].opts.ntau != R[0].opts.ntau || R[i].opts.taus[R[i].opts.tau_main] != R[0].opts.taus[R[0].opts.tau_main]) {
-            free(G);
             ar_error_set("calib: results with different taus cannot be pooled");
-            return AR_EINVAL;
+            st = AR_EINVAL;
         }
     }
-    ar_status st = assoc_groups(G, nr, &R[0].opts, A);
+    if (!st)
+        st = assoc_groups(G, nr, &R[0].opts, A);
     free(G);
+    free(P);
     return st;
 }
 
@@ -506,16 +518,30 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
                 S->seconds = clock_now() - ts;
             }
     }
+    const calib_setting_t **P = st ? NULL : ar_calloc(R->nset, sizeof *P, "association");
+    if (!st && !P)
+        st = AR_ENOMEM;
     if (!st) {
-        assoc_group_t G = { R->set, R->nset, ns };
+        for (size_t k = 0; k < R->nset; k++)
+            P[k] = &R->set[k];
+        assoc_group_t G = { P, R->nset, ns };
         st = assoc_groups(&G, 1, o, &R->all);
     }
     for (size_t l = 0, first = 0; !st && l < D->nlayers; l++) {   /* settings are stored layer by layer */
         size_t per = D->layer[l].nheads * o->nscales;
-        assoc_group_t G = { R->set + first, per, ns };
+        assoc_group_t G = { P + first, per, ns };
         st = assoc_groups(&G, 1, o, &R->layer[l]);
         first += per;
     }
+    for (size_t c = 0; !st && c < o->nscales; c++) {             /* at one temperature scale, across heads */
+        size_t k = 0;
+        for (size_t j = 0; j < R->nset; j++)
+            if (R->set[j].scale == o->scales[c])
+                P[k++] = &R->set[j];
+        assoc_group_t G = { P, k, ns };
+        st = assoc_groups(&G, 1, o, &R->at_scale[c]);
+    }
+    free(P);
     if (!st) {
         double *z = ar_calloc(R->nset, sizeof *z, "association"), *w = ar_calloc(R->nset, sizeof *w, "association"),
                *y = ar_calloc(R->nset, sizeof *y, "association");

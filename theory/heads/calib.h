@@ -108,6 +108,7 @@ typedef struct {
     size_t nsent;
     calib_assoc_t all;                /* over every setting of the model */
     calib_assoc_t *layer;             /* nlayers: within one layer */
+    calib_assoc_t at_scale[CALIB_MAX_SCALES];  /* nscales: across the heads of every layer at one scale */
     double spearman_rtau, p_value_rtau;  /* rho(r_tau median at tau_main, upper_mean) */
     double spearman_vis, p_value_vis;    /* rho(reduction relative to r at tau_main, upper_mean) */
     double seconds;
