@@ -17,6 +17,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { writeNpy } = require("./npy_write.js");
 
 const OUT = [
   ["p2o.Add.235", "L0_h"], ["transpose_44.tmp_0_slice_0", "L0_q"], ["transpose_44.tmp_0_slice_1", "L0_k"],
@@ -24,19 +25,6 @@ const OUT = [
   ["p2o.Add.255", "L1_h"], ["transpose_47.tmp_0_slice_0", "L1_q"], ["transpose_47.tmp_0_slice_1", "L1_k"],
   ["softmax_10.tmp_0", "L1_attn"],
 ];
-
-function writeNpy(file, data, rows, cols) {
-  let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + rows + ", " + cols + "), }";
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  header = header + " ".repeat(pad % 64) + "\n";
-  const buf = Buffer.alloc(10 + header.length + 4 * data.length);
-  buf.write("\x93NUMPY", 0, "latin1");
-  buf[6] = 1; buf[7] = 0;
-  buf.writeUInt16LE(header.length, 8);
-  buf.write(header, 10, "latin1");
-  for (let i = 0; i < data.length; i++) buf.writeFloatLE(data[i], 10 + header.length + 4 * i);
-  fs.writeFileSync(file, buf);
-}
 
 // Binary P6 with maxval 255 and no comments (what the data step writes).
 function readPpm(file) {
@@ -98,7 +86,7 @@ async function main() {
           for (let r = 0; r < m; r++)
             for (let c = 0; c < dh; c++) out[r * cols + hh * dh + c] = data[(hh * m + r) * dh + c];
       }
-      writeNpy(path.join(outDir, `p${i}_${tag}.npy`), out, rows, cols);
+      writeNpy(path.join(outDir, `p${i}_${tag}.npy`), out, [rows, cols]);
     }
     const p = res["softmax_11.tmp_0"], T = p.dims[1], C = p.dims[2];
     let text = "", prev = 0;

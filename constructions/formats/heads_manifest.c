@@ -117,13 +117,23 @@ static char *dupstr(const char *s)
     return d;
 }
 
-static ar_status parse_layers(const json_t *A, const char *what, heads_manifest_t *M)
+/* The length *n of the array A (the manifest's `key`), 1..max. */
+static ar_status array_len(const json_t *A, const char *key, size_t max, const char *what, size_t *n)
 {
-    size_t n = json_is_array(A) ? json_array_size(A) : 0;
-    if (n < 1 || n > MAX_LAYERS) {
-        ar_error_set("%s: \"layers\" must be an array of 1..%d layers", what, MAX_LAYERS);
+    *n = json_is_array(A) ? json_array_size(A) : 0;
+    if (*n < 1 || *n > max) {
+        ar_error_set("%s: \"%s\" must be an array of 1..%zu entries", what, key, max);
         return AR_EINVAL;
     }
+    return AR_OK;
+}
+
+static ar_status parse_layers(const json_t *A, const char *what, heads_manifest_t *M)
+{
+    size_t n;
+    ar_status st0 = array_len(A, "layers", MAX_LAYERS, what, &n);
+    if (st0)
+        return st0;
     M->nlayers = n;
     M->nheads = ar_calloc(n, sizeof *M->nheads, "manifest");
     M->dh = ar_calloc(n, sizeof *M->dh, "manifest");
@@ -153,11 +163,10 @@ static ar_status parse_layers(const json_t *A, const char *what, heads_manifest_
 
 static ar_status parse_inputs(const json_t *A, const char *what, heads_manifest_t *M)
 {
-    size_t n = json_is_array(A) ? json_array_size(A) : 0;
-    if (n < 1 || n > MAX_INPUTS) {
-        ar_error_set("%s: \"inputs\" must be an array of 1..%d inputs", what, MAX_INPUTS);
-        return AR_EINVAL;
-    }
+    size_t n;
+    ar_status st0 = array_len(A, "inputs", MAX_INPUTS, what, &n);
+    if (st0)
+        return st0;
     M->ninputs = n;
     M->positions = ar_calloc(n, sizeof *M->positions, "manifest");
     M->input_name = ar_calloc(n, sizeof *M->input_name, "manifest");

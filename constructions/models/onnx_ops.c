@@ -445,6 +445,26 @@ static ar_status reduce_mean(const onnx_node_t *N, const onnx_tensor_t *X, onnx_
 }
 
 /* ---- shapes ---- */
+
+/* Row-major strides of X into sx. */
+static void strides_of(const onnx_tensor_t *X, size_t *sx)
+{
+    size_t s = 1;
+    for (size_t i = X->rank; i-- > 0;) {
+        sx[i] = s;
+        s *= (size_t)X->dims[i];
+    }
+}
+
+/* Advance the multi-index idx over dims[0..r) (last index fastest). */
+static void odometer_next(size_t *idx, const int64_t *dims, size_t r)
+{
+    for (size_t i = r; i-- > 0;) {
+        if ((int64_t)++idx[i] < dims[i])
+            return;
+        idx[i] = 0;
+    }
+}
 static ar_status set_int_vector(onnx_tensor_t *O, const int64_t *v, size_t n)
 {
     int64_t d = (int64_t)n;
@@ -509,22 +529,14 @@ static ar_status slice(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor
     if (st)
         return st;
     O->dtype = X->dtype;
-    size_t sx[ONNX_MAX_RANK], s = 1;
-    for (size_t i = X->rank; i-- > 0;) {
-        sx[i] = s;
-        s *= (size_t)X->dims[i];
-    }
-    size_t idx[ONNX_MAX_RANK] = { 0 };
+    size_t sx[ONNX_MAX_RANK], idx[ONNX_MAX_RANK] = { 0 };
+    strides_of(X, sx);
     for (size_t k = 0; k < O->size; k++) {
         size_t p = 0;
         for (size_t i = 0; i < X->rank; i++)
             p += (size_t)(lo[i] + (int64_t)idx[i]) * sx[i];
         O->data[k] = X->data[p];
-        for (size_t i = X->rank; i-- > 0;) {
-            if ((int64_t)++idx[i] < od[i])
-                break;
-            idx[i] = 0;
-        }
+        odometer_next(idx, od, X->rank);
     }
     return AR_OK;
 }
@@ -672,22 +684,14 @@ static ar_status transpose(const onnx_node_t *N, const onnx_tensor_t *X, onnx_te
     if ((st = onnx_tensor_alloc(O, X->rank, od)))
         return st;
     O->dtype = X->dtype;
-    size_t sx[ONNX_MAX_RANK], s = 1;
-    for (size_t i = X->rank; i-- > 0;) {
-        sx[i] = s;
-        s *= (size_t)X->dims[i];
-    }
-    size_t idx[ONNX_MAX_RANK] = { 0 };
+    size_t sx[ONNX_MAX_RANK], idx[ONNX_MAX_RANK] = { 0 };
+    strides_of(X, sx);
     for (size_t k = 0; k < O->size; k++) {
         size_t p = 0;
         for (size_t i = 0; i < X->rank; i++)
             p += idx[i] * sx[perm[i]];
         O->data[k] = X->data[p];
-        for (size_t i = X->rank; i-- > 0;) {
-            if ((int64_t)++idx[i] < od[i])
-                break;
-            idx[i] = 0;
-        }
+        odometer_next(idx, od, X->rank);
     }
     return AR_OK;
 }

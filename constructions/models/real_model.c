@@ -358,37 +358,6 @@ ar_status real_head_pointsets(const real_model_t *M, const real_acts_t *A, size_
     return AR_OK;
 }
 
-ar_status real_head_weights(const real_model_t *M, size_t layer, size_t head, double **WQ,
-                            double **WK, double **bQ, double **bK)
-{
-    *WQ = *WK = *bQ = *bK = NULL;
-    if (layer >= REAL_LAYERS || head >= REAL_HEADS) {
-        ar_error_set("real model: no layer %zu head %zu", layer, head);
-        return AR_EINVAL;
-    }
-    const real_layer_t *L = &M->layer[layer];
-    size_t d = L->d, dh = d / REAL_HEADS, din = L->d_in;
-    *WQ = ar_calloc(din * dh, sizeof(double), "head weights");
-    *WK = ar_calloc(din * dh, sizeof(double), "head weights");
-    *bQ = ar_calloc(dh, sizeof(double), "head weights");
-    *bK = ar_calloc(dh, sizeof(double), "head weights");
-    if (!*WQ || !*WK || !*bQ || !*bK) {
-        free(*WQ); free(*WK); free(*bQ); free(*bK);
-        *WQ = *WK = *bQ = *bK = NULL;
-        return AR_ENOMEM;
-    }
-    for (size_t r = 0; r < din; r++)
-        for (size_t c = 0; c < dh; c++) {
-            (*WQ)[r * dh + c] = L->qkv[r * 3 * d + head * dh + c];
-            (*WK)[r * dh + c] = L->qkv[r * 3 * d + d + head * dh + c];
-        }
-    for (size_t c = 0; c < dh; c++) {
-        (*bQ)[c] = L->qkv_bias[head * dh + c];
-        (*bK)[c] = L->qkv_bias[d + head * dh + c];
-    }
-    return AR_OK;
-}
-
 static double *copy_cols(const double *W, size_t rows, size_t ld, size_t c0, size_t cols)
 {
     double *d = ar_calloc(rows * cols, sizeof *d, "head weights");
