@@ -83,15 +83,17 @@ static double op_mul(double a, double b) { return a * b; }
 static double op_div(double a, double b) { return a / b; }
 static double op_pow(double a, double b) { return b == 2.0 ? a * a : pow(a, b); }
 
-static ar_status binary(const onnx_tensor_t *A, const onnx_tensor_t *B, binop_t f, onnx_tensor_t *O)
+/* Multidirectional broadcasting of the right-aligned shapes xa[0..ra) and
+ * xb[0..rb): *r = max(ra, rb), the result's dims, and the strides sa, sb of
+ * either operand in the result's index space (0 on broadcast axes). */
+static ar_status broadcast(const int64_t *xa, size_t ra, const int64_t *xb, size_t rb, size_t *r, int64_t *dims,
+                           size_t *sa, size_t *sb)
 {
-    size_t r = A->rank > B->rank ? A->rank : B->rank;
-    int64_t dims[ONNX_MAX_RANK];
-    size_t sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK];
+    *r = ra > rb ? ra : rb;
     size_t stA = 1, stB = 1;
-    for (size_t i = r; i-- > 0;) {
-        size_t ia = i + A->rank, ib = i + B->rank;   /* right-aligned: index i - (r - rank) */
-        int64_t da = ia >= r ? A->dims[ia - r] : 1, db = ib >= r ? B->dims[ib - r] : 1;
+    for (size_t i = *r; i-- > 0;) {
+        size_t ia = i + ra, ib = i + rb;             /* right-aligned: index i - (r - rank) */
+        int64_t da = ia >= *r ? xa[ia - *r] : 1, db = ib >= *r ? xb[ib - *r] : 1;
         if (da != db && da != 1 && db != 1) {
             ar_error_set("shapes do not broadcast (dimension %zu: %lld vs %lld)", i, (long long)da, (long long)db);
             return AR_EINVAL;
@@ -102,7 +104,34 @@ static ar_status binary(const onnx_tensor_t *A, const onnx_tensor_t *B, binop_t 
         stA *= (size_t)da;
         stB *= (size_t)db;
     }
-    ar_status st = onnx_tensor_alloc(O, r, dims);
+    return AR_OK;
+}
+
+/* Advance the multi-index idx over dims[0..r) (last index fastest) and the
+ * two operand offsets *pa, *pb with their strides. */
+static void odometer2(size_t *idx, const int64_t *dims, size_t r, const size_t *sa, const size_t *sb, size_t *pa,
+                      size_t *pb)
+{
+    for (size_t i = r; i-- > 0;) {
+        idx[i]++;
+        *pa += sa[i];
+        *pb += sb[i];
+        if ((int64_t)idx[i] < dims[i])
+            return;
+        *pa -= sa[i] * idx[i];
+        *pb -= sb[i] * idx[i];
+        idx[i] = 0;
+    }
+}
+
+static ar_status binary(const onnx_tensor_t *A, const onnx_tensor_t *B, binop_t f, onnx_tensor_t *O)
+{
+    size_t r, sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK];
+    int64_t dims[ONNX_MAX_RANK];
+    ar_status st = broadcast(A->dims, A->rank, B->dims, B->rank, &r, dims, sa, sb);
+    if (st)
+        return st;
+    st = onnx_tensor_alloc(O, r, dims);
     if (st)
         return st;
     if (A->size == O->size && B->size == O->size) {
@@ -112,16 +141,7 @@ static ar_status binary(const onnx_tensor_t *A, const onnx_tensor_t *B, binop_t 
         size_t idx[ONNX_MAX_RANK] = { 0 }, pa = 0, pb = 0;
         for (size_t k = 0; k < O->size; k++) {
             O->data[k] = f(A->data[pa], B->data[pb]);
-            for (size_t i = r; i-- > 0;) {        /* odometer */
-                idx[i]++;
-                pa += sa[i];
-                pb += sb[i];
-                if ((int64_t)idx[i] < dims[i])
-                    break;
-                pa -= sa[i] * idx[i];
-                pb -= sb[i] * idx[i];
-                idx[i] = 0;
-            }
+            odometer2(idx, dims, r, sa, sb, &pa, &pb);
         }
     }
     if (A->dtype != ONNX_F32 && A->dtype != ONNX_F64 && A->dtype == B->dtype)
@@ -314,24 +334,14 @@ static ar_status matmul(const onnx_tensor_t *A, const onnx_tensor_t *B, onnx_ten
         ar_error_set("inner dimensions %lld and %lld differ", (long long)k, (long long)k2);
         return AR_EINVAL;
     }
-    size_t ra = A->rank - 2, rb = B->rank - 2, r = ra > rb ? ra : rb;
+    size_t r, sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK];
     int64_t dims[ONNX_MAX_RANK];
-    size_t sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK], stA = 1, stB = 1;
-    for (size_t i = r; i-- > 0;) {
-        int64_t da = i + ra >= r ? A->dims[i + ra - r] : 1, db = i + rb >= r ? B->dims[i + rb - r] : 1;
-        if (da != db && da != 1 && db != 1) {
-            ar_error_set("batch dimensions do not broadcast");
-            return AR_EINVAL;
-        }
-        dims[i] = da == 1 ? db : da;
-        sa[i] = da == 1 ? 0 : stA;
-        sb[i] = db == 1 ? 0 : stB;
-        stA *= (size_t)da;
-        stB *= (size_t)db;
-    }
+    ar_status st = broadcast(A->dims, A->rank - 2, B->dims, B->rank - 2, &r, dims, sa, sb);   /* batch dimensions */
+    if (st)
+        return st;
     dims[r] = m;
     dims[r + 1] = n;
-    ar_status st = onnx_tensor_alloc(O, r + 2, dims);
+    st = onnx_tensor_alloc(O, r + 2, dims);
     if (st)
         return st;
     size_t nb = 1;
@@ -347,16 +357,7 @@ static ar_status matmul(const onnx_tensor_t *A, const onnx_tensor_t *B, onnx_ten
                 for (int64_t j = 0; j < n; j++)
                     o[i * n + j] += av * b[l * n + j];
             }
-        for (size_t i = r; i-- > 0;) {
-            idx[i]++;
-            pa += sa[i];
-            pb += sb[i];
-            if ((int64_t)idx[i] < dims[i])
-                break;
-            pa -= sa[i] * idx[i];
-            pb -= sb[i] * idx[i];
-            idx[i] = 0;
-        }
+        odometer2(idx, dims, r, sa, sb, &pa, &pb);
     }
     return AR_OK;
 }

@@ -340,19 +340,10 @@ ar_status real_head_pointsets(const real_model_t *M, const real_acts_t *A, size_
         ar_error_set("real model: no layer %zu head %zu", layer, head);
         return AR_EINVAL;
     }
-    size_t d = M->layer[layer].d, dh = d / REAL_HEADS, n = A->n;
-    ar_status st = pointset_init(Q, n, dh);
-    if (!st) st = pointset_init(K, n, dh);
-    if (st) {
-        pointset_clear(Q);
-        pointset_clear(K);
+    size_t d = M->layer[layer].d, dh = d / REAL_HEADS;
+    ar_status st = model_heads_split(A->q[layer], A->k[layer], A->n, d, head * dh, dh, Q, K);
+    if (st)
         return st;
-    }
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < dh; c++) {
-            Q->x[i * dh + c] = A->q[layer][i * d + head * dh + c];
-            K->x[i * dh + c] = A->k[layer][i * d + head * dh + c];
-        }
     pointset_set_provenance(Q, "USE-lite layer %zu head %zu queries (%s)", layer, head, tag);
     pointset_set_provenance(K, "USE-lite layer %zu head %zu keys (%s)", layer, head, tag);
     return AR_OK;

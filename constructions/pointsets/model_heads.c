@@ -87,17 +87,11 @@ ar_status model_heads_validate(const model_heads_t *D)
     return AR_OK;
 }
 
-ar_status model_heads_pointsets(const model_heads_t *D, size_t layer, size_t head, size_t input, const char *tag,
-                                pointset_t *Q, pointset_t *K)
+ar_status model_heads_split(const double *Qall, const double *Kall, size_t n, size_t w, size_t c0, size_t dh,
+                            pointset_t *Q, pointset_t *K)
 {
     memset(Q, 0, sizeof *Q);
     memset(K, 0, sizeof *K);
-    if (layer >= D->nlayers || input >= D->ninputs || head >= D->layer[layer].nheads) {
-        ar_error_set("%s: no layer %zu head %zu input %zu", D->name, layer, head, input);
-        return AR_EINVAL;
-    }
-    const model_heads_layer_t *L = &D->layer[layer];
-    size_t dh = L->dh, w = L->nheads * dh, n = D->n[input];
     ar_status st = pointset_init(Q, n, dh);
     if (!st)
         st = pointset_init(K, n, dh);
@@ -108,9 +102,26 @@ ar_status model_heads_pointsets(const model_heads_t *D, size_t layer, size_t hea
     }
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < dh; c++) {
-            Q->x[i * dh + c] = L->Q[input][i * w + head * dh + c];
-            K->x[i * dh + c] = L->K[input][i * w + head * dh + c];
+            Q->x[i * dh + c] = Qall[i * w + c0 + c];
+            K->x[i * dh + c] = Kall[i * w + c0 + c];
         }
+    return AR_OK;
+}
+
+ar_status model_heads_pointsets(const model_heads_t *D, size_t layer, size_t head, size_t input, const char *tag,
+                                pointset_t *Q, pointset_t *K)
+{
+    memset(Q, 0, sizeof *Q);
+    memset(K, 0, sizeof *K);
+    if (layer >= D->nlayers || input >= D->ninputs || head >= D->layer[layer].nheads) {
+        ar_error_set("%s: no layer %zu head %zu input %zu", D->name, layer, head, input);
+        return AR_EINVAL;
+    }
+    const model_heads_layer_t *L = &D->layer[layer];
+    size_t dh = L->dh;
+    ar_status st = model_heads_split(L->Q[input], L->K[input], D->n[input], L->nheads * dh, head * dh, dh, Q, K);
+    if (st)
+        return st;
     pointset_set_provenance(Q, "%s layer %zu head %zu queries (%s)", D->name, layer, head, tag);
     pointset_set_provenance(K, "%s layer %zu head %zu keys (%s)", D->name, layer, head, tag);
     return AR_OK;

@@ -49,6 +49,11 @@ void model_heads_clear(model_heads_t *D);
  * with one line naming the layer or input otherwise. */
 ar_status model_heads_validate(const model_heads_t *D);
 
+/* Query and key point sets (n x dh each, no provenance) from the columns
+ * c0 .. c0 + dh - 1 of Qall and Kall (n x w, row-major). */
+ar_status model_heads_split(const double *Qall, const double *Kall, size_t n, size_t w, size_t c0, size_t dh,
+                            pointset_t *Q, pointset_t *K);
+
 /* Query and key point sets of (layer, head, input): n x dh each, provenance
  * naming the model, layer, head and `tag`. */
 ar_status model_heads_pointsets(const model_heads_t *D, size_t layer, size_t head, size_t input, const char *tag,
