@@ -33,10 +33,13 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-# GSL statically and without -lgslcblas: only the few GSL objects used are linked in,
-# their cblas_* references bind to OpenBLAS's libblas, and neither libgsl.so nor its
-# dependency libgslcblas.so is loaded (nor costs address space under ulimit -v).
-LDLIBS_ALL = -lglpk -ljansson -lnettle -lprotobuf-c -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -lgsl -Wl,-Bdynamic $(PKGS_LIBS) -lm -ldl -lpthread
+# The small libraries statically (jansson, nettle, protobuf-c, GSL without -lgslcblas):
+# only the objects used are linked in, GSL's cblas_* references bind to OpenBLAS's
+# libblas, and none of them is a shared object mapped at start-up: every mapping
+# costs address space that ulimit -v must leave for OpenBLAS's threads, which it
+# starts before main (tests/cli/test_cli.c test_memory_limit).
+LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -ljansson -lnettle -lprotobuf-c -lgsl -Wl,-Bdynamic \
+             $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
