@@ -25,15 +25,18 @@ typedef enum {
  * and, when size is not NULL, *size is the file size for regular files and
  * -1 otherwise.  AR_EIO when the file cannot be opened (message with the
  * reason), AR_EINVAL when it is a directory, socket or block device, or not
- * regular under INFILE_REGULAR.  Messages name the path (escaped by
- * ar_error_set) and are one line. */
+ * regular under INFILE_REGULAR, and AR_EINVAL inside a pinned load
+ * (numerics/pinstore.h), which reads only verified bytes.  Messages name
+ * the path (escaped by ar_error_set) and are one line. */
 ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size);
 
 /* Read the whole regular file `path` (opened with infile_open, kind
  * INFILE_REGULAR) into a buffer of *n bytes plus a terminating NUL
  * (allocated, caller frees).  AR_EINVAL "file too large" above max_bytes
  * and when the file changes size while being read; AR_EIO on a read error.
- * Messages name the path and are one line. */
+ * Messages name the path and are one line.  Inside a pinned load
+ * (numerics/pinstore.h) it returns a copy of the verified bytes of `path`
+ * and refuses any path that was not verified. */
 ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, char **buf, size_t *n);
 
 #endif

@@ -214,7 +214,8 @@ static ar_status attr_convert(const Onnx__AttributeProto *P, const char *what, c
             A->ints = ar_calloc(A->n ? A->n : 1, sizeof(int64_t), "ONNX attribute");
             if (!A->ints)
                 return AR_ENOMEM;
-            memcpy(A->ints, P->ints, A->n * sizeof(int64_t));
+            if (A->n)
+                memcpy(A->ints, P->ints, A->n * sizeof(int64_t));
         }
     } else if (!P->t) {
         ar_error_set("%s: node '%s' attribute '%s' holds no tensor", what, node, P->name);

@@ -46,26 +46,24 @@ static ar_status read_shard(const char *mpath, const char *dir, const char *file
     ar_status ost = path_join(dir, file, &p);
     if (ost != AR_OK)
         return ost;
-    FILE *f;
-    ost = infile_open(p, "weight shard", INFILE_REGULAR, &f, NULL);
+    char *data;
+    size_t got;
+    size_t room = cap - *len;
+    ost = infile_read_all(p, "weight shard", room + 1, &data, &got);   /* room + 1: one byte too many is seen */
     if (ost != AR_OK) {
+        if (ost == AR_EINVAL && strstr(ar_error_get(), "file too large"))
+            ar_error_set("%s: shards hold more bytes than the manifest's %zu (at %s)", mpath, cap, file);
         free(p);
         return ost;
     }
-    size_t room = cap - *len;
-    size_t got = fread(buf + *len, 1, room, f);
-    int extra = (got == room) && fgetc(f) != EOF;
-    int err = ferror(f);
-    fclose(f);
-    if (err)
-        ar_error_set("%s: error reading shard %s", mpath, p);
     free(p);
-    if (err)
-        return AR_EIO;
-    if (extra) {
+    if (got > room) {
+        free(data);
         ar_error_set("%s: shards hold more bytes than the manifest's %zu (at %s)", mpath, cap, file);
         return AR_EINVAL;
     }
+    memcpy(buf + *len, data, got);
+    free(data);
     *len += got;
     return AR_OK;
 }

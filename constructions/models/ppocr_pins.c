@@ -9,6 +9,7 @@
  * 1.30.0) on those.  scripts/calib_data_ppocr.sh reads these lines too (the
  * pattern `{ "PATH", "HEX" },`): one table for both. */
 #include "constructions/models/ppocr_pins.h"
+#include "numerics/pinstore.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -266,12 +267,16 @@ ar_status ppocr_pins_load(const char *root, ppocr_model_t *M)
     memset(M, 0, sizeof *M);
     size_t n;
     const real_pin_t *pins = ppocr_pins_model(&n);
-    ar_status st = real_pins_verify(root, pins, n);
+    ar_status st = pinstore_begin();     /* the loader parses exactly the bytes checked here */
+    if (st)
+        return st;
+    st = real_pins_verify(root, pins, n);
     char *path = NULL;
     if (!st)
         st = path_join(root, pins[0].path, &path);
     if (!st)
         st = ppocr_model_load(path, M);
+    pinstore_end();
     free(path);
     return st;
 }
@@ -281,12 +286,19 @@ ar_status ppocr_pins_images_load(const char *root, ppm_image_t **images, size_t 
     *images = NULL;
     size_t m;
     const real_pin_t *pins = ppocr_pins_images(&m);
-    ar_status st = real_pins_verify(root, pins, m);
+    ar_status st = pinstore_begin();
     if (st)
         return st;
+    st = real_pins_verify(root, pins, m);
+    if (st) {
+        pinstore_end();
+        return st;
+    }
     ppm_image_t *im = ar_calloc(m, sizeof *im, "text-line images");
-    if (!im)
+    if (!im) {
+        pinstore_end();
         return AR_ENOMEM;
+    }
     for (size_t i = 0; !st && i < m; i++) {
         char *path;
         st = path_join(root, pins[i].path, &path);
@@ -294,6 +306,7 @@ ar_status ppocr_pins_images_load(const char *root, ppm_image_t **images, size_t 
             st = ppm_read(path, &im[i]);
         free(path);
     }
+    pinstore_end();
     if (st) {
         for (size_t i = 0; i < m; i++)
             ppm_clear(&im[i]);

@@ -6,6 +6,7 @@
  * package (the same bytes on every run).  scripts/calib_data.sh reads
  * these lines too (the pattern `{ "PATH", "HEX" },`): one table for both. */
 #include "constructions/models/real_pins.h"
+#include "numerics/pinstore.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,12 +109,16 @@ ar_status real_pins_load(const char *root, real_model_t *M)
     memset(M, 0, sizeof *M);
     size_t n;
     const real_pin_t *pins = real_pins_model(&n);
-    ar_status st = real_pins_verify(root, pins, n);
+    ar_status st = pinstore_begin();     /* the loader parses exactly the bytes checked here */
+    if (st)
+        return st;
+    st = real_pins_verify(root, pins, n);
     char *dir = NULL;
     if (!st)
         st = path_join(root, REAL_PINS_MODEL_DIR, &dir);
     if (!st)
         st = real_model_load(dir, M);
+    pinstore_end();
     free(dir);
     return st;
 }
@@ -125,12 +130,16 @@ ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n)
         ar_status st = path_join(root, pins[i].path, &p);
         if (st)
             return st;
-        char got[65];
-        st = sha256_file_hex(p, "pinned model file", got);
-        if (!st && strcmp(got, pins[i].sha256) != 0) {
-            ar_error_set("%s: not the pinned file (sha256 expected %s, got %s): the cache was modified or "
-                         "damaged; 'make calib-data' restores it", p, pins[i].sha256, got);
-            st = AR_EINVAL;
+        if (pinstore_active())               /* inside a pinned load: keep the checked bytes */
+            st = pinstore_verify(p, pins[i].sha256, REAL_PINS_MAX_BYTES, "pinned model file");
+        else {
+            char got[65];
+            st = sha256_file_hex(p, "pinned model file", got);
+            if (!st && strcmp(got, pins[i].sha256) != 0) {
+                ar_error_set("%s: not the pinned file (sha256 expected %s, got %s): the cache was modified or "
+                             "damaged; 'make calib-data' restores it", p, pins[i].sha256, got);
+                st = AR_EINVAL;
+            }
         }
         free(p);
         if (st)

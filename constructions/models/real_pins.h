@@ -13,6 +13,7 @@
 #include "constructions/models/real_model.h"
 
 #define REAL_PINS_MODEL_DIR "model/package/dist"   /* under the cache root */
+#define REAL_PINS_MAX_BYTES ((size_t)256 << 20)   /* largest pinned file read into memory */
 
 typedef struct {
     const char *path;     /* relative to the cache root */
@@ -28,11 +29,15 @@ const real_pin_t *real_pins_reference(size_t *n);
 
 /* Check ROOT/path of pins[0..n) against their digests, in order.  The
  * first mismatch is AR_EINVAL with one line naming the file, the expected
- * and the actual digest; a missing or unreadable file is AR_EIO naming it. */
+ * and the actual digest; a missing or unreadable file is AR_EIO naming it.
+ * Inside a pinned load (numerics/pinstore.h) the checked bytes are kept, so
+ * that the readers that follow parse exactly them and nothing else. */
 ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n);
 
 /* Verify every pinned model file under ROOT, then real_model_load its
- * REAL_PINS_MODEL_DIR.  Nothing is parsed before every digest matched. */
+ * REAL_PINS_MODEL_DIR inside one pinned load: nothing is parsed before every
+ * digest matched, and what is parsed is the bytes that were hashed (each
+ * file is read once; a reader asking for any other file is refused). */
 ar_status real_pins_load(const char *root, real_model_t *M);
 
 #endif
