@@ -111,6 +111,16 @@ $(BUILD)/tests/suites.h: $(TEST_SRC) FORCE
 
 FORCE:
 
+# the source's commit (git describe --dirty) for the provenance of every result
+# (numerics/version.h): rewritten only when it changes, so version.o rebuilds then
+$(BUILD)/version_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	  echo "#define ATTNRANK_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/numerics/version.o: $(BUILD)/version_commit.h
+$(BUILD)/numerics/version.o: ALL_CFLAGS += -I$(BUILD)
+
 $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
