@@ -25,6 +25,7 @@ static const char usage[] =
     "  generate    write a point set as .npy (and multiplicities)\n"
     "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
     "  calib       claim E on a real pretrained transformer (needs 'make calib-data')\n"
+    "  merge       tables and verdicts of a sweep from its shard files (--shard K/N)\n"
     "\n"
     "Options:\n"
     "  --help      this text (also 'attnrank COMMAND --help')\n"
@@ -86,6 +87,8 @@ int main(int argc, char **argv)
         rc = cmd_head(argc, argv);
     else if (strcmp(c, "calib") == 0)
         rc = cmd_calib(argc, argv);
+    else if (strcmp(c, "merge") == 0)
+        rc = cmd_merge(argc, argv);
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {

@@ -225,6 +225,11 @@ double law_value(const law_t *L, double beta)
     return pow(law_variable(L, beta), L->predicted);
 }
 
+int law_extended(const law_t *L)
+{
+    return L->tier && strcmp(L->tier, "extended") == 0;
+}
+
 int law_asserted(const law_t *L)
 {
     return !L->kind || strcmp(L->kind, "report") != 0;
