@@ -50,7 +50,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
 VERIFY_SRC := $(sort $(wildcard tests/verify/verify_*.c))
 VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o $(BUILD)/cli/verify_print.o \
-              $(BUILD)/cli/output.o
+              $(BUILD)/cli/output.o $(BUILD)/cli/shards.o
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
