@@ -21,6 +21,17 @@ static const double betas_s2_scale[] = { 100, 1000, 10000, 100000 };
 static const double betas_s3_scale[] = { 50, 100, 200, 500 };
 static const double betas_s4_scale[] = { 20, 50, 100, 200 };
 static const double betas_s5_scale[] = { 20, 50, 100, 200 };
+/* d = 6 (issue 17), declared before any of its numbers were computed: the
+ * claim's exponent (d-1)/2 = 2.5 with the tolerance of every claim-S row
+ * (0.1); the band continues the d = 4, 5 bands ([0.5, 20], [0.25, 40]:
+ * halved below, doubled above per dimension) to [0.125, 80]; window beta
+ * 10..80, the largest range whose costliest point (the cap-packing search
+ * at beta 80, about 300 s of the 5 min one-process sweep) stays within a
+ * few minutes per point; the same ends as d = 4, 5 (cap packings lower,
+ * continuum polynomial upper).  A report row of tier "extended": outside
+ * the default make verify, run by `attnrank verify --d 6` (as a Slurm
+ * array: README 'Sweeps on a cluster'). */
+static const double betas_s6_scale[] = { 10, 20, 40, 80 };
 static const double beta_sat3[] = { 50 };
 static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
 
@@ -130,6 +141,10 @@ static const law_t table[] = {
       .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
       .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    { S_ROW, .cost_s = 320, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .band_hi = 80.0, .betas = betas_s6_scale, .nbetas = 4, .family = "uniform",
+      .scope = "beyond the default run: lower: cap packings; upper: continuum operator (as d = 4, 5)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "report", .tier = "extended" },
     /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
     { R_ROW, .cost_s = 1.2, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
       .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
