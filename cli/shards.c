@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <flint/flint.h>
 #include "numerics/version.h"
+#include "constructions/formats/json.h"
 
 json_t *shards_precision(void)
 {
@@ -73,14 +74,25 @@ static int exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-/* The record of id in f, or NULL. */
+/* The index of id's record in f, or f->nrec. */
+static size_t find_ix(const shardfile_t *f, const char *id)
+{
+    size_t i = 0;
+    for (; i < f->nrec; i++)
+        if (!strcmp(json_string_value(json_object_get(f->rec[i], "point")), id))
+            break;
+    return i;
+}
+
 static const json_t *find_rec(const shardfile_t *f, const char *id)
 {
-    for (size_t i = 0; f && i < f->nrec; i++)
-        if (!strcmp(json_string_value(json_object_get(f->rec[i], "point")), id))
-            return f->rec[i];
-    return NULL;
+    size_t i = find_ix(f, id);
+    return i < f->nrec ? f->rec[i] : NULL;
 }
+
+static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
+                                 const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
+                                 shards_check_fn check, void *ctx, int progress, size_t mine);
 
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
                      shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress)
@@ -88,11 +100,29 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
     size_t mine = 0;
     for (size_t u = 0; u < nunits; u++)
         mine += owner[u] == sel.k;
+    /* the header as the reader sees it (every number a double), for comparisons */
+    char *ht = shardfile_dump(header);
+    json_t *hr = NULL;
+    if (!ht || json_read_buffer(ht, strlen(ht), "shard header", &hr)) {
+        free(ht);
+        ar_error_set("out of memory");
+        return AR_ENOMEM;
+    }
+    free(ht);
+    ar_status st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, progress, mine);
+    json_decref(hr);
+    return st;
+}
+
+static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
+                                 const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
+                                 shards_check_fn check, void *ctx, int progress, size_t mine)
+{
     /* complete already? */
     if (exists(out)) {
         shardfile_t f;
         if (shardfile_read(out, 1, &f) == AR_OK) {
-            int ok = same_header(f.header, header) && f.nrec == mine;
+            int ok = same_header(f.header, hr) && f.nrec == mine;
             if (!ok)
                 ar_error_set("another run's header or points");
             for (size_t u = 0; ok && u < nunits; u++) {
@@ -125,7 +155,7 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
     shardfile_t pf;
     int have_pf = 0;
     if (exists(partial) && shardfile_read(partial, 0, &pf) == AR_OK) {
-        have_pf = same_header(pf.header, header);
+        have_pf = same_header(pf.header, hr);
         if (!have_pf)
             shardfile_clear(&pf);
     }
@@ -138,17 +168,17 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
         if (owner[u] != sel.k)
             continue;
         json_t *rec = NULL;
-        const json_t *old = have_pf ? find_rec(&pf, ids[u]) : NULL;
-        if (old && check(u, ctx, old, "partial") == AR_OK) {
-            rec = json_incref((json_t *)old);
+        size_t oi = have_pf ? find_ix(&pf, ids[u]) : 0;
+        if (have_pf && oi < pf.nrec && check(u, ctx, pf.rec[oi], "partial") == AR_OK) {
+            st = shardfile_put_text(w, pf.text[oi]);   /* the line as it was written */
             reused++;
         } else {
             if (progress)
                 fprintf(stderr, "[shard %zu/%zu] %zu/%zu %s\n", sel.k, sel.n, done + 1, mine, ids[u]);
             st = fn(u, ctx, &rec);
+            if (st == AR_OK)
+                st = shardfile_put(w, rec);
         }
-        if (st == AR_OK)
-            st = shardfile_put(w, rec);
         json_decref(rec);
         done++;
     }

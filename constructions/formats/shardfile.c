@@ -121,6 +121,18 @@ ar_status shardfile_put(shardfile_writer_t *w, const json_t *record)
     return st;
 }
 
+ar_status shardfile_put_text(shardfile_writer_t *w, const char *line)
+{
+    if (strchr(line, '\n')) {
+        ar_error_set("%s: a record line holds a newline", w->partial);
+        return AR_EINVAL;
+    }
+    ar_status st = put_line(w, line);
+    if (st == AR_OK)
+        w->nrec++;
+    return st;
+}
+
 ar_status shardfile_end(shardfile_writer_t *w)
 {
     char hex[65], line[160];
@@ -155,8 +167,11 @@ void shardfile_clear(shardfile_t *f)
 {
     if (!f)
         return;
-    for (size_t i = 0; i < f->nrec; i++)
+    for (size_t i = 0; i < f->nrec; i++) {
         json_decref(f->rec[i]);
+        free(f->text ? f->text[i] : NULL);
+    }
+    free(f->text);
     json_decref(f->header);
     free(f->rec);
     free(f->line);
@@ -415,18 +430,32 @@ ar_status shardfile_parse(const char *buf, size_t n, const char *what, int compl
             if (out->nrec == cap) {
                 size_t nc = cap ? 2 * cap : 64;
                 json_t **r = realloc(out->rec, nc * sizeof *r);
-                size_t *l = r ? realloc(out->line, nc * sizeof *l) : NULL;
                 if (r)
                     out->rec = r;
-                if (!r || !l) {
+                size_t *l = r ? realloc(out->line, nc * sizeof *l) : NULL;
+                if (l)
+                    out->line = l;
+                char **tx = l ? realloc(out->text, nc * sizeof *tx) : NULL;
+                if (tx)
+                    out->text = tx;
+                if (!r || !l || !tx) {
                     json_decref(v);
                     ar_error_set("%s: out of memory", what);
                     st = AR_ENOMEM;
                     goto fail;
                 }
-                out->line = l;
                 cap = nc;
             }
+            char *tx = malloc(len + 1);
+            if (!tx) {
+                json_decref(v);
+                ar_error_set("%s: out of memory", what);
+                st = AR_ENOMEM;
+                goto fail;
+            }
+            memcpy(tx, buf + pos, len);
+            tx[len] = '\0';
+            out->text[out->nrec] = tx;
             out->rec[out->nrec] = v;
             out->line[out->nrec++] = lineno;
         }

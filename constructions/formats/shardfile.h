@@ -45,6 +45,9 @@ ar_status shardfile_begin(const char *path, const json_t *header, shardfile_writ
 /* Append one record (an object with "point") as one line and flush it. */
 ar_status shardfile_put(shardfile_writer_t *w, const json_t *record);
 
+/* Append a record line read from a shard file (shardfile_t.text) as it is. */
+ar_status shardfile_put_text(shardfile_writer_t *w, const char *line);
+
 /* Write the end record, flush and sync, rename PATH.partial to PATH; frees w
  * (also on failure, leaving PATH.partial). */
 ar_status shardfile_end(shardfile_writer_t *w);
@@ -63,6 +66,7 @@ typedef struct {
     json_t *header;
     json_t **rec;        /* nrec point records, in file order */
     size_t *line;        /* line number of each record */
+    char **text;         /* each record's line as read (without its newline) */
     size_t nrec;
     size_t shard, shards;
     const char *sweep, *plan;   /* members of header */
