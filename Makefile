@@ -93,7 +93,7 @@ endif
 check-slurm: deps
 	@sh scripts/deps.sh slurm
 	@$(MAKE) --no-print-directory $(BIN)
-	@sh scripts/slurm/check.sh $(abspath $(BIN))
+	@bash scripts/slurm/check.sh $(abspath $(BIN))
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -166,7 +166,8 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-m
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB_SRC := numerics/infile.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
-                constructions/formats/spm_tokenizer.c constructions/formats/corpus.c
+                constructions/formats/spm_tokenizer.c constructions/formats/corpus.c \
+                constructions/formats/shardfile.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
