@@ -95,6 +95,7 @@ norm() { sed -E 's/"seconds":[-+0-9.eE]+/"seconds":0/g' "$1"; }
 sweep="verify --claim S --d 3"
 out=$scratch/out
 submit() {
+    rm -f "$out/merged.rc"
     (cd "$root" && ATTNRANK_SWEEP="$sweep" ATTNRANK_SHARDS=3 ATTNRANK_OUT="$out" ATTNRANK_BIN="$bin" \
         ATTNRANK_MERGE_FORMAT=json sbatch --output="$scratch/submit-%j.log" scripts/slurm/sweep.sbatch) ||
         { keep=1; fail "sbatch refused the sweep"; }
