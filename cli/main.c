@@ -25,7 +25,7 @@ static const char usage[] =
     "  funk-hecke  spectral check of exp(beta x.y) on the sphere against Funk-Hecke\n"
     "  generate    write a point set as .npy (and multiplicities)\n"
     "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
-    "  calib       claim E on a real pretrained transformer (needs 'make calib-data')\n"
+    "  calib       claim E on real transformers or your own model's heads (needs 'make calib-data')\n"
     "  merge       tables and verdicts of a sweep from its shard files (--shard K/N)\n"
     "\n"
     "Options:\n"

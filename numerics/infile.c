@@ -2,6 +2,7 @@
 #include "numerics/infile.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,5 +67,38 @@ ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE
     if (size && regular)
         *size = (long long)sb.st_size;
     *f = fp;
+    return AR_OK;
+}
+
+ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, char **buf, size_t *n)
+{
+    *buf = NULL;
+    *n = 0;
+    FILE *f;
+    long long sz;
+    ar_status st = infile_open(path, what, INFILE_REGULAR, &f, &sz);
+    if (st)
+        return st;
+    if (sz < 0 || (unsigned long long)sz > max_bytes) {
+        fclose(f);
+        ar_error_set("%s: file too large (%lld bytes, limit %zu)", path, sz, max_bytes);
+        return AR_EINVAL;
+    }
+    char *b = ar_calloc((size_t)sz + 1, 1, path);
+    if (!b) {
+        fclose(f);
+        return AR_ENOMEM;
+    }
+    /* read one byte more than the size: a file that grew since is refused */
+    size_t got = fread(b, 1, (size_t)sz + 1, f);
+    int err = ferror(f);
+    fclose(f);
+    if (err || got != (size_t)sz) {
+        free(b);
+        ar_error_set("%s: %s", path, err ? "read error" : "changed size while being read");
+        return err ? AR_EIO : AR_EINVAL;
+    }
+    *buf = b;
+    *n = got;
     return AR_OK;
 }

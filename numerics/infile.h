@@ -29,4 +29,11 @@ typedef enum {
  * ar_error_set) and are one line. */
 ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size);
 
+/* Read the whole regular file `path` (opened with infile_open, kind
+ * INFILE_REGULAR) into a buffer of *n bytes plus a terminating NUL
+ * (allocated, caller frees).  AR_EINVAL "file too large" above max_bytes
+ * and when the file changes size while being read; AR_EIO on a read error.
+ * Messages name the path and are one line. */
+ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, char **buf, size_t *n);
+
 #endif

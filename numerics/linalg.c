@@ -35,6 +35,33 @@ ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, do
     return AR_OK;
 }
 
+ar_status la_svals(size_t m, size_t n, const double *a, double **s)
+{
+    size_t r = m < n ? m : n;
+    *s = NULL;
+    if (m == 0 || n == 0) {
+        ar_error_set("la_svals: empty matrix");
+        return AR_EINVAL;
+    }
+    double *w = ar_calloc(m * n, sizeof *w, "la_svals workspace");
+    double *sv = ar_calloc(r, sizeof *sv, "la_svals s");
+    if (!w || !sv) {
+        free(w); free(sv);
+        return AR_ENOMEM;
+    }
+    memcpy(w, a, m * n * sizeof *w);
+    lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)n, w, (lapack_int)m, sv,
+                                     NULL, 1, NULL, 1);
+    free(w);
+    if (info != 0) {
+        free(sv);
+        ar_error_set("la_svals: LAPACKE_dgesdd failed (info = %d)", (int)info);
+        return AR_ENUMERIC;
+    }
+    *s = sv;
+    return AR_OK;
+}
+
 ar_status la_syev(size_t n, const double *a, double **w, double **Z)
 {
     *w = *Z = NULL;

@@ -13,6 +13,9 @@
  * r = min(m, n).  a is not modified. */
 ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT);
 
+/* Singular values only (dgesdd 'N'): s (min(m, n), descending, allocated). */
+ar_status la_svals(size_t m, size_t n, const double *a, double **s);
+
 /* Symmetric eigendecomposition of the n x n matrix a (lower triangle used) by
  * dsyevd: eigenvalues w ascending, eigenvectors as columns of Z (n x n). */
 ar_status la_syev(size_t n, const double *a, double **w, double **Z);

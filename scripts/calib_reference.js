@@ -16,6 +16,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { writeNpy } = require("./npy_write.js");
 
 const SENTENCES = [
   "The quick brown fox jumps over the lazy dog.",
@@ -27,20 +28,6 @@ const SENTENCES = [
   "THIS SOFTWARE IS PROVIDED BY THE REGENTS AND CONTRIBUTORS ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED.",
   "Odd ASCII: {braces} [brackets] <angles> ~tilde^caret |pipe| back\\slash @at #hash $5.00 & 100% _under_ `tick` = +-*/ ;:?!",
 ];
-
-function writeNpy(file, data, shape) {
-  let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-    shape.join(", ") + (shape.length === 1 ? "," : "") + "), }";
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  header = header + " ".repeat(pad % 64) + "\n";
-  const buf = Buffer.alloc(10 + header.length + 4 * data.length);
-  buf.write("\x93NUMPY", 0, "latin1");
-  buf[6] = 1; buf[7] = 0;
-  buf.writeUInt16LE(header.length, 8);
-  buf.write(header, 10, "latin1");
-  for (let i = 0; i < data.length; i++) buf.writeFloatLE(data[i], 10 + header.length + 4 * i);
-  fs.writeFileSync(file, buf);
-}
 
 async function main() {
   const [nodeDir, outDir] = process.argv.slice(2);

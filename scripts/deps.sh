@@ -6,11 +6,19 @@
 # libFuzzer runtime; plain `deps.sh` (make check) never asks for it.
 # `deps.sh parallel` (make verify JOBS=N) adds GNU parallel; `deps.sh slurm`
 # (make check-slurm) adds Slurm's daemons and munge for a one-node cluster.
+# libFuzzer runtime; `deps.sh calib` the tools of the claim-E data steps
+# (ImageMagick and DejaVu Sans to render the PP-OCRv4 text lines,
+# python3-onnx to add the reference outputs to its graph); `deps.sh torch`
+# python3-torch for scripts/export_heads.py and its test.  Plain `deps.sh`
+# (make check) never asks for any of these: the tests that need them skip
+# with a printed reason.
 set -u
-PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev"
+PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev libprotobuf-c-dev"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 PARALLEL_PKGS="parallel"
 SLURM_PKGS="slurm-wlm munge"
+CALIB_PKGS="imagemagick fonts-dejavu-core python3-onnx"
+TORCH_PKGS="python3-torch python3-numpy"
 missing=""
 need() { [ -e "$1" ] || missing="$missing $2"; }
 need /usr/include/mpfr.h libmpfr-dev
@@ -28,6 +36,7 @@ need /usr/include/glpk.h libglpk-dev
 need /usr/include/jansson.h libjansson-dev
 need /usr/include/nettle/sha2.h nettle-dev
 need /usr/include/gsl/gsl_statistics_double.h libgsl-dev
+need /usr/include/protobuf-c/protobuf-c.h libprotobuf-c-dev
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS $FUZZ_PKGS"
     command -v clang >/dev/null 2>&1 || missing="$missing clang"
@@ -45,6 +54,15 @@ if [ "${1:-}" = slurm ]; then
     done
     case "$missing" in *slurm*|*sbatch*) missing="$missing slurm-wlm" ;; esac
     case "$missing" in *munged*) missing="$missing munge" ;; esac
+if [ "${1:-}" = calib ]; then
+    PKGS="$PKGS $CALIB_PKGS"
+    convert -version 2>/dev/null | grep -q ImageMagick || missing="$missing imagemagick"
+    need /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
+    /usr/bin/python3 -c 'import onnx' 2>/dev/null || missing="$missing python3-onnx"
+fi
+if [ "${1:-}" = torch ]; then
+    PKGS="$PKGS $TORCH_PKGS"
+    /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null || missing="$missing python3-torch"
 fi
 [ -z "$missing" ] && exit 0
 echo "attnrank: missing packages:$missing" >&2

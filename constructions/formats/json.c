@@ -51,31 +51,12 @@ ar_status json_read_buffer(const char *buf, size_t n, const char *what, json_t *
 ar_status json_read_file(const char *path, size_t max_bytes, json_t **root)
 {
     *root = NULL;
-    FILE *f;
-    long long sz;
-    ar_status st = infile_open(path, "JSON file", INFILE_REGULAR, &f, &sz);
+    char *buf;
+    size_t n;
+    ar_status st = infile_read_all(path, "JSON file", max_bytes, &buf, &n);
     if (st)
         return st;
-    if (sz < 0 || (unsigned long long)sz > max_bytes) {
-        fclose(f);
-        ar_error_set("%s: file too large (%lld bytes, limit %zu)", path, sz, max_bytes);
-        return AR_EINVAL;
-    }
-    char *buf = ar_calloc((size_t)sz + 1, 1, path);
-    if (!buf) {
-        fclose(f);
-        return AR_ENOMEM;
-    }
-    /* read one byte more than the size: a file that grew since is refused */
-    size_t got = fread(buf, 1, (size_t)sz + 1, f);
-    int err = ferror(f);
-    fclose(f);
-    if (err || got != (size_t)sz) {
-        free(buf);
-        ar_error_set("%s: %s", path, err ? "read error" : "changed size while being read");
-        return err ? AR_EIO : AR_EINVAL;
-    }
-    st = json_read_buffer(buf, got, path, root);
+    st = json_read_buffer(buf, n, path, root);
     free(buf);
     return st;
 }

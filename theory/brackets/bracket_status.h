@@ -2,10 +2,13 @@
  * <= upper (README "Statuses and verdicts"), used by every route.
  *
  * The trivial ends are 1 <= rank_eps (eps < 1 = ||A||_r1) and rank_eps <=
- * min(m, n); they carry the method name "trivial".  A bracket is
- * "certified" only when each end is a non-trivial certificate or the
- * bracket is provably tight (lower == upper, both ends rigorous); otherwise
- * it is "inconclusive", whatever its ends are worth one by one. */
+ * min(m, n); they carry the method name "trivial", and they are rigorous
+ * too.  Every end a route reports is rigorous, so the status only says
+ * whether anything beyond the trivial bracket was proven: "certified" when
+ * at least one end is a non-trivial certificate or the bracket is tight
+ * (lower == upper); "inconclusive" when both ends are the trivial ones
+ * [1, min(m, n)] (no route could certify anything, e.g. the enclosure of A
+ * is too wide), as README "Statuses and verdicts" defines. */
 #ifndef ATTNRANK_THEORY_BRACKET_STATUS_H
 #define ATTNRANK_THEORY_BRACKET_STATUS_H
 

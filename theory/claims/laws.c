@@ -261,9 +261,9 @@ static const char *const untested[] = {
 const char *const *laws_untested(void) { return untested; }
 
 static const char *const elsewhere[] = {
-    "E", "empirical, on a real transformer (USE lite, not BERT): the verify_E suite asserts that every head's "
-         "brackets are certified and reports the reductions and their Spearman association with the upper "
-         "certificates, without asserting a sign (tests/verify/verify_E.c)",
+    "E", "empirical, on two real transformers (USE lite and PP-OCRv4, not BERT): the verify_E suite asserts that "
+         "every head's brackets are certified and reports the reductions and their Spearman association with the "
+         "upper certificates, with intervals, without asserting a sign (tests/verify/verify_E.c)",
     "T", "no exponent to fit: r(tau) recovery above the noise's eta and not below it, and the certified chain "
          "rank_eps(A) <= upper(A_k at eps - eta), are asserted per instance by the verify_T suite "
          "(tests/verify/verify_T.c)",

@@ -1,4 +1,4 @@
-/* calib.c -- claim E calibration on the real model (see calib.h). */
+/* calib.c -- claim E calibration on the heads of a real model (see calib.h). */
 #include "theory/heads/calib.h"
 
 #include <fenv.h>
@@ -8,9 +8,11 @@
 #include <string.h>
 #include "numerics/clock.h"
 #include "numerics/fround.h"
+#include "numerics/rng.h"
 #include "numerics/spearman.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/route.h"
+#include "theory/heads/uncertified.h"
 #include "theory/heads/visible.h"
 
 void calib_opts_default(calib_opts_t *o)
@@ -28,6 +30,8 @@ void calib_opts_default(calib_opts_t *o)
     o->tau_main = 1;
     o->eps = 0.1;
     o->nperm = 10000;
+    o->nboot = 2000;
+    o->level = 0.95;
     o->seed = 1;
 }
 
@@ -53,8 +57,12 @@ static ar_status check_opts(const calib_opts_t *o)
         ar_error_set("calib: eps must lie in (0, 1)");
         return AR_EINVAL;
     }
-    if (o->nperm < 1) {
-        ar_error_set("calib: need at least one permutation");
+    if (o->nperm < 1 || o->nboot < 1) {
+        ar_error_set("calib: need at least one permutation and one bootstrap replicate");
+        return AR_EINVAL;
+    }
+    if (!(o->level > 0 && o->level < 1)) {
+        ar_error_set("calib: the interval level must lie in (0, 1)");
         return AR_EINVAL;
     }
     return AR_OK;
@@ -121,12 +129,19 @@ static double radius_up(const double *s, const double *b, size_t d)
     return c.out;
 }
 
-static ar_status weights_only(const real_model_t *M, const calib_opts_t *o, double radius_emp, calib_setting_t *S)
+static ar_status weights_only(const model_heads_t *D, const calib_opts_t *o, double radius_emp, calib_setting_t *S)
 {
-    const real_layer_t *L = &M->layer[S->layer];
+    const model_heads_layer_t *L = &D->layer[S->layer];
+    for (size_t t = 0; t < CALIB_MAX_TAUS; t++)
+        S->rw_tau[t] = S->rw_tau_emp[t] = VISIBLE_NONE;
+    S->rw = VISIBLE_NONE;
+    S->radius = S->radius_emp = NAN;
+    S->has_weights = L->WQ && L->WK && L->ln_scale && L->ln_bias;
+    if (!S->has_weights)
+        return AR_OK;
     size_t din = L->d_in, dh = S->dh;
     double *WQ, *WK, *bQ, *bK;
-    ar_status st = real_head_weights(M, S->layer, S->head, &WQ, &WK, &bQ, &bK);
+    ar_status st = model_heads_weights(D, S->layer, S->head, &WQ, &WK, &bQ, &bK);
     if (st)
         return st;
     double *AQ = ar_calloc((din + 1) * dh, sizeof(double), "augmented weights");
@@ -150,7 +165,7 @@ static ar_status weights_only(const real_model_t *M, const calib_opts_t *o, doub
     S->rw = vb.r;
     st = visible_bilinear_rtau(&vb, o->taus, o->ntau, S->rw_tau, NULL);
     visible_bilinear_clear(&vb);
-    if (st)
+    if (st || !(radius_emp > 0))
         goto done;
     S->radius_emp = radius_emp;
     st = visible_bilinear(AQ, AK, din + 1, dh, S->beta, radius_emp, &vo, &vb);
@@ -164,14 +179,13 @@ done:
 }
 
 /* One sentence of one setting. */
-static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const calib_opts_t *o,
-                              calib_setting_t *S, size_t s)
+static ar_status one_sentence(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S, size_t s)
 {
     pointset_t Q, K;
-    ar_status st = real_head_pointsets(M, A, S->layer, S->head, "calibration sentence", &Q, &K);
+    ar_status st = model_heads_pointsets(D, S->layer, S->head, s, "calibration input", &Q, &K);
     if (st)
         return st;
-    size_t n = A->n;
+    size_t n = D->n[s];
     S->ntok[s] = n;
     visible_opts_t vo;
     visible_opts_default(&vo);
@@ -216,6 +230,16 @@ static ar_status one_sentence(const real_model_t *M, const real_acts_t *A, const
             }
         }
     }
+    if (!st) {
+        uncertified_t u;                /* not certificates: printed beside the bracket */
+        st = uncertified_measures(Q.x, n, K.x, n, S->dh, S->beta, o->eps, &u);
+        if (!st) {
+            S->un_rank[s] = u.numrank_default;
+            S->un_rank_eps[s] = u.numrank_eps;
+            S->un_stable[s] = u.stable;
+            S->un_eff[s] = u.effective;
+        }
+    }
     pointset_clear(&Q);
     pointset_clear(&K);
     return st;
@@ -247,6 +271,24 @@ static void summarise(const calib_opts_t *o, calib_setting_t *S, double *tmp)
     S->upper_mean = up / (double)ns;
     S->lower_mean = lo / (double)ns;
     S->upper_frac_mean = fr / (double)ns;
+    double a = 0, b = 0, c = 0, e = 0;
+    for (size_t s = 0; s < ns; s++) {
+        double L = (double)S->lower[s], U = (double)S->upper[s];
+        a += (double)S->un_rank[s];
+        b += (double)S->un_rank_eps[s];
+        c += S->un_stable[s];
+        e += S->un_eff[s];
+        S->rank_above += (double)S->un_rank[s] > U;
+        S->rank_eps_below += (double)S->un_rank_eps[s] < L;
+        S->rank_eps_above += (double)S->un_rank_eps[s] > U;
+        S->stable_below += S->un_stable[s] < L;
+        S->eff_below += S->un_eff[s] < L;
+        S->eff_above += S->un_eff[s] > U;
+    }
+    S->un_rank_mean = a / (double)ns;
+    S->un_rank_eps_mean = b / (double)ns;
+    S->un_stable_mean = c / (double)ns;
+    S->un_eff_mean = e / (double)ns;
 }
 
 void calib_result_clear(calib_result_t *R)
@@ -257,175 +299,285 @@ void calib_result_clear(calib_result_t *R)
         for (size_t i = 0; i < R->nset; i++) {
             calib_setting_t *S = &R->set[i];
             free(S->ntok); free(S->r); free(S->r_tau); free(S->lower); free(S->upper);
+            free(S->un_rank); free(S->un_rank_eps); free(S->un_stable); free(S->un_eff);
         }
     free(R->set);
+    free(R->layer);
     memset(R, 0, sizeof *R);
 }
 
-/* max_i ||[h_i, 1]||_2 over all sentences for layer l, every operation
- * rounded upward (an fround body run in FE_UPWARD). */
+/* max_i ||[h_i, 1]||_2 over all inputs of layer l, every operation rounded
+ * upward (an fround body run in FE_UPWARD); NaN when D has no inputs H. */
 typedef struct {
-    const real_model_t *M;
-    const real_acts_t *acts;
-    size_t ns, l;
+    const model_heads_t *D;
+    size_t l;
     double out;
 } emp_ctx_t;
 
 static FROUND_BODY void emp_radius_body(void *vctx)
 {
     emp_ctx_t *c = vctx;
-    size_t d = c->M->layer[c->l].d_in;
+    const model_heads_layer_t *L = &c->D->layer[c->l];
+    size_t d = L->d_in;
     double mx = 0;
-    for (size_t s = 0; s < c->ns; s++)
-        for (size_t i = 0; i < c->acts[s].n; i++) {
-            const double *h = c->acts[s].h[c->l] + i * d;
+    for (size_t s = 0; s < c->D->ninputs; s++) {
+        if (!L->H[s]) {
+            c->out = NAN;
+            return;
+        }
+        for (size_t i = 0; i < c->D->n[s]; i++) {
+            const double *h = L->H[s] + i * d;
             double ss = 1.0;
             for (size_t k = 0; k < d; k++)
                 ss += h[k] * h[k];
             mx = fmax(mx, sqrt(ss));
         }
+    }
     c->out = mx;
 }
 
-static double emp_radius_up(const real_model_t *M, const real_acts_t *acts, size_t ns, size_t l)
+static double emp_radius_up(const model_heads_t *D, size_t l)
 {
-    emp_ctx_t c = { M, acts, ns, l, 0.0 };
+    if (!D->layer[l].d_in)
+        return NAN;
+    emp_ctx_t c = { D, l, 0.0 };
     fround_run(FE_UPWARD, emp_radius_body, &c);
     return c.out;
 }
 
-/* Token ids of every sentence through the forward pass.  Errors name the
- * sentence (its index, and its file and index in the corpus manifest) and
- * the vocabulary that encoded it. */
-static ar_status forward_all(const real_model_t *M, const corpus_t *C, real_acts_t *acts)
+/* ---- association with a bootstrap interval over inputs ---- */
+
+/* One model's settings for the association: S[0..ns) all run on ninputs inputs. */
+typedef struct {
+    const calib_setting_t *const *S;
+    size_t ns, ninputs;
+} assoc_group_t;
+
+static double reduction_of(const calib_setting_t *S, const calib_opts_t *o, size_t s)
 {
-    const char *vocab = M->vocab.path ? M->vocab.path : "(unnamed vocabulary)";
-    for (size_t s = 0; s < C->n; s++) {
-        char where[160] = "";
-        if (C->entry)
-            snprintf(where, sizeof where, " (%s, sentence %zu)", C->entry[s].file, C->entry[s].index);
-        int *ids;
-        size_t n;
-        ar_status st = spm_encode(&M->vocab, C->text[s], &ids, &n);
-        if (st)
-            return st;
-        if (n > M->max_tokens) {
-            free(ids);
-            ar_error_set("calib: sentence %zu%s of %zu characters becomes %zu tokens under the vocabulary %s, "
-                         "the model reads at most %zu: this vocabulary does not fit the model",
-                         s, where, strlen(C->text[s]), n, vocab, M->max_tokens);
-            return AR_EINVAL;
-        }
-        if (n < 2) {
-            free(ids);
-            ar_error_set("calib: sentence %zu%s has fewer than 2 tokens under the vocabulary %s", s, where, vocab);
-            return AR_EINVAL;
-        }
-        st = real_model_forward(M, ids, n, &acts[s]);
-        free(ids);
-        if (st) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s", ar_error_get());
-            ar_error_set("calib: sentence %zu%s: %s", s, where, msg);
-            return st;
-        }
-    }
-    return AR_OK;
+    return 1.0 - (double)S->r_tau[s * o->ntau + o->tau_main] / (double)S->dh;
 }
 
-ar_status calib_run(const real_model_t *M, const corpus_t *C, const calib_opts_t *o, calib_result_t *R)
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile q of the sorted v[0..n) (linear interpolation, n >= 1). */
+static double quantile(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)floor(pos);
+    if (i + 1 >= n)
+        return v[n - 1];
+    return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
+}
+
+/* rho, permutation p and bootstrap interval over the settings of groups
+ * G[0..ng) (x = mean reduction, y = mean upper end, both over inputs). */
+static ar_status assoc_groups(const assoc_group_t *G, size_t ng, const calib_opts_t *o, calib_assoc_t *A)
+{
+    memset(A, 0, sizeof *A);
+    A->rho = A->p_value = A->lo = A->hi = NAN;
+    size_t ns = 0, maxin = 0;
+    for (size_t g = 0; g < ng; g++) {
+        ns += G[g].ns;
+        maxin = G[g].ninputs > maxin ? G[g].ninputs : maxin;
+    }
+    A->nset = ns;
+    if (ns < 2)
+        return AR_OK;
+    double *x = ar_calloc(ns, sizeof *x, "association"), *y = ar_calloc(ns, sizeof *y, "association");
+    double *rb = ar_calloc(o->nboot, sizeof *rb, "bootstrap");
+    size_t *pick = ar_calloc(maxin ? maxin : 1, sizeof *pick, "bootstrap");
+    ar_status st = x && y && rb && pick ? AR_OK : AR_ENOMEM;
+    size_t k = 0;
+    for (size_t g = 0; !st && g < ng; g++)
+        for (size_t i = 0; i < G[g].ns; i++, k++) {
+            x[k] = G[g].S[i]->reduction_mean[o->tau_main];
+            y[k] = G[g].S[i]->upper_mean;
+        }
+    if (!st)
+        st = association(x, y, ns, o, &A->rho, &A->p_value, &A->p_value_t);
+    rng_t rng;
+    rng_init(&rng, o->seed ^ 0x9e3779b97f4a7c15ull);
+    for (size_t b = 0; !st && b < o->nboot; b++) {
+        k = 0;
+        for (size_t g = 0; g < ng; g++) {
+            size_t m = G[g].ninputs;
+            for (size_t j = 0; j < m; j++)
+                pick[j] = (size_t)(rng_u64(&rng) % m);
+            for (size_t i = 0; i < G[g].ns; i++, k++) {
+                const calib_setting_t *S = G[g].S[i];
+                double sx = 0, sy = 0;
+                for (size_t j = 0; j < m; j++) {
+                    sx += reduction_of(S, o, pick[j]);
+                    sy += (double)S->upper[pick[j]];
+                }
+                x[k] = sx / (double)m;
+                y[k] = sy / (double)m;
+            }
+        }
+        double r;
+        if ((st = spearman_rho(x, y, ns, &r)))
+            break;
+        if (isfinite(r))
+            rb[A->nboot_ok++] = r;
+    }
+    if (!st && A->nboot_ok) {
+        qsort(rb, A->nboot_ok, sizeof *rb, cmp_dbl);
+        A->lo = quantile(rb, A->nboot_ok, (1 - o->level) / 2);
+        A->hi = quantile(rb, A->nboot_ok, (1 + o->level) / 2);
+    }
+    free(x); free(y); free(rb); free(pick);
+    return st;
+}
+
+ar_status calib_assoc_pooled(const calib_result_t *R, size_t nr, calib_assoc_t *A)
+{
+    memset(A, 0, sizeof *A);
+    if (nr < 1) {
+        ar_error_set("calib: no results to pool");
+        return AR_EINVAL;
+    }
+    assoc_group_t *G = ar_calloc(nr, sizeof *G, "association");
+    const calib_setting_t **P = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < nr; i++)
+        total += R[i].nset;
+    if (G)
+        P = ar_calloc(total ? total : 1, sizeof *P, "association");
+    if (!G || !P) {
+        free(G);
+        return AR_ENOMEM;
+    }
+    ar_status st = AR_OK;
+    for (size_t i = 0, k = 0; i < nr; i++) {
+        G[i].S = P + k;
+        G[i].ns = R[i].nset;
+        G[i].ninputs = R[i].nsent;
+        for (size_t j = 0; j < R[i].nset; j++)
+            P[k++] = &R[i].set[j];
+        if (R[i].opts.ntau != R[0].opts.ntau || R[i].opts.taus[R[i].opts.tau_main] != R[0].opts.taus[R[0].opts.tau_main]) {
+            ar_error_set("calib: results with different taus cannot be pooled");
+            st = AR_EINVAL;
+        }
+    }
+    if (!st)
+        st = assoc_groups(G, nr, &R[0].opts, A);
+    free(G);
+    free(P);
+    return st;
+}
+
+ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
 {
     memset(R, 0, sizeof *R);
     ar_status st = check_opts(o);
     if (st)
         return st;
-    if (C->n < 1) {
-        ar_error_set("calib: empty corpus");
-        return AR_EINVAL;
-    }
+    if ((st = model_heads_validate(D)))
+        return st;
     R->opts = *o;
-    R->nsent = C->n;
+    R->nsent = D->ninputs;
+    R->nlayers = D->nlayers;
+    snprintf(R->model, sizeof R->model, "%s", D->name);
     double t0 = clock_now();
-    real_acts_t *acts = ar_calloc(C->n, sizeof *acts, "activations");
-    double *tmp = ar_calloc(C->n, sizeof *tmp, "medians");
-    if (!acts || !tmp) {
-        free(acts);
+    size_t ns = D->ninputs;
+    double *tmp = ar_calloc(ns, sizeof *tmp, "medians");
+    R->layer = ar_calloc(D->nlayers, sizeof *R->layer, "calibration");
+    R->nset = 0;
+    for (size_t l = 0; l < D->nlayers; l++)
+        R->nset += D->layer[l].nheads * o->nscales;
+    R->set = ar_calloc(R->nset, sizeof *R->set, "calibration settings");
+    if (!tmp || !R->layer || !R->set) {
         free(tmp);
+        calib_result_clear(R);
         return AR_ENOMEM;
     }
-    st = forward_all(M, C, acts);
-    R->seconds_forward = clock_now() - t0;
-    R->nset = REAL_LAYERS * REAL_HEADS * o->nscales;
-    if (!st) {
-        R->set = ar_calloc(R->nset, sizeof *R->set, "calibration settings");
-        if (!R->set)
-            st = AR_ENOMEM;
+    size_t total = R->nset * ns, done = 0, i = 0;
+    for (size_t l = 0; !st && l < D->nlayers; l++) {
+        double remp = emp_radius_up(D, l);
+        for (size_t h = 0; !st && h < D->layer[l].nheads; h++)
+            for (size_t c = 0; !st && c < o->nscales; c++, i++) {
+                calib_setting_t *S = &R->set[i];
+                double ts = clock_now();
+                S->layer = l;
+                S->head = h;
+                S->scale = o->scales[c];
+                S->dh = D->layer[l].dh;
+                S->beta = S->scale * D->layer[l].scale;
+                S->nsent = ns;
+                S->ntok = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->r = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->r_tau = ar_calloc(ns * o->ntau, sizeof(size_t), "calibration");
+                S->lower = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->upper = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->un_rank = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->un_rank_eps = ar_calloc(ns, sizeof(size_t), "calibration");
+                S->un_stable = ar_calloc(ns, sizeof(double), "calibration");
+                S->un_eff = ar_calloc(ns, sizeof(double), "calibration");
+                if (!S->ntok || !S->r || !S->r_tau || !S->lower || !S->upper || !S->un_rank || !S->un_rank_eps ||
+                    !S->un_stable || !S->un_eff) {
+                    st = AR_ENOMEM;
+                    break;
+                }
+                st = weights_only(D, o, remp, S);
+                for (size_t s = 0; !st && s < ns; s++) {
+                    st = one_sentence(D, o, S, s);
+                    done++;
+                    if (o->progress)
+                        o->progress(done, total, o->progress_ctx);
+                }
+                if (!st)
+                    summarise(o, S, tmp);
+                S->seconds = clock_now() - ts;
+            }
     }
-    double remp[REAL_LAYERS] = { 0 };
-    if (!st)
-        for (size_t l = 0; l < REAL_LAYERS; l++)
-            remp[l] = emp_radius_up(M, acts, C->n, l);
-    size_t total = R->nset * C->n, done = 0;
-    for (size_t i = 0; !st && i < R->nset; i++) {
-        calib_setting_t *S = &R->set[i];
-        double ts = clock_now();
-        S->layer = i / (REAL_HEADS * o->nscales);
-        S->head = (i / o->nscales) % REAL_HEADS;
-        S->scale = o->scales[i % o->nscales];
-        S->dh = real_model_head_dim(M, S->layer);
-        S->beta = S->scale * M->layer[S->layer].scale;
-        S->nsent = C->n;
-        S->ntok = ar_calloc(C->n, sizeof(size_t), "calibration");
-        S->r = ar_calloc(C->n, sizeof(size_t), "calibration");
-        S->r_tau = ar_calloc(C->n * o->ntau, sizeof(size_t), "calibration");
-        S->lower = ar_calloc(C->n, sizeof(size_t), "calibration");
-        S->upper = ar_calloc(C->n, sizeof(size_t), "calibration");
-        if (!S->ntok || !S->r || !S->r_tau || !S->lower || !S->upper) {
-            st = AR_ENOMEM;
-            break;
-        }
-        st = weights_only(M, o, remp[S->layer], S);
-        for (size_t s = 0; !st && s < C->n; s++) {
-            st = one_sentence(M, &acts[s], o, S, s);
-            done++;
-            if (o->progress)
-                o->progress(done, total, o->progress_ctx);
-        }
-        if (!st)
-            summarise(o, S, tmp);
-        S->seconds = clock_now() - ts;
-    }
+    const calib_setting_t **P = st ? NULL : ar_calloc(R->nset, sizeof *P, "association");
+    if (!st && !P)
+        st = AR_ENOMEM;
     if (!st) {
-        double *x = ar_calloc(R->nset, sizeof *x, "association"), *y = ar_calloc(R->nset, sizeof *y, "association"),
-               *z = ar_calloc(R->nset, sizeof *z, "association"), *w = ar_calloc(R->nset, sizeof *w, "association");
-        if (!x || !y || !z || !w)
+        for (size_t k = 0; k < R->nset; k++)
+            P[k] = &R->set[k];
+        assoc_group_t G = { P, R->nset, ns };
+        st = assoc_groups(&G, 1, o, &R->all);
+    }
+    for (size_t l = 0, first = 0; !st && l < D->nlayers; l++) {   /* settings are stored layer by layer */
+        size_t per = D->layer[l].nheads * o->nscales;
+        assoc_group_t G = { P + first, per, ns };
+        st = assoc_groups(&G, 1, o, &R->layer[l]);
+        first += per;
+    }
+    for (size_t c = 0; !st && c < o->nscales; c++) {             /* at one temperature scale, across heads */
+        size_t k = 0;
+        for (size_t j = 0; j < R->nset; j++)
+            if (R->set[j].scale == o->scales[c])
+                P[k++] = &R->set[j];
+        assoc_group_t G = { P, k, ns };
+        st = assoc_groups(&G, 1, o, &R->at_scale[c]);
+    }
+    free(P);
+    if (!st) {
+        double *z = ar_calloc(R->nset, sizeof *z, "association"), *w = ar_calloc(R->nset, sizeof *w, "association"),
+               *y = ar_calloc(R->nset, sizeof *y, "association");
+        if (!z || !w || !y)
             st = AR_ENOMEM;
-        for (size_t i = 0; !st && i < R->nset; i++) {
-            x[i] = R->set[i].reduction_mean[o->tau_main];
-            z[i] = R->set[i].r_tau_median[o->tau_main];
-            w[i] = R->set[i].reduction_vis_mean[o->tau_main];
-            y[i] = R->set[i].upper_mean;
+        for (size_t k = 0; !st && k < R->nset; k++) {
+            z[k] = R->set[k].r_tau_median[o->tau_main];
+            w[k] = R->set[k].reduction_vis_mean[o->tau_main];
+            y[k] = R->set[k].upper_mean;
         }
-        if (!st)
-            st = association(x, y, R->nset, o, &R->spearman, &R->p_value, &R->p_value_t);
-        if (!st)
+        if (!st && R->nset >= 2)
             st = association(z, y, R->nset, o, &R->spearman_rtau, &R->p_value_rtau, &R->p_value_rtau_t);
-        if (!st)
+        if (!st && R->nset >= 2)
             st = association(w, y, R->nset, o, &R->spearman_vis, &R->p_value_vis, &R->p_value_vis_t);
-        /* within one layer (settings are stored layer by layer) */
-        size_t per = R->nset / REAL_LAYERS;
-        for (size_t l = 0; !st && l < REAL_LAYERS; l++) {
-            if (per >= 2)
-                st = association(x + l * per, y + l * per, per, o, &R->spearman_layer[l], &R->p_value_layer[l],
-                                 &R->p_value_layer_t[l]);
-            else
-                R->spearman_layer[l] = R->p_value_layer[l] = R->p_value_layer_t[l] = NAN;
-        }
-        free(x); free(y); free(z); free(w);
+        if (R->nset < 2)
+            R->spearman_rtau = R->p_value_rtau = R->p_value_rtau_t = R->spearman_vis = R->p_value_vis =
+                R->p_value_vis_t = NAN;
+        free(z); free(w); free(y);
     }
-    for (size_t s = 0; s < C->n; s++)
-        real_acts_clear(&acts[s]);
-    free(acts);
     free(tmp);
     R->seconds = clock_now() - t0;
     if (st)

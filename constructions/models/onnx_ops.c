@@ -1,0 +1,749 @@
+/* onnx_ops.c -- the operators of onnx_exec (see onnx_exec.h), opset 9
+ * semantics, double arithmetic. */
+#include "constructions/models/onnx_exec_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ar_status onnx_tensor_alloc(onnx_tensor_t *T, size_t r, const int64_t *dims)
+{
+    if (r > ONNX_MAX_RANK) {
+        ar_error_set("rank %zu above %d", r, ONNX_MAX_RANK);
+        return AR_EINVAL;
+    }
+    size_t size = 1;
+    for (size_t i = 0; i < r; i++) {
+        if (dims[i] < 0 || (dims[i] > 0 && size > ((size_t)1 << 34) / (size_t)dims[i])) {
+            ar_error_set("dimension %lld out of range", (long long)dims[i]);
+            return AR_EINVAL;
+        }
+        size *= (size_t)dims[i];
+        T->dims[i] = dims[i];
+    }
+    T->rank = r;
+    T->size = size;
+    T->dtype = ONNX_F64;
+    T->data = ar_calloc(size ? size : 1, sizeof(double), "ONNX value");
+    return T->data ? AR_OK : AR_ENOMEM;
+}
+
+static ar_status need_inputs(const onnx_node_t *N, const onnx_tensor_t *const *in, size_t lo, size_t hi)
+{
+    if (N->nin < lo || N->nin > hi) {
+        ar_error_set("%zu inputs (%zu..%zu expected)", N->nin, lo, hi);
+        return AR_EINVAL;
+    }
+    for (size_t k = 0; k < lo; k++)
+        if (!in[k]) {
+            ar_error_set("input %zu is missing", k);
+            return AR_EINVAL;
+        }
+    return AR_OK;
+}
+
+static int64_t attr_int(const onnx_node_t *N, const char *name, int64_t def)
+{
+    const onnx_attr_t *a = onnx_attr_find(N, name);
+    return a && a->type == ONNX_ATTR_INT ? a->i : def;
+}
+
+static double attr_float(const onnx_node_t *N, const char *name, double def)
+{
+    const onnx_attr_t *a = onnx_attr_find(N, name);
+    return a && a->type == ONNX_ATTR_FLOAT ? a->f : def;
+}
+
+/* INTS attribute `name` with exactly n entries into v, else v = def (if given). */
+static ar_status attr_ints(const onnx_node_t *N, const char *name, size_t n, const int64_t *def, int64_t *v)
+{
+    const onnx_attr_t *a = onnx_attr_find(N, name);
+    if (!a) {
+        if (!def) {
+            ar_error_set("attribute '%s' is missing", name);
+            return AR_EINVAL;
+        }
+        memcpy(v, def, n * sizeof *v);
+        return AR_OK;
+    }
+    if (a->type != ONNX_ATTR_INTS || a->n != n) {
+        ar_error_set("attribute '%s' must be %zu integers", name, n);
+        return AR_EINVAL;
+    }
+    memcpy(v, a->ints, n * sizeof *v);
+    return AR_OK;
+}
+
+/* ---- element-wise ---- */
+typedef double (*binop_t)(double, double);
+static double op_add(double a, double b) { return a + b; }
+static double op_sub(double a, double b) { return a - b; }
+static double op_mul(double a, double b) { return a * b; }
+static double op_div(double a, double b) { return a / b; }
+static double op_pow(double a, double b) { return b == 2.0 ? a * a : pow(a, b); }
+
+/* Multidirectional broadcasting of the right-aligned shapes xa[0..ra) and
+ * xb[0..rb): *r = max(ra, rb), the result's dims, and the strides sa, sb of
+ * either operand in the result's index space (0 on broadcast axes). */
+static ar_status broadcast(const int64_t *xa, size_t ra, const int64_t *xb, size_t rb, size_t *r, int64_t *dims,
+                           size_t *sa, size_t *sb)
+{
+    *r = ra > rb ? ra : rb;
+    size_t stA = 1, stB = 1;
+    for (size_t i = *r; i-- > 0;) {
+        size_t ia = i + ra, ib = i + rb;             /* right-aligned: index i - (r - rank) */
+        int64_t da = ia >= *r ? xa[ia - *r] : 1, db = ib >= *r ? xb[ib - *r] : 1;
+        if (da != db && da != 1 && db != 1) {
+            ar_error_set("shapes do not broadcast (dimension %zu: %lld vs %lld)", i, (long long)da, (long long)db);
+            return AR_EINVAL;
+        }
+        dims[i] = da == 1 ? db : da;
+        sa[i] = da == 1 ? 0 : stA;
+        sb[i] = db == 1 ? 0 : stB;
+        stA *= (size_t)da;
+        stB *= (size_t)db;
+    }
+    return AR_OK;
+}
+
+/* Advance the multi-index idx over dims[0..r) (last index fastest) and the
+ * two operand offsets *pa, *pb with their strides. */
+static void odometer2(size_t *idx, const int64_t *dims, size_t r, const size_t *sa, const size_t *sb, size_t *pa,
+                      size_t *pb)
+{
+    for (size_t i = r; i-- > 0;) {
+        idx[i]++;
+        *pa += sa[i];
+        *pb += sb[i];
+        if ((int64_t)idx[i] < dims[i])
+            return;
+        *pa -= sa[i] * idx[i];
+        *pb -= sb[i] * idx[i];
+        idx[i] = 0;
+    }
+}
+
+static ar_status binary(const onnx_tensor_t *A, const onnx_tensor_t *B, binop_t f, onnx_tensor_t *O)
+{
+    size_t r, sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK];
+    int64_t dims[ONNX_MAX_RANK];
+    ar_status st = broadcast(A->dims, A->rank, B->dims, B->rank, &r, dims, sa, sb);
+    if (st)
+        return st;
+    st = onnx_tensor_alloc(O, r, dims);
+    if (st)
+        return st;
+    if (A->size == O->size && B->size == O->size) {
+        for (size_t k = 0; k < O->size; k++)
+            O->data[k] = f(A->data[k], B->data[k]);
+    } else {
+        size_t idx[ONNX_MAX_RANK] = { 0 }, pa = 0, pb = 0;
+        for (size_t k = 0; k < O->size; k++) {
+            O->data[k] = f(A->data[pa], B->data[pb]);
+            odometer2(idx, dims, r, sa, sb, &pa, &pb);
+        }
+    }
+    if (A->dtype != ONNX_F32 && A->dtype != ONNX_F64 && A->dtype == B->dtype)
+        O->dtype = A->dtype;
+    return AR_OK;
+}
+
+static ar_status unary_like(const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    return onnx_tensor_alloc(O, X->rank, X->dims);
+}
+
+static ar_status unary(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    ar_status st = unary_like(X, O);
+    if (st)
+        return st;
+    const char *op = N->op;
+    double lo = attr_float(N, "min", -INFINITY), hi = attr_float(N, "max", INFINITY);
+    double al = attr_float(N, "alpha", 0.2), be = attr_float(N, "beta", 0.5);
+    for (size_t k = 0; k < X->size; k++) {
+        double x = X->data[k], y;
+        if (!strcmp(op, "Relu")) y = x > 0 ? x : 0;
+        else if (!strcmp(op, "Sigmoid")) y = 1.0 / (1.0 + exp(-x));
+        else if (!strcmp(op, "Sqrt")) y = sqrt(x);
+        else if (!strcmp(op, "Clip")) y = x < lo ? lo : x > hi ? hi : x;
+        else y = fmax(0.0, fmin(1.0, al * x + be));        /* HardSigmoid */
+        O->data[k] = y;
+    }
+    return AR_OK;
+}
+
+/* ---- convolution and pooling (N C H W) ---- */
+static ar_status conv(const onnx_node_t *N, const onnx_tensor_t *X, const onnx_tensor_t *W, const onnx_tensor_t *B,
+                      onnx_tensor_t *O)
+{
+    if (X->rank != 4 || W->rank != 4) {
+        ar_error_set("only 2-D convolutions (rank 4) are supported");
+        return AR_EINVAL;
+    }
+    int64_t one2[2] = { 1, 1 }, zero4[4] = { 0, 0, 0, 0 }, st2[2], dl2[2], pd[4], ks[2];
+    ar_status st;
+    if ((st = attr_ints(N, "strides", 2, one2, st2)) || (st = attr_ints(N, "dilations", 2, one2, dl2)) ||
+        (st = attr_ints(N, "pads", 4, zero4, pd)) || (st = attr_ints(N, "kernel_shape", 2, W->dims + 2, ks)))
+        return st;
+    int64_t g = attr_int(N, "group", 1);
+    int64_t n = X->dims[0], c = X->dims[1], h = X->dims[2], w = X->dims[3];
+    int64_t m = W->dims[0], cg = W->dims[1], kh = W->dims[2], kw = W->dims[3];
+    if (g < 1 || c % g || m % g || cg != c / g || ks[0] != kh || ks[1] != kw || st2[0] < 1 || st2[1] < 1 ||
+        dl2[0] < 1 || dl2[1] < 1 || pd[0] < 0 || pd[1] < 0 || pd[2] < 0 || pd[3] < 0 ||
+        (B && (B->rank != 1 || B->dims[0] != m)) || attr_int(N, "auto_pad", 0)) {
+        ar_error_set("inconsistent convolution (input %lld x %lld, weights %lld x %lld x %lld x %lld, group %lld)",
+                     (long long)c, (long long)h, (long long)m, (long long)cg, (long long)kh, (long long)kw,
+                     (long long)g);
+        return AR_EINVAL;
+    }
+    int64_t oh = (h + pd[0] + pd[2] - dl2[0] * (kh - 1) - 1) / st2[0] + 1;
+    int64_t ow = (w + pd[1] + pd[3] - dl2[1] * (kw - 1) - 1) / st2[1] + 1;
+    if (oh < 1 || ow < 1) {
+        ar_error_set("the input is too small for the kernel");
+        return AR_EINVAL;
+    }
+    int64_t od[4] = { n, m, oh, ow };
+    if ((st = onnx_tensor_alloc(O, 4, od)))
+        return st;
+    int64_t mg = m / g;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t oc = 0; oc < m; oc++) {
+            double *o = O->data + ((size_t)(b * m + oc)) * (size_t)(oh * ow);
+            double bias = B ? B->data[oc] : 0.0;
+            for (int64_t k = 0; k < oh * ow; k++)
+                o[k] = bias;
+            int64_t grp = oc / mg;
+            for (int64_t ic = 0; ic < cg; ic++) {
+                const double *x = X->data + ((size_t)(b * c + grp * cg + ic)) * (size_t)(h * w);
+                const double *wk = W->data + ((size_t)(oc * cg + ic)) * (size_t)(kh * kw);
+                if (kh == 1 && kw == 1 && st2[0] == 1 && st2[1] == 1 && !pd[0] && !pd[1] && !pd[2] && !pd[3]) {
+                    double wv = wk[0];              /* pointwise: one axpy over the plane */
+                    for (int64_t k = 0; k < oh * ow; k++)
+                        o[k] += wv * x[k];
+                    continue;
+                }
+                for (int64_t i = 0; i < kh; i++)
+                    for (int64_t j = 0; j < kw; j++) {
+                        double wv = wk[i * kw + j];
+                        for (int64_t y = 0; y < oh; y++) {
+                            int64_t iy = y * st2[0] - pd[0] + i * dl2[0];
+                            if (iy < 0 || iy >= h)
+                                continue;
+                            for (int64_t xx = 0; xx < ow; xx++) {
+                                int64_t ix = xx * st2[1] - pd[1] + j * dl2[1];
+                                if (ix >= 0 && ix < w)
+                                    o[y * ow + xx] += wv * x[iy * w + ix];
+                            }
+                        }
+                    }
+            }
+        }
+    return AR_OK;
+}
+
+static ar_status batchnorm(const onnx_node_t *N, const onnx_tensor_t *const *in, onnx_tensor_t *O)
+{
+    const onnx_tensor_t *X = in[0];
+    if (X->rank < 2) {
+        ar_error_set("input of rank %zu", X->rank);
+        return AR_EINVAL;
+    }
+    int64_t c = X->dims[1];
+    for (int k = 1; k <= 4; k++)
+        if (in[k]->rank != 1 || in[k]->dims[0] != c) {
+            ar_error_set("parameter %d does not have %lld entries", k, (long long)c);
+            return AR_EINVAL;
+        }
+    double eps = attr_float(N, "epsilon", 1e-5);
+    ar_status st = unary_like(X, O);
+    if (st)
+        return st;
+    size_t inner = 1;
+    for (size_t i = 2; i < X->rank; i++)
+        inner *= (size_t)X->dims[i];
+    for (size_t k = 0; k < X->size; k++) {
+        size_t ch = (k / inner) % (size_t)c;
+        double s = in[1]->data[ch], b = in[2]->data[ch], mu = in[3]->data[ch], var = in[4]->data[ch];
+        O->data[k] = s * (X->data[k] - mu) / sqrt(var + eps) + b;
+    }
+    return AR_OK;
+}
+
+static ar_status avgpool(const onnx_node_t *N, const onnx_tensor_t *X, int global, onnx_tensor_t *O)
+{
+    if (X->rank != 4) {
+        ar_error_set("only 2-D pooling (rank 4) is supported");
+        return AR_EINVAL;
+    }
+    int64_t h = X->dims[2], w = X->dims[3], ks[2] = { h, w }, s2[2] = { 1, 1 }, pd[4] = { 0, 0, 0, 0 };
+    ar_status st;
+    if (!global) {
+        int64_t zero4[4] = { 0, 0, 0, 0 };
+        if ((st = attr_ints(N, "kernel_shape", 2, NULL, ks)) || (st = attr_ints(N, "strides", 2, s2, s2)) ||
+            (st = attr_ints(N, "pads", 4, zero4, pd)))
+            return st;
+        if (attr_int(N, "ceil_mode", 0) || attr_int(N, "auto_pad", 0)) {
+            ar_error_set("ceil_mode and auto_pad are not supported");
+            return AR_EINVAL;
+        }
+    }
+    int incl = (int)attr_int(N, "count_include_pad", 0);
+    if (ks[0] < 1 || ks[1] < 1 || s2[0] < 1 || s2[1] < 1 || pd[0] < 0 || pd[1] < 0 || pd[2] < 0 || pd[3] < 0) {
+        ar_error_set("bad pooling attributes");
+        return AR_EINVAL;
+    }
+    int64_t oh = (h + pd[0] + pd[2] - ks[0]) / s2[0] + 1, ow = (w + pd[1] + pd[3] - ks[1]) / s2[1] + 1;
+    if (oh < 1 || ow < 1) {
+        ar_error_set("the input is smaller than the pooling window");
+        return AR_EINVAL;
+    }
+    int64_t od[4] = { X->dims[0], X->dims[1], oh, ow };
+    if ((st = onnx_tensor_alloc(O, 4, od)))
+        return st;
+    for (int64_t p = 0; p < X->dims[0] * X->dims[1]; p++) {
+        const double *x = X->data + (size_t)(p * h * w);
+        for (int64_t y = 0; y < oh; y++)
+            for (int64_t xx = 0; xx < ow; xx++) {
+                double s = 0;
+                int64_t cnt = 0;
+                for (int64_t i = 0; i < ks[0]; i++)
+                    for (int64_t j = 0; j < ks[1]; j++) {
+                        int64_t iy = y * s2[0] - pd[0] + i, ix = xx * s2[1] - pd[1] + j;
+                        if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
+                            s += x[iy * w + ix];
+                            cnt++;
+                        }
+                    }
+                O->data[(size_t)((p * oh + y) * ow + xx)] = s / (double)(incl ? ks[0] * ks[1] : cnt ? cnt : 1);
+            }
+    }
+    return AR_OK;
+}
+
+/* ---- linear algebra and reductions ---- */
+static ar_status matmul(const onnx_tensor_t *A, const onnx_tensor_t *B, onnx_tensor_t *O)
+{
+    if (A->rank < 2 || B->rank < 2) {
+        ar_error_set("MatMul of rank < 2 is not supported");
+        return AR_EINVAL;
+    }
+    int64_t m = A->dims[A->rank - 2], k = A->dims[A->rank - 1], k2 = B->dims[B->rank - 2], n = B->dims[B->rank - 1];
+    if (k != k2) {
+        ar_error_set("inner dimensions %lld and %lld differ", (long long)k, (long long)k2);
+        return AR_EINVAL;
+    }
+    size_t r, sa[ONNX_MAX_RANK], sb[ONNX_MAX_RANK];
+    int64_t dims[ONNX_MAX_RANK];
+    ar_status st = broadcast(A->dims, A->rank - 2, B->dims, B->rank - 2, &r, dims, sa, sb);   /* batch dimensions */
+    if (st)
+        return st;
+    dims[r] = m;
+    dims[r + 1] = n;
+    st = onnx_tensor_alloc(O, r + 2, dims);
+    if (st)
+        return st;
+    size_t nb = 1;
+    for (size_t i = 0; i < r; i++)
+        nb *= (size_t)dims[i];
+    size_t idx[ONNX_MAX_RANK] = { 0 }, pa = 0, pb = 0;
+    for (size_t bt = 0; bt < nb; bt++) {
+        const double *a = A->data + pa * (size_t)(m * k), *b = B->data + pb * (size_t)(k * n);
+        double *o = O->data + bt * (size_t)(m * n);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t l = 0; l < k; l++) {
+                double av = a[i * k + l];
+                for (int64_t j = 0; j < n; j++)
+                    o[i * n + j] += av * b[l * n + j];
+            }
+        odometer2(idx, dims, r, sa, sb, &pa, &pb);
+    }
+    return AR_OK;
+}
+
+static ar_status softmax(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    int64_t ax = attr_int(N, "axis", 1);
+    if (ax < 0)
+        ax += (int64_t)X->rank;
+    if (ax < 0 || ax > (int64_t)X->rank) {
+        ar_error_set("axis out of range");
+        return AR_EINVAL;
+    }
+    ar_status st = unary_like(X, O);
+    if (st)
+        return st;
+    size_t inner = 1;
+    for (size_t i = (size_t)ax; i < X->rank; i++)
+        inner *= (size_t)X->dims[i];
+    for (size_t r0 = 0; inner && r0 < X->size; r0 += inner) {
+        double mx = -INFINITY, s = 0;
+        for (size_t j = 0; j < inner; j++)
+            mx = fmax(mx, X->data[r0 + j]);
+        for (size_t j = 0; j < inner; j++)
+            s += (O->data[r0 + j] = exp(X->data[r0 + j] - mx));
+        for (size_t j = 0; j < inner; j++)
+            O->data[r0 + j] /= s;
+    }
+    return AR_OK;
+}
+
+static ar_status reduce_mean(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    const onnx_attr_t *a = onnx_attr_find(N, "axes");
+    int keep = (int)attr_int(N, "keepdims", 1);
+    unsigned char red[ONNX_MAX_RANK] = { 0 };
+    if (!a) {
+        memset(red, 1, sizeof red);
+    } else {
+        if (a->type != ONNX_ATTR_INTS) {
+            ar_error_set("axes must be integers");
+            return AR_EINVAL;
+        }
+        for (size_t i = 0; i < a->n; i++) {
+            int64_t ax = a->ints[i] < 0 ? a->ints[i] + (int64_t)X->rank : a->ints[i];
+            if (ax < 0 || ax >= (int64_t)X->rank) {
+                ar_error_set("axis %lld out of range", (long long)a->ints[i]);
+                return AR_EINVAL;
+            }
+            red[ax] = 1;
+        }
+    }
+    int64_t od[ONNX_MAX_RANK];
+    size_t orank = 0, cnt = 1;
+    for (size_t i = 0; i < X->rank; i++) {
+        if (red[i])
+            cnt *= (size_t)X->dims[i];
+        if (!red[i] || keep)
+            od[orank++] = red[i] ? 1 : X->dims[i];
+    }
+    ar_status st = onnx_tensor_alloc(O, orank, od);
+    if (st)
+        return st;
+    /* strides of the output in the input's index space (0 on reduced axes) */
+    size_t so[ONNX_MAX_RANK], s = 1;
+    for (size_t i = X->rank; i-- > 0;) {
+        so[i] = red[i] ? 0 : s;
+        if (!red[i])
+            s *= (size_t)X->dims[i];
+    }
+    size_t idx[ONNX_MAX_RANK] = { 0 }, po = 0;
+    for (size_t k = 0; k < X->size; k++) {
+        O->data[po] += X->data[k];
+        for (size_t i = X->rank; i-- > 0;) {
+            idx[i]++;
+            po += so[i];
+            if ((int64_t)idx[i] < X->dims[i])
+                break;
+            po -= so[i] * idx[i];
+            idx[i] = 0;
+        }
+    }
+    for (size_t k = 0; k < O->size; k++)
+        O->data[k] /= (double)(cnt ? cnt : 1);
+    return AR_OK;
+}
+
+/* ---- shapes ---- */
+
+/* Row-major strides of X into sx. */
+static void strides_of(const onnx_tensor_t *X, size_t *sx)
+{
+    size_t s = 1;
+    for (size_t i = X->rank; i-- > 0;) {
+        sx[i] = s;
+        s *= (size_t)X->dims[i];
+    }
+}
+
+/* Advance the multi-index idx over dims[0..r) (last index fastest). */
+static void odometer_next(size_t *idx, const int64_t *dims, size_t r)
+{
+    for (size_t i = r; i-- > 0;) {
+        if ((int64_t)++idx[i] < dims[i])
+            return;
+        idx[i] = 0;
+    }
+}
+static ar_status set_int_vector(onnx_tensor_t *O, const int64_t *v, size_t n)
+{
+    int64_t d = (int64_t)n;
+    ar_status st = onnx_tensor_alloc(O, 1, &d);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        O->data[i] = (double)v[i];
+    O->dtype = ONNX_I64;
+    return AR_OK;
+}
+
+static ar_status cast(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    int64_t to = attr_int(N, "to", 0);
+    if (to != ONNX_F32 && to != ONNX_F64 && to != ONNX_I32 && to != ONNX_I64) {
+        ar_error_set("cast to type %lld is not supported", (long long)to);
+        return AR_EINVAL;
+    }
+    ar_status st = unary_like(X, O);
+    if (st)
+        return st;
+    for (size_t k = 0; k < X->size; k++) {
+        double x = X->data[k];
+        O->data[k] = to == ONNX_F32 ? (double)(float)x : to == ONNX_F64 ? x : trunc(x);
+    }
+    O->dtype = (int)to;
+    return AR_OK;
+}
+
+static ar_status slice(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    const onnx_attr_t *as = onnx_attr_find(N, "starts"), *ae = onnx_attr_find(N, "ends"),
+                      *aa = onnx_attr_find(N, "axes");
+    if (N->nin != 1 || !as || !ae || as->type != ONNX_ATTR_INTS || ae->type != ONNX_ATTR_INTS || as->n != ae->n ||
+        (aa && (aa->type != ONNX_ATTR_INTS || aa->n != as->n))) {
+        ar_error_set("only the opset-9 form (starts, ends, axes attributes) is supported");
+        return AR_EINVAL;
+    }
+    int64_t lo[ONNX_MAX_RANK], hi[ONNX_MAX_RANK], od[ONNX_MAX_RANK];
+    for (size_t i = 0; i < X->rank; i++)
+        lo[i] = 0, hi[i] = X->dims[i];
+    for (size_t q = 0; q < as->n; q++) {
+        int64_t ax = aa ? aa->ints[q] : (int64_t)q;
+        if (ax < 0)
+            ax += (int64_t)X->rank;
+        if (ax < 0 || ax >= (int64_t)X->rank) {
+            ar_error_set("axis out of range");
+            return AR_EINVAL;
+        }
+        int64_t d = X->dims[ax], s = as->ints[q], e = ae->ints[q];
+        if (s < 0) s += d;
+        if (e < 0) e += d;
+        s = s < 0 ? 0 : s > d ? d : s;
+        e = e < 0 ? 0 : e > d ? d : e;
+        lo[ax] = s;
+        hi[ax] = e > s ? e : s;
+    }
+    for (size_t i = 0; i < X->rank; i++)
+        od[i] = hi[i] - lo[i];
+    ar_status st = onnx_tensor_alloc(O, X->rank, od);
+    if (st)
+        return st;
+    O->dtype = X->dtype;
+    size_t sx[ONNX_MAX_RANK], idx[ONNX_MAX_RANK] = { 0 };
+    strides_of(X, sx);
+    for (size_t k = 0; k < O->size; k++) {
+        size_t p = 0;
+        for (size_t i = 0; i < X->rank; i++)
+            p += (size_t)(lo[i] + (int64_t)idx[i]) * sx[i];
+        O->data[k] = X->data[p];
+        odometer_next(idx, od, X->rank);
+    }
+    return AR_OK;
+}
+
+static ar_status concat(const onnx_node_t *N, const onnx_tensor_t *const *in, onnx_tensor_t *O)
+{
+    const onnx_tensor_t *X = in[0];
+    int64_t ax = attr_int(N, "axis", 0);
+    if (ax < 0)
+        ax += (int64_t)X->rank;
+    if (ax < 0 || ax >= (int64_t)X->rank) {
+        ar_error_set("axis out of range");
+        return AR_EINVAL;
+    }
+    int64_t od[ONNX_MAX_RANK];
+    memcpy(od, X->dims, sizeof od);
+    od[ax] = 0;
+    for (size_t k = 0; k < N->nin; k++) {
+        if (!in[k] || in[k]->rank != X->rank) {
+            ar_error_set("inputs of different ranks");
+            return AR_EINVAL;
+        }
+        for (size_t i = 0; i < X->rank; i++)
+            if ((int64_t)i != ax && in[k]->dims[i] != X->dims[i]) {
+                ar_error_set("inputs of different shapes");
+                return AR_EINVAL;
+            }
+        od[ax] += in[k]->dims[ax];
+    }
+    ar_status st = onnx_tensor_alloc(O, X->rank, od);
+    if (st)
+        return st;
+    O->dtype = X->dtype;
+    size_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < ax; i++)
+        outer *= (size_t)X->dims[i];
+    for (size_t i = (size_t)ax + 1; i < X->rank; i++)
+        inner *= (size_t)X->dims[i];
+    size_t off = 0;
+    for (size_t k = 0; k < N->nin; k++) {
+        size_t blk = (size_t)in[k]->dims[ax] * inner;
+        for (size_t o = 0; o < outer; o++)
+            memcpy(O->data + o * (size_t)od[ax] * inner + off, in[k]->data + o * blk, blk * sizeof(double));
+        off += blk;
+    }
+    return AR_OK;
+}
+
+static ar_status reshape_to(const onnx_tensor_t *X, const int64_t *want, size_t r, onnx_tensor_t *O)
+{
+    int64_t od[ONNX_MAX_RANK];
+    size_t known = 1, infer = (size_t)-1;
+    if (r > ONNX_MAX_RANK) {
+        ar_error_set("rank %zu above %d", r, ONNX_MAX_RANK);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < r; i++) {
+        od[i] = want[i] == 0 && i < X->rank ? X->dims[i] : want[i];
+        if (od[i] == -1 && infer == (size_t)-1)
+            infer = i;
+        else if (od[i] < 1) {
+            ar_error_set("bad target shape entry %lld", (long long)want[i]);
+            return AR_EINVAL;
+        } else
+            known *= (size_t)od[i];
+    }
+    if (infer != (size_t)-1) {
+        if (!known || X->size % known) {
+            ar_error_set("cannot infer a dimension");
+            return AR_EINVAL;
+        }
+        od[infer] = (int64_t)(X->size / known);
+        known = X->size;
+    }
+    if (known != X->size) {
+        ar_error_set("%zu entries cannot take a shape of %zu", X->size, known);
+        return AR_EINVAL;
+    }
+    ar_status st = onnx_tensor_alloc(O, r, od);
+    if (st)
+        return st;
+    O->dtype = X->dtype;
+    memcpy(O->data, X->data, X->size * sizeof(double));
+    return AR_OK;
+}
+
+static ar_status reshape(const onnx_tensor_t *X, const onnx_tensor_t *S, onnx_tensor_t *O)
+{
+    if (S->rank != 1 || (S->dtype != ONNX_I64 && S->dtype != ONNX_I32) || S->size > ONNX_MAX_RANK) {
+        ar_error_set("the shape input must be an integer vector of at most %d entries", ONNX_MAX_RANK);
+        return AR_EINVAL;
+    }
+    int64_t want[ONNX_MAX_RANK];
+    for (size_t i = 0; i < S->size; i++)
+        want[i] = (int64_t)S->data[i];
+    return reshape_to(X, want, S->size, O);
+}
+
+static ar_status squeeze(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    const onnx_attr_t *a = onnx_attr_find(N, "axes");
+    unsigned char drop[ONNX_MAX_RANK] = { 0 };
+    for (size_t i = 0; i < X->rank; i++)
+        drop[i] = !a && X->dims[i] == 1;
+    if (a) {
+        if (a->type != ONNX_ATTR_INTS) {
+            ar_error_set("axes must be integers");
+            return AR_EINVAL;
+        }
+        for (size_t q = 0; q < a->n; q++) {
+            int64_t ax = a->ints[q] < 0 ? a->ints[q] + (int64_t)X->rank : a->ints[q];
+            if (ax < 0 || ax >= (int64_t)X->rank || X->dims[ax] != 1) {
+                ar_error_set("axis %lld is not a dimension of extent 1", (long long)a->ints[q]);
+                return AR_EINVAL;
+            }
+            drop[ax] = 1;
+        }
+    }
+    int64_t want[ONNX_MAX_RANK];
+    size_t r = 0;
+    for (size_t i = 0; i < X->rank; i++)
+        if (!drop[i])
+            want[r++] = X->dims[i];
+    return reshape_to(X, want, r, O);
+}
+
+static ar_status transpose(const onnx_node_t *N, const onnx_tensor_t *X, onnx_tensor_t *O)
+{
+    int64_t perm[ONNX_MAX_RANK], rev[ONNX_MAX_RANK];
+    for (size_t i = 0; i < X->rank; i++)
+        rev[i] = (int64_t)(X->rank - 1 - i);
+    ar_status st = attr_ints(N, "perm", X->rank, rev, perm);
+    if (st)
+        return st;
+    unsigned char seen[ONNX_MAX_RANK] = { 0 };
+    int64_t od[ONNX_MAX_RANK];
+    for (size_t i = 0; i < X->rank; i++) {
+        if (perm[i] < 0 || perm[i] >= (int64_t)X->rank || seen[perm[i]]) {
+            ar_error_set("perm is not a permutation");
+            return AR_EINVAL;
+        }
+        seen[perm[i]] = 1;
+        od[i] = X->dims[perm[i]];
+    }
+    if ((st = onnx_tensor_alloc(O, X->rank, od)))
+        return st;
+    O->dtype = X->dtype;
+    size_t sx[ONNX_MAX_RANK], idx[ONNX_MAX_RANK] = { 0 };
+    strides_of(X, sx);
+    for (size_t k = 0; k < O->size; k++) {
+        size_t p = 0;
+        for (size_t i = 0; i < X->rank; i++)
+            p += idx[i] * sx[perm[i]];
+        O->data[k] = X->data[p];
+        odometer_next(idx, od, X->rank);
+    }
+    return AR_OK;
+}
+
+ar_status onnx_op_apply(const onnx_node_t *N, const onnx_tensor_t *const *in, onnx_tensor_t *out)
+{
+    const char *op = N->op;
+    ar_status st;
+    if (N->nout != 1 && strcmp(op, "BatchNormalization") != 0) {
+        ar_error_set("%zu outputs (one expected)", N->nout);
+        return AR_EINVAL;
+    }
+    struct { const char *name; binop_t f; } bin[] = {
+        { "Add", op_add }, { "Sub", op_sub }, { "Mul", op_mul }, { "Div", op_div }, { "Pow", op_pow } };
+    for (size_t b = 0; b < sizeof bin / sizeof bin[0]; b++)
+        if (!strcmp(op, bin[b].name))
+            return (st = need_inputs(N, in, 2, 2)) ? st : binary(in[0], in[1], bin[b].f, out);
+    if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Sqrt") || !strcmp(op, "HardSigmoid") ||
+        !strcmp(op, "Clip"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : unary(N, in[0], out);
+    if (!strcmp(op, "Conv"))
+        return (st = need_inputs(N, in, 2, 3)) ? st : conv(N, in[0], in[1], N->nin > 2 ? in[2] : NULL, out);
+    if (!strcmp(op, "BatchNormalization")) {
+        if (N->nout != 1) {
+            ar_error_set("training-mode outputs are not supported");
+            return AR_EINVAL;
+        }
+        return (st = need_inputs(N, in, 5, 5)) ? st : batchnorm(N, in, out);
+    }
+    if (!strcmp(op, "AveragePool") || !strcmp(op, "GlobalAveragePool"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : avgpool(N, in[0], op[0] == 'G', out);
+    if (!strcmp(op, "MatMul"))
+        return (st = need_inputs(N, in, 2, 2)) ? st : matmul(in[0], in[1], out);
+    if (!strcmp(op, "Softmax"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : softmax(N, in[0], out);
+    if (!strcmp(op, "ReduceMean"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : reduce_mean(N, in[0], out);
+    if (!strcmp(op, "Shape"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : set_int_vector(out, in[0]->dims, in[0]->rank);
+    if (!strcmp(op, "Cast"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : cast(N, in[0], out);
+    if (!strcmp(op, "Slice"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : slice(N, in[0], out);
+    if (!strcmp(op, "Concat"))
+        return (st = need_inputs(N, in, 1, 16)) ? st : concat(N, in, out);
+    if (!strcmp(op, "Reshape"))
+        return (st = need_inputs(N, in, 2, 2)) ? st : reshape(in[0], in[1], out);
+    if (!strcmp(op, "Squeeze"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : squeeze(N, in[0], out);
+    if (!strcmp(op, "Transpose"))
+        return (st = need_inputs(N, in, 1, 1)) ? st : transpose(N, in[0], out);
+    ar_error_set("the operator %s is not supported", op);
+    return AR_EINVAL;
+}
