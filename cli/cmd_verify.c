@@ -1,33 +1,93 @@
-/* cmd_verify.c -- `attnrank verify`: judge the claims of the laws table. */
+/* cmd_verify.c -- `attnrank verify`: judge the claims of the laws table
+ * (whole, or one shard of its point list: theory/claims/vplan.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/shards.h"
 #include "cli/verify_print.h"
 #include "numerics/version.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
+#include "theory/claims/vplan.h"
 
 static const char help[] =
-    "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--format text|json] [--strict]\n"
+    "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--tier default|extended|all]\n"
+    "                       [--format text|json] [--strict] [--shard K/N --out FILE]\n"
     "Runs the sweeps of the laws table, brackets every instance, fits both ends\n"
     "against the law's variable and prints one row per law with its verdict:\n"
     "  pass          all brackets certified, both fitted exponents within the declared\n"
     "                tolerance and every rank/law ratio inside the declared band\n"
     "  fail          certified brackets that contradict the declared law (a finding)\n"
     "  inconclusive  a bracket could not be certified, or too few points\n"
+    "and claim T's planted heads with the verdict of their assertions.\n"
     "Claims without a check in this version are listed as inconclusive (implemented: false).\n"
     "--d selects law rows by dimension (r for claim R); a request that selects no row\n"
     "(e.g. --claim S --d 1) is an error (exit 2) that lists the claims and dimensions.\n"
+    "--tier: rows of the default run (default), the rows outside it (extended, such\n"
+    "as claim S in d = 6), or both (all); with --d and no --tier, all.\n"
+    "--shard K/N --out FILE: compute only the points of shard K of N (0 <= K < N;\n"
+    "the rule and the file are described in README 'Sweeps on a cluster') into the\n"
+    "shard file FILE, and print nothing; a FILE already complete for this shard is\n"
+    "kept (resumption), FILE.partial of an interrupted run is continued.\n"
+    "'attnrank merge FILES...' prints the table from the N shard files.\n"
     "A failed law is a finding, reported with exit status 0; with --strict (for\n"
     "regression runs) any failed row gives exit status 3.  1/2: errors.\n";
+
+typedef struct {
+    const vplan_t *p;
+} vctx_t;
+
+static ar_status unit_fn(size_t u, void *ctx, json_t **rec)
+{
+    const vplan_t *p = ((vctx_t *)ctx)->p;
+    vresult_t r;
+    ar_status st = vplan_compute(p, u, &r);
+    if (st)
+        return st;
+    *rec = vplan_record(p, u, &r);
+    if (!*rec) {
+        ar_error_set("verify: out of memory for a record");
+        return AR_ENOMEM;
+    }
+    return AR_OK;
+}
+
+static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *where)
+{
+    vresult_t r;
+    return vplan_parse_record(((vctx_t *)ctx)->p, u, rec, where, &r);
+}
+
+static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out)
+{
+    size_t *owner;
+    const char **ids;
+    ar_status st = verify_plan_owners(p, sel.n, &owner, &ids);
+    if (st)
+        return cmd_fail(st);
+    json_t *h = shards_header("verify", verify_shard_params(p), p->digest, sel, shards_precision());
+    if (!h) {
+        free(owner);
+        free((void *)ids);
+        ar_error_set("verify: out of memory for the shard header");
+        return cmd_fail(AR_ENOMEM);
+    }
+    vctx_t c = { p };
+    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, isatty(2));
+    json_decref(h);
+    free(owner);
+    free((void *)ids);
+    return st ? cmd_fail(st) : 0;
+}
 
 int cmd_verify(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "format", 1, NULL }, { "strict", 0, NULL },
-                  { "help", 0, NULL } };
+                  { "help", 0, NULL }, { "tier", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "verify")))
@@ -47,32 +107,62 @@ int cmd_verify(int argc, char **argv)
     size_t dsel = 0;
     if (args_get(o, no, "d") && (st = args_size("d", args_get(o, no, "d"), 1, 64, &dsel)))
         return cmd_fail(st);
-    if ((st = laws_check_selection(claim, (int)dsel)))   /* a request that selects nothing is an error */
+    vtier_t tier = dsel ? VTIER_ALL : VTIER_DEFAULT;
+    if (args_get(o, no, "tier") && (st = vplan_tier_parse("tier", args_get(o, no, "tier"), &tier)))
         return cmd_fail(st);
-    size_t nl;
-    const law_t *laws = laws_table(&nl);
-    int tty = isatty(2), failed = 0, header = 0;
-    for (size_t i = 0; i < nl; i++) {
-        if ((claim && strcmp(claim, laws[i].claim)) || (dsel && (size_t)laws[i].dim != dsel))
-            continue;
-        verify_row_t row;
-        st = verify_law(&laws[i], &row, tty ? verify_print_progress : NULL, NULL);
-        if (tty)
-            fprintf(stderr, "\r\033[K");
-        if (st)
-            return cmd_fail(st);
-        if (strcmp(row.verdict, "fail") == 0 && law_asserted(&laws[i]))
-            failed = 1;
-        if (fmt == FMT_JSON) {
-            verify_print_json(stdout, &row);
-        } else {
-            if (!header++)
-                verify_print_header(stdout);
-            verify_print_text(stdout, &row);
+    shard_sel_t sel = { 0, 1 };
+    const char *shard = args_get(o, no, "shard"), *out = args_get(o, no, "out");
+    if (shard && (st = shard_parse("shard", shard, &sel)))
+        return cmd_fail(st);
+    if (!shard != !out) {
+        ar_error_set("verify: --shard K/N and --out FILE go together");
+        return cmd_fail(AR_EINVAL);
+    }
+    vplan_t p;
+    if ((st = vplan_build(claim, (int)dsel, tier, &p)))   /* a request that selects nothing is an error */
+        return cmd_fail(st);
+    if (p.nunits == 0) {
+        ar_error_set("verify: --tier %s selects no row of %s%s", vplan_tier_name(tier), claim ? "claim " : "the table",
+                     claim ? claim : "");
+        vplan_clear(&p);
+        return cmd_fail(AR_EINVAL);
+    }
+    if (shard) {
+        int rc = run_shard(&p, sel, out);
+        vplan_clear(&p);
+        return rc;
+    }
+    vresult_t *res = ar_calloc(p.nunits, sizeof *res, "verify results");
+    if (!res) {
+        vplan_clear(&p);
+        return cmd_fail(AR_ENOMEM);
+    }
+    int tty = isatty(2), rc = 0;
+    verify_out_t vo = { .json = fmt == FMT_JSON };
+    for (size_t g = 0; g < p.ngroups && rc == 0; g++) {
+        for (size_t u = p.groups[g].first; u < p.groups[g].first + p.groups[g].count; u++) {
+            if (tty) {
+                char msg[160];
+                vplan_describe(&p, u, msg, sizeof msg);
+                verify_print_progress(msg, NULL);
+            }
+            st = vplan_compute(&p, u, &res[u]);
+            if (tty)
+                fprintf(stderr, "\r\033[K");
+            if (st) {
+                rc = cmd_fail(st);
+                break;
+            }
         }
+        if (rc == 0 && (st = verify_print_group(stdout, &vo, &p, g, res)))
+            rc = cmd_fail(st);
         fflush(stdout);
     }
+    free(res);
+    vplan_clear(&p);
+    if (rc)
+        return rc;
     if (!dsel)                          /* claims without law rows have no dimension to select */
         verify_print_untested(stdout, claim, fmt == FMT_JSON);
-    return failed && args_get(o, no, "strict") ? 3 : 0;
+    return vo.failed && args_get(o, no, "strict") ? 3 : 0;
 }

@@ -19,6 +19,7 @@ int cmd_scale_is_ball(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_head(int argc, char **argv);
 int cmd_calib(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */
 int cmd_fail(int st);

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"
+#include "numerics/parallel.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
 #include "theory/brackets/bracket_ball.h"
@@ -25,6 +26,7 @@ static const char usage[] =
     "  generate    write a point set as .npy (and multiplicities)\n"
     "  head        visible dimension, r(tau) and eps-rank bracket of one attention head\n"
     "  calib       claim E on real transformers or your own model's heads (needs 'make calib-data')\n"
+    "  merge       tables and verdicts of a sweep from its shard files (--shard K/N)\n"
     "\n"
     "Options:\n"
     "  --help      this text (also 'attnrank COMMAND --help')\n"
@@ -45,7 +47,7 @@ static ar_status check_environment(void)
     size_t v;
     ar_status st;
     if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = blas_check_env()) || (st = oom_check_env()))
+        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()))
         return st;
     return AR_OK;
 }
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
         rc = cmd_head(argc, argv);
     else if (strcmp(c, "calib") == 0)
         rc = cmd_calib(argc, argv);
+    else if (strcmp(c, "merge") == 0)
+        rc = cmd_merge(argc, argv);
     else if (strcmp(c, "generate") == 0)
         rc = cmd_generate(argc, argv);
     else {

@@ -1,9 +1,11 @@
 /* verify_print.c -- the verdict table (see verify_print.h). */
 #include "cli/verify_print.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "cli/output.h"
 #include "numerics/version.h"
+#include "theory/heads/visible.h"
 
 void verify_print_header(FILE *f)
 {
@@ -55,7 +57,7 @@ static const char *shown_verdict(const verify_row_t *r, char *buf, size_t len)
     return buf;
 }
 
-void verify_print_json(FILE *f, const verify_row_t *r)
+void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
 {
     const law_t *L = r->law;
     fprintf(f, "{\"claim\":\"%s\",\"kind\":\"%s\",\"d\":%d,\"variable\":\"%s\",\"predicted\":%.6g,\"tol\":%.6g,\"eps\":%.6g,"
@@ -82,7 +84,7 @@ void verify_print_json(FILE *f, const verify_row_t *r)
     fprintf(f, "],\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
            L->engine ? "scale" : "dense", L->upper_source);
     out_json_string(f, L->scope);
-    fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, version_json_fields());
+    fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, prov ? prov : version_json_fields());
 }
 
 /* The two ends of one point, each naming the object it bounds: the lower
@@ -138,3 +140,103 @@ void verify_print_text(FILE *f, const verify_row_t *r)
     fprintf(f, "      %s\n", r->reason);
 }
 
+
+void verify_print_t_text(FILE *f, const claim_t_record_t *t)
+{
+    fprintf(f, "T  r0=%zu dh=%-3zu delta=%-6g  r=%-3zu  eta_noise=%-10.4g eta(r0-1)=%-10.4g eta(r0)=%-10.4g "
+               "eta(r0+1)=%-10.4g\n", t->r0, t->dh, t->delta, t->r, t->eta_noise, t->eta_below, t->eta_at,
+            t->eta_above);
+    fprintf(f, "   tau/eta_noise:");
+    for (size_t k = 0; k < t->ntau; k++)
+        fprintf(f, " %.3g", t->tau[k] / t->eta_noise);
+    fprintf(f, "\n   r(tau):");
+    for (size_t k = 0; k < t->ntau; k++) {
+        if (t->rt[k] == VISIBLE_NONE)
+            fprintf(f, "  tau=%-9.3g none", t->tau[k]);
+        else
+            fprintf(f, "  tau=%-9.3g r=%zu (eta %.3g)", t->tau[k], t->rt[k], t->et[k]);
+    }
+    fprintf(f, "\n");
+    for (size_t q = 0; q < t->nchain; q++)
+        if (t->chain_k[q] != VISIBLE_NONE)
+            fprintf(f, "   chain k=%zu: direct [%zu, %zu]  via A_k [%zu, %zu] (eta %.3g, %s)\n", t->chain_k[q],
+                    t->lower, t->upper, t->chain_lo[q], t->chain_up[q], t->chain_eta[q], t->chain_method[q]);
+}
+
+void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
+{
+    char reason[256];
+    int pass = claim_t_judge(t, reason, sizeof reason);
+    fprintf(f, "{\"claim\":\"T\",\"kind\":\"instance\",\"r0\":%zu,\"dh\":%zu,\"delta\":%.17g,\"beta\":%.17g,"
+               "\"eps\":%.17g,\"r\":%zu,\"eta_noise\":%.17g,\"eta_below\":%.17g,\"eta_at\":%.17g,\"eta_above\":%.17g,"
+               "\"tau\":[", t->r0, t->dh, t->delta, t->beta, t->eps, t->r, t->eta_noise, t->eta_below, t->eta_at,
+            t->eta_above);
+    for (size_t k = 0; k < t->ntau; k++)
+        fprintf(f, "%s%.17g", k ? "," : "", t->tau[k]);
+    fprintf(f, "],\"r_tau\":[");
+    for (size_t k = 0; k < t->ntau; k++) {
+        if (t->rt[k] == VISIBLE_NONE)
+            fprintf(f, "%snull", k ? "," : "");
+        else
+            fprintf(f, "%s%zu", k ? "," : "", t->rt[k]);
+    }
+    fprintf(f, "],\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"chain\":[", t->lower, t->upper, t->status);
+    for (size_t q = 0; q < t->nchain; q++) {
+        if (t->chain_k[q] == VISIBLE_NONE)
+            fprintf(f, "%s{\"k\":null}", q ? "," : "");
+        else
+            fprintf(f, "%s{\"k\":%zu,\"upper_via\":%zu,\"lower\":%zu,\"upper\":%zu,\"eta\":%.17g,\"method\":\"%s\"}",
+                    q ? "," : "", t->chain_k[q], t->chain_upper_via[q], t->chain_lo[q], t->chain_up[q],
+                    t->chain_eta[q], t->chain_method[q]);
+    }
+    fprintf(f, "],\"verdict\":\"%s\",\"asserted\":true,\"reason\":", pass ? "pass" : "fail");
+    out_json_string(f, reason);
+    fprintf(f, ",\"seconds\":%.2f,%s}\n", t->seconds, prov ? prov : version_json_fields());
+}
+
+void verify_print_t_verdict(FILE *f, const claim_t_record_t *t)
+{
+    char reason[256];
+    int pass = claim_t_judge(t, reason, sizeof reason);
+    fprintf(f, "   %s: %s\n", pass ? "pass" : "FAIL", reason);
+}
+
+ar_status verify_print_group(FILE *f, verify_out_t *vo, const vplan_t *p, size_t g, const vresult_t *res)
+{
+    const vgroup_t *G = &p->groups[g];
+    if (G->kind == VG_T) {
+        const claim_t_record_t *t = &res[G->first].t;
+        char reason[256];
+        int pass = claim_t_judge(t, reason, sizeof reason);
+        if (vo->json)
+            verify_print_t_json(f, t, vo->prov);
+        else {
+            verify_print_t_text(f, t);
+            verify_print_t_verdict(f, t);
+        }
+        vo->not_pass |= !pass;
+        vo->failed |= !pass;
+        return AR_OK;
+    }
+    verify_row_t *row = malloc(sizeof *row);
+    if (!row) {
+        ar_error_set("verify: out of memory");
+        return AR_ENOMEM;
+    }
+    ar_status st = vplan_judge_row(p, g, res, row);
+    if (st == AR_OK) {
+        if (law_asserted(G->law)) {
+            vo->failed |= strcmp(row->verdict, "fail") == 0;
+            vo->not_pass |= strcmp(row->verdict, "pass") != 0;
+        }
+        if (vo->json)
+            verify_print_json(f, row, vo->prov);
+        else {
+            if (!vo->header++)
+                verify_print_header(f);
+            verify_print_text(f, row);
+        }
+    }
+    free(row);
+    return st;
+}

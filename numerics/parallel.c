@@ -1,5 +1,7 @@
 /* parallel.c -- one thread per job (see parallel.h). */
 #include "numerics/parallel.h"
+#include <flint/flint.h>
+#include "numerics/envvar.h"
 
 #include <pthread.h>
 
@@ -37,4 +39,13 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
         else
             fn(slot[t].job);       /* thread creation failed: its share runs here */
     }
+}
+
+ar_status par_flint_threads_env(void)
+{
+    size_t n;
+    ar_status st = env_size("ATTNRANK_FLINT_THREADS", 1, 256, 1, &n);
+    if (st == AR_OK)
+        flint_set_num_threads((int)n);
+    return st;
 }

@@ -3,6 +3,7 @@
 #define ATTNRANK_NUMERICS_PARALLEL_H
 
 #include <stddef.h>
+#include "numerics/status.h"
 
 #define PAR_MAX_JOBS 64
 
@@ -12,5 +13,15 @@
  * end.  A job whose thread cannot be created runs in the calling thread.
  * Returns when every job is done. */
 void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size);
+
+/* FLINT's thread count from ATTNRANK_FLINT_THREADS (an integer in [1, 256],
+ * default 1: FLINT's own default), applied with flint_set_num_threads; a
+ * Slurm shard sets it to the CPUs it was given.  AR_EINVAL for another value.
+ * The project's own threads (softmax rows, the polynomial certificate's
+ * pass) are fixed at two, whatever the CPUs: their partition enters the
+ * upward-rounded sums, so a fixed count keeps every number the same on any
+ * machine.  OpenBLAS's threads (OPENBLAS_NUM_THREADS) split only the rows
+ * and columns of each product, never its sums. */
+ar_status par_flint_threads_env(void);
 
 #endif

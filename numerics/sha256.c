@@ -27,6 +27,23 @@ void sha256_hex(const void *data, size_t n, char hex[65])
     digest_hex(&ctx, hex);
 }
 
+_Static_assert(sizeof(struct sha256_ctx) <= sizeof(((sha256_stream_t *)0)->state), "sha256_stream_t too small");
+
+void sha256_stream_init(sha256_stream_t *s)
+{
+    sha256_init((struct sha256_ctx *)(void *)s->state);
+}
+
+void sha256_stream_update(sha256_stream_t *s, const void *data, size_t n)
+{
+    sha256_update((struct sha256_ctx *)(void *)s->state, n, data);
+}
+
+void sha256_stream_hex(sha256_stream_t *s, char hex[65])
+{
+    digest_hex((struct sha256_ctx *)(void *)s->state, hex);
+}
+
 ar_status sha256_file_hex(const char *path, const char *what, char hex[65])
 {
     hex[0] = '\0';

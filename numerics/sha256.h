@@ -11,6 +11,15 @@
 /* SHA-256 of data[0..n); hex receives 64 hex digits and a NUL (65 bytes). */
 void sha256_hex(const void *data, size_t n, char hex[65]);
 
+/* Incremental SHA-256: init, feed any number of pieces, then the hex digest
+ * (the state is consumed; init again to reuse it). */
+typedef struct {
+    _Alignas(16) unsigned char state[128];   /* nettle's struct sha256_ctx (checked to fit in sha256.c) */
+} sha256_stream_t;
+void sha256_stream_init(sha256_stream_t *s);
+void sha256_stream_update(sha256_stream_t *s, const void *data, size_t n);
+void sha256_stream_hex(sha256_stream_t *s, char hex[65]);
+
 /* SHA-256 of the regular file `path`, read in chunks (opened with
  * infile_open, INFILE_REGULAR; `what` names the content in messages).
  * AR_EIO if it cannot be opened or read, AR_EINVAL if it is not a regular

@@ -3,7 +3,9 @@
 # Installs them with apt-get when run as root (and apt-get exists); otherwise
 # prints the exact command and fails.  Quiet when everything is present.
 # `deps.sh fuzz` (make fuzz, make fuzz-smoke) also needs clang with the
-# libFuzzer runtime; `deps.sh calib` the tools of the claim-E data steps
+# libFuzzer runtime; `deps.sh parallel` (make verify JOBS=N) adds GNU
+# parallel; `deps.sh slurm` (make check-slurm) Slurm's daemons and munge
+# for a one-node cluster; `deps.sh calib` the tools of the claim-E data steps
 # (ImageMagick and DejaVu Sans to render the PP-OCRv4 text lines,
 # python3-onnx to add the reference outputs to its graph); `deps.sh torch`
 # python3-torch for scripts/export_heads.py and its test.  Plain `deps.sh`
@@ -12,6 +14,8 @@
 set -u
 PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev libprotobuf-c-dev"
 FUZZ_PKGS="clang libclang-rt-14-dev"
+PARALLEL_PKGS="parallel"
+SLURM_PKGS="slurm-wlm munge"
 CALIB_PKGS="imagemagick fonts-dejavu-core python3-onnx"
 TORCH_PKGS="python3-torch python3-numpy"
 missing=""
@@ -37,6 +41,18 @@ if [ "${1:-}" = fuzz ]; then
     command -v clang >/dev/null 2>&1 || missing="$missing clang"
     ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
         missing="$missing libclang-rt-14-dev"
+fi
+if [ "${1:-}" = parallel ]; then
+    PKGS="$PKGS $PARALLEL_PKGS"
+    command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
+fi
+if [ "${1:-}" = slurm ]; then
+    PKGS="$PKGS $SLURM_PKGS"
+    for c in slurmctld slurmd sbatch munged; do
+        command -v $c >/dev/null 2>&1 || [ -x /usr/sbin/$c ] || missing="$missing $c"
+    done
+    case "$missing" in *slurm*|*sbatch*) missing="$missing slurm-wlm" ;; esac
+    case "$missing" in *munged*) missing="$missing munge" ;; esac
 fi
 if [ "${1:-}" = calib ]; then
     PKGS="$PKGS $CALIB_PKGS"

@@ -14,12 +14,13 @@
 #include "verify_suites.h"
 #include "cli/verify_print.h"
 #include "numerics/blas_select.h"
+#include "numerics/parallel.h"
 
 typedef Suite *(*suite_fn)(void);
 
 int main(int argc, char **argv)
 {
-    if (blas_check_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
+    if (blas_check_env() != AR_OK || par_flint_threads_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
         fprintf(stderr, "run_verify: %s\n", ar_error_get());
         return 2;
     }

@@ -193,9 +193,9 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
                          hc.L);
             } else
                 out->status = "inconclusive";
-            char extra[96];
-            snprintf(extra, sizeof extra, "%scontinuum: %zu spheres, h sqrt(beta) = %.2f, err %.4f (%.1f s)",
-                     out->note[0] ? "; " : "", hc.Q, hc.h_sqrt_beta, hc.err, hc.seconds);
+            char extra[96];   /* no time here: a point's numbers and notes do not depend on the machine */
+            snprintf(extra, sizeof extra, "%scontinuum: %zu spheres, h sqrt(beta) = %.2f, err %.4f",
+                     out->note[0] ? "; " : "", hc.Q, hc.h_sqrt_beta, hc.err);
             size_t used = strlen(out->note);
             snprintf(out->note + used, sizeof out->note - used, "%s", extra);
         }

@@ -21,6 +21,17 @@ static const double betas_s2_scale[] = { 100, 1000, 10000, 100000 };
 static const double betas_s3_scale[] = { 50, 100, 200, 500 };
 static const double betas_s4_scale[] = { 20, 50, 100, 200 };
 static const double betas_s5_scale[] = { 20, 50, 100, 200 };
+/* d = 6 (issue 17), declared before any of its numbers were computed: the
+ * claim's exponent (d-1)/2 = 2.5 with the tolerance of every claim-S row
+ * (0.1); the band continues the d = 4, 5 bands ([0.5, 20], [0.25, 40]:
+ * halved below, doubled above per dimension) to [0.125, 80]; window beta
+ * 10..80, the largest range whose costliest point (the cap-packing search
+ * at beta 80, about 300 s of the 5 min one-process sweep) stays within a
+ * few minutes per point; the same ends as d = 4, 5 (cap packings lower,
+ * continuum polynomial upper).  A report row of tier "extended": outside
+ * the default make verify, run by `attnrank verify --d 6` (as a Slurm
+ * array: README 'Sweeps on a cluster'). */
+static const double betas_s6_scale[] = { 10, 20, 40, 80 };
 static const double beta_sat3[] = { 50 };
 static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
 
@@ -94,115 +105,123 @@ static const claim_r_opts_t r_opts_3 = { .c_lower = 2.0, .c_upper = 1.2, .dhs = 
 static const claim_r_opts_t r_opts_rand = { .n_random = 400, .seed = 11 };
 #define R_ROW .claim = "R", .eps = 0.1, .point = claim_r_law_point, .variable = "1+beta", .upper_source = "instance"
 
+/* cost_s (every row): the measured time of the row's costliest point on 2
+ * cores (bench/results/verify_costs.txt), an a-priori estimate that only
+ * balances shards (theory/claims/vplan.h); no verdict depends on it. */
+
 /* Claim S rows share these fields. */
 #define S_ROW .claim = "S", .eps = 0.1, .point = claim_s_law_point
 
 static const law_t table[] = {
     /* dense engine: one O(n^3) instance gives both ends */
-    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+    { S_ROW, .cost_s = 2, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_s2, .nbetas = 4, .family = "polygon", .n_per_law = 20.0, .n_min = 128, .n_max = 2000,
       .scope = "dense regular polygon, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
       .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+    { S_ROW, .cost_s = 1, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
       .betas = betas_s3, .nbetas = 4, .family = "fibonacci", .n_per_law = 30.0, .n_min = 300, .n_max = 2000,
       .scope = "dense Fibonacci set, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
       .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
     /* structured engine */
-    { S_ROW, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+    { S_ROW, .cost_s = 3, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_s2_scale, .nbetas = 4, .family = "polygon", .n_per_law = 0.0, .n_min = 20160, .n_max = 20160,
       .scope = "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal "
                "Fourier band)",
       .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+    { S_ROW, .cost_s = 8, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
       .betas = betas_s3_scale, .nbetas = 4, .family = "fibonacci", .n_per_law = 40.0, .n_min = 2000, .n_max = 20000,
       .scope = "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci "
                "sets, n <= 20000",
       .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .variable = "1+beta", .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
+    { S_ROW, .cost_s = 3.5, .variable = "1+beta", .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
       .betas = betas_s4_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
       .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
-    { S_ROW, .variable = "1+beta", .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
+    { S_ROW, .cost_s = 160, .variable = "1+beta", .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
       .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
       .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
+    { S_ROW, .cost_s = 320, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .band_hi = 80.0, .betas = betas_s6_scale, .nbetas = 4, .family = "uniform",
+      .scope = "beyond the default run: lower: cap packings; upper: continuum operator (as d = 4, 5)",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "report", .tier = "extended" },
     /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
-    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
+    { R_ROW, .cost_s = 1.2, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
       .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
       .scope = "Gaussian-weighted lattice in the unit segment (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
-    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r2,
+    { R_ROW, .cost_s = 11, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r2,
       .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_2,
       .scope = "Gaussian-weighted lattice in the unit disk (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
-    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r3,
+    { R_ROW, .cost_s = 56, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r3,
       .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_3,
       .scope = "Gaussian-weighted lattice in the unit 3-ball (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
-    { R_ROW, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+    { R_ROW, .cost_s = 0.1, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
       .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit segment, no "
                "weights): C = max upper/(1+beta)^{1/2} is the band's upper end; no exponent is expected" },
-    { R_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+    { R_ROW, .cost_s = 0.1, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
       .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit disk, no weights): "
                "C = max upper/(1+beta); attention concentrates on boundary keys, the upper end falls at large beta" },
-    { R_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
+    { R_ROW, .cost_s = 0.1, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
       .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit 3-ball, no "
                "weights): C = max upper/(1+beta)^{3/2}; the upper end falls at large beta (concentration)" },
     /* saturation in n at fixed beta: full rank below the law, a plateau above it */
-    { S_ROW, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
+    { S_ROW, .cost_s = 1, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
       .family = "fibonacci",
       .scope = "beta = 50: n <= packing size certified full rank (subsets of a certified packing); Fibonacci "
                "instances' polynomial upper bound stops growing once n passes the law (last two sizes within 5%)",
       .engine = 1, .packing = 1, .upper_source = "instance", .kind = "saturation", .ns = ns_sat3, .nns = 9 },
     /* claim B */
-    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
+    { B_ROW, .cost_s = 5.5, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
       .nbetas = 4, .family = "ball shells+dense", .opts = &b_full2, .upper_source = "instance",
       .kind = "exponent",
       .scope = "full disk, Gaussian multiplicities: lower = cluster/diagonal dominance on radial shells "
                "(or dense blocks), upper = best dense/tensor certificate of a 2000-point weighted lattice" },
-    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_asym,
+    { B_ROW, .cost_s = 62, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_asym,
       .nbetas = 5, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
       .kind = "exponent",
       .scope = "full 3-ball, Gaussian multiplicities, beta >= 100 (the claim's asymptotic window): lower = "
                "certified shells instances (worst case); upper = certified rank of the ball's shells continuum "
                "(radial spacing <= 0.5 kernel widths, uniform measure on each sphere)" },
-    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_asym,
+    { B_ROW, .cost_s = 11.6, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_asym,
       .nbetas = 4, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
       .kind = "exponent",
       .scope = "full disk, Gaussian multiplicities, beta 100..1000: lower = certified shells instances (worst "
                "case); upper = certified rank of the disk's shells continuum (radial spacing <= 0.5 kernel "
                "widths, uniform measure on each circle)" },
-    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3,
+    { B_ROW, .cost_s = 17.8, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3,
       .nbetas = 4, .family = "ball shells+dense", .opts = &b_full3, .upper_source = "instance",
       .kind = "report",
       .scope = "full 3-ball, beta 10..60 (pre-asymptotic: the lower constructions grow like beta^1.1-1.3 there, "
                "and the 2000-point lattice has spacing ~ one kernel width at beta = 60, so its upper end "
                "measures the lattice, not the ball): lower on radial shells, upper on a 2000-point weighted "
                "lattice" },
-    { B_ROW, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_b4,
+    { B_ROW, .cost_s = 1.6, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_b4,
       .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
       .kind = "report",
       .scope = "beyond the paper's check: full 4-ball, Gaussian multiplicities: lower = certified shells "
                "instances, upper = certified rank of the shells continuum (exponent 2 expected)" },
-    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
+    { B_ROW, .cost_s = 14.4, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
       .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
       .kind = "report",
       .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): lower = shells instances, multiplicities "
                "with hundreds of digits; upper = the annulus's shells continuum" },
-    { B_ROW, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_annulus,
+    { B_ROW, .cost_s = 17.5, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_annulus,
       .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
       .kind = "report",
       .scope = "3-d shell |x|^2 in [3/4, 1] (thin shell: sphere-like until the shell holds several radial "
                "layers): lower = shells instances, upper = the shell's shells continuum" },
-    { B_ROW, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
+    { B_ROW, .cost_s = 1.2, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_b2_contrast, .nbetas = 4, .family = "sphere packing vs ball shells", .opts = &b_contrast,
       .upper_source = "instance", .kind = "report",
       .scope = "contrast: certified circle packing (claim S, exponent 1/2) against the full-disk shells on the "
                "same beta grid; the note gives ball/sphere and its ratio to sqrt(beta)" },
-    { B_ROW, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
+    { B_ROW, .cost_s = 3.2, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
       .nbetas = 4, .family = "ball shells+dense unweighted", .opts = &b_unweighted, .upper_source = "instance",
       .kind = "report",
       .scope = "full disk WITHOUT multiplicities: the beta^{d/2} law is not expected (sphere-like growth)" },
@@ -223,6 +242,11 @@ double law_value(const law_t *L, double beta)
     if (L->law)
         return L->law(L, beta);
     return pow(law_variable(L, beta), L->predicted);
+}
+
+int law_extended(const law_t *L)
+{
+    return L->tier && strcmp(L->tier, "extended") == 0;
 }
 
 int law_asserted(const law_t *L)

@@ -42,6 +42,10 @@ struct law {
     law_point_fn point;       /* one sweep point of this row (required for exponent and report rows) */
     double (*law)(const law_t *L, double beta);   /* the law's value; NULL: variable^predicted */
     const void *opts;         /* row-specific options for `point` (NULL: defaults) */
+    const char *tier;         /* NULL or "default": run by `make verify` and `attnrank verify`; "extended":
+                                 only when asked for (`attnrank verify --tier extended|all`, or --d D) */
+    double cost_s;            /* a-priori cost of the row's costliest point in seconds on 2 cores (0: 10 s);
+                                 balances shards only (theory/claims/vplan.h), no result depends on it */
 };
 
 /* The table (static storage) and its length. */
@@ -52,6 +56,9 @@ double law_variable(const law_t *L, double beta);
 
 /* The law's value at beta: L->law(L, beta) if set, else law_variable^predicted. */
 double law_value(const law_t *L, double beta);
+
+/* 1 if the row is of tier "extended" (outside the default run). */
+int law_extended(const law_t *L);
 
 /* 1 if the row's verdict is asserted by `make verify` (kind exponent or saturation). */
 int law_asserted(const law_t *L);

@@ -8,49 +8,64 @@
 #include <time.h>
 #include "theory/certificates/cert_packing.h"
 
-/* Saturation row: see verify.h. */
-static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
+ar_status verify_packing(const law_t *law, pack_cert_t *pk)
 {
-    double t0 = clock_now(), beta = law->betas[0];
-    if (progress)
-        progress("saturation: certifying a packing", ctx);
-    pack_cert_t pk;
-    ar_status st = pack_lower_search((size_t)law->dim, beta, law->eps, 1, 60000, &pk);
-    if (st)
-        return st;
+    return pack_lower_search((size_t)law->dim, law->betas[0], law->eps, 1, 60000, pk);
+}
+
+size_t verify_npoints(const law_t *law)
+{
+    size_t n = law->kind && strcmp(law->kind, "saturation") == 0 ? law->nns : law->nbetas;
+    return n < VERIFY_MAX_POINTS ? n : VERIFY_MAX_POINTS;
+}
+
+ar_status verify_point(const law_t *law, size_t t, law_point_t *out)
+{
     if (!law->point) {
         ar_error_set("verify_law: row of claim %s has no point function", law->claim);
         return AR_EINVAL;
     }
+    if (t >= verify_npoints(law)) {
+        ar_error_set("verify_point: row of claim %s d=%d has no point %zu", law->claim, law->dim, t);
+        return AR_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    if (law->kind && strcmp(law->kind, "saturation") == 0) {
+        out->n = (size_t)law->ns[t];
+        return law->point(law, law->betas[0], out);
+    }
+    return law->point(law, law->betas[t], out);
+}
+
+/* Saturation row: see verify.h. */
+static ar_status judge_saturation(const law_t *law, const law_point_t *pts, size_t npts, const pack_cert_t *pk,
+                                  verify_row_t *row)
+{
+    double beta = law->betas[0];
     int ok = 1, certified = 1;
     size_t prev = 0;
     row->band_min = INFINITY;
     row->band_max = -INFINITY;
-    for (size_t t = 0; t < law->nns && t < VERIFY_MAX_POINTS; t++) {
+    row->seconds = pk->seconds;
+    for (size_t t = 0; t < npts; t++) {
         size_t n = (size_t)law->ns[t];
-        if (progress) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "saturation d=%d beta=%g: n=%zu (%zu/%zu)", law->dim, beta, n, t + 1, law->nns);
-            progress(msg, ctx);
-        }
         verify_point_t *pt = &row->pts[row->npts++];
         pt->beta = beta;
-        pt->p.n = n;
-        if ((st = law->point(law, beta, &pt->p)))
-            return st;
+        pt->p = pts[t];
+        row->seconds += pts[t].seconds;
         /* lower end: an n-point subset of the certified packing (full rank) */
-        size_t k = pack_multiset_lower(&pk, n);
+        size_t k = pack_multiset_lower(pk, n);
         if (k > pt->p.lower) {
             pt->p.lower = k;
             pt->p.lower_points = n;
             pt->p.lower_on_instance = 0;
             snprintf(pt->p.lower_method, sizeof pt->p.lower_method, "%s/%s",
-                     n <= pk.m ? "packing-subset" : "packing-multiset", pk.method);
+                     n <= pk->m ? "packing-subset" : "packing-multiset", pk->method);
         }
         pt->upper_fitted = pt->p.upper;
         if (strcmp(pt->p.status, "certified") != 0)
             certified = 0;
-        if (n <= pk.certified && pt->p.lower != n)
+        if (n <= pk->certified && pt->p.lower != n)
             ok = 0;                          /* below the packing size: must be certified full rank */
         if (pt->p.upper < prev)
             ok = 0;
@@ -62,7 +77,6 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
             row->band_max = fmax(row->band_max, r);
         }
     }
-    row->seconds = clock_now() - t0;
     if (row->npts < 3 || !certified) {
         row->verdict = "inconclusive";
         snprintf(row->reason, sizeof row->reason, "too few sizes or a point not certified");
@@ -75,40 +89,39 @@ static ar_status verify_saturation(const law_t *law, verify_row_t *row, verify_p
     snprintf(row->reason, sizeof row->reason,
              "packing of %zu points certified (so every n <= %zu has worst case n); upper %zu -> %zu over the last "
              "doubling (change %.1f%%, tol %.0f%%)%s",
-             pk.certified, pk.certified, a->p.upper, b->p.upper, 100 * rel, 100 * law->tol,
+             pk->certified, pk->certified, a->p.upper, b->p.upper, 100 * rel, 100 * law->tol,
              ok ? "" : "; a size below the packing was not certified full rank or the upper bound decreased");
     return AR_OK;
 }
 
-ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
+ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, const pack_cert_t *pk,
+                       verify_row_t *row)
 {
     memset(row, 0, sizeof *row);
     row->law = law;
-    if (law->kind && strcmp(law->kind, "saturation") == 0)
-        return verify_saturation(law, row, progress, ctx);
-    double t0 = clock_now();
-    int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
-    if (!law->point) {
-        ar_error_set("verify_law: row of claim %s has no point function", law->claim);
+    if (npts != verify_npoints(law)) {
+        ar_error_set("verify_judge: claim %s d=%d: %zu points given, the row has %zu", law->claim, law->dim, npts,
+                     verify_npoints(law));
         return AR_EINVAL;
     }
+    if (law->kind && strcmp(law->kind, "saturation") == 0) {
+        if (!pk) {
+            ar_error_set("verify_judge: saturation row without its packing");
+            return AR_EINVAL;
+        }
+        return judge_saturation(law, pts, npts, pk, row);
+    }
+    int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
     int all_certified = 1;
     double xs[VERIFY_MAX_POINTS], lo[VERIFY_MAX_POINTS], up[VERIFY_MAX_POINTS];
     row->band_min = INFINITY;
     row->band_max = -INFINITY;
-    for (size_t t = 0; t < law->nbetas && t < VERIFY_MAX_POINTS; t++) {
+    for (size_t t = 0; t < npts; t++) {
         double beta = law->betas[t];
-        if (progress) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "claim %s d=%d: beta=%g (%zu/%zu)", law->claim, law->dim, beta, t + 1,
-                     law->nbetas);
-            progress(msg, ctx);
-        }
         verify_point_t *pt = &row->pts[row->npts];
         pt->beta = beta;
-        ar_status st = law->point(law, beta, &pt->p);
-        if (st)
-            return st;
+        pt->p = pts[t];
+        row->seconds += pts[t].seconds;
         row->npts++;
         pt->upper_fitted = continuum ? pt->p.continuum : pt->p.upper;
         if (strcmp(pt->p.status, "certified") != 0 || pt->upper_fitted == 0)
@@ -124,7 +137,6 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         row->band_min = fmin(row->band_min, fmin(r1, r2));
         row->band_max = fmax(row->band_max, fmax(r1, r2));
     }
-    row->seconds = clock_now() - t0;
     if (!all_certified || row->npts < 3) {
         row->verdict = "inconclusive";
         snprintf(row->reason, sizeof row->reason, "%s",
@@ -156,4 +168,40 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
                  law->band_lo, law->band_hi);
     }
     return AR_OK;
+}
+
+ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx)
+{
+    memset(row, 0, sizeof *row);
+    row->law = law;
+    size_t np = verify_npoints(law);
+    int sat = law->kind && strcmp(law->kind, "saturation") == 0;
+    law_point_t *pts = ar_calloc(np ? np : 1, sizeof *pts, "verify points");
+    if (!pts)
+        return AR_ENOMEM;
+    pack_cert_t pk;
+    memset(&pk, 0, sizeof pk);
+    ar_status st = AR_OK;
+    if (sat) {
+        if (progress)
+            progress("saturation: certifying a packing", ctx);
+        st = verify_packing(law, &pk);
+    }
+    for (size_t t = 0; st == AR_OK && t < np; t++) {
+        if (progress) {
+            char msg[160];
+            if (sat)
+                snprintf(msg, sizeof msg, "saturation d=%d beta=%g: n=%g (%zu/%zu)", law->dim, law->betas[0],
+                         law->ns[t], t + 1, np);
+            else
+                snprintf(msg, sizeof msg, "claim %s d=%d: beta=%g (%zu/%zu)", law->claim, law->dim, law->betas[t],
+                         t + 1, np);
+            progress(msg, ctx);
+        }
+        st = verify_point(law, t, &pts[t]);
+    }
+    if (st == AR_OK)
+        st = verify_judge(law, pts, np, sat ? &pk : NULL, row);
+    free(pts);
+    return st;
 }

@@ -15,6 +15,7 @@
 #include "theory/claims/laws.h"
 #include "theory/claims/fit.h"
 #include "theory/claims/claim_s.h"
+#include "theory/certificates/cert_packing.h"
 
 #define VERIFY_MAX_POINTS 32
 
@@ -47,5 +48,24 @@ typedef void (*verify_progress_fn)(const char *msg, void *ctx);
  * machinery itself (allocation, LAPACK); a law the numbers do not support
  * is verdict "fail", not an error. */
 ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx);
+
+/* verify_law in its three parts, so that a row's points can be computed
+ * apart (shards, theory/claims/vplan.h) and judged later from their records:
+ * verify_npoints: the row's number of points (nbetas, or nns for saturation
+ * rows; at most VERIFY_MAX_POINTS);
+ * verify_point:   point t alone (beta = betas[t]; saturation rows: the
+ *                 instance at n = ns[t], beta = betas[0], before the
+ *                 packing's lower end is applied);
+ * verify_packing: the certified cap packing of a saturation row;
+ * verify_judge:   the verdict from the npts points (and the packing of a
+ *                 saturation row, else NULL); row->seconds is the sum of
+ *                 the points' (and the packing's) times.
+ * verify_law = the packing, every point in order, then verify_judge: a
+ * row's numbers do not depend on where or in which order its points ran. */
+size_t verify_npoints(const law_t *law);
+ar_status verify_point(const law_t *law, size_t t, law_point_t *out);
+ar_status verify_packing(const law_t *law, pack_cert_t *pk);
+ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, const pack_cert_t *pk,
+                       verify_row_t *row);
 
 #endif

@@ -1,0 +1,108 @@
+/* cmd_merge.c -- `attnrank merge`: the tables, fits and verdicts of a sweep
+ * rebuilt from its shard files (cli/shards.h), without recomputing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "cli/shards.h"
+#include "cli/verify_print.h"
+
+static const char help[] =
+    "Usage: attnrank merge [--format text|json] FILES...\n"
+    "Reads the shard files of one sweep (attnrank verify|scale|calib --shard K/N --out FILE)\n"
+    "and prints what the sweep prints in one process: the verdict table of verify, the\n"
+    "table and fits of scale, the calibration of calib.  Nothing is recomputed; the numbers\n"
+    "are the shards' own, and every number but the times is the one-process run's.\n"
+    "Refused with one line naming the file (exit 2, nothing printed): a file that is not a\n"
+    "complete shard file (truncated, corrupted: the end record's count and SHA-256), shards\n"
+    "of another version, commit, BLAS core, precision, parameters or point list, a shard\n"
+    "given twice or missing, a point present twice, missing, or in the wrong shard.\n"
+    "Exit status (verify): 0 when every asserted row and claim-T case passes, 3 when one\n"
+    "does not (as make verify fails); 2: bad input, 1: other errors.\n";
+
+int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format);
+
+static int merge_verify(const shardfile_t *files, size_t nf, int json)
+{
+    vplan_t p;
+    vresult_t *res;
+    char *prov;
+    ar_status st = verify_shards_load(files, nf, &p, &res, &prov);
+    if (st)
+        return cmd_fail(st);
+    verify_out_t vo = { .json = json, .prov = prov };
+    for (size_t g = 0; g < p.ngroups && st == AR_OK; g++)
+        st = verify_print_group(stdout, &vo, &p, g, res);
+    if (st == AR_OK && p.dim == 0)
+        verify_print_untested(stdout, p.claim[0] ? p.claim : NULL, json);
+    free(res);
+    free(prov);
+    vplan_clear(&p);
+    if (st)
+        return cmd_fail(st);
+    return vo.not_pass ? 3 : 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    const char *format = NULL;
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t nf = 0;
+    if (!paths) {
+        ar_error_set("merge: out of memory");
+        return cmd_fail(AR_ENOMEM);
+    }
+    int rc = 0;
+    for (int i = 2; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help")) {
+            fputs(help, stdout);
+            free(paths);
+            return 0;
+        } else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
+            const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || format) {
+                ar_error_set(v ? "merge: --format given twice" : "merge: --format needs a value");
+                rc = cmd_fail(AR_EINVAL);
+            }
+            format = v;
+        } else if (!strcmp(a, "--")) {
+            for (i++; i < argc; i++)
+                paths[nf++] = argv[i];
+        } else if (a[0] == '-' && a[1] == '-') {
+            ar_error_set("merge: unknown option '%s' (see 'attnrank merge --help')", a);
+            rc = cmd_fail(AR_EINVAL);
+        } else
+            paths[nf++] = argv[i];
+    }
+    if (rc == 0 && format && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "tsv")) {
+        ar_error_set("merge: --format: expected text or json (or tsv for scale), got '%s'", format);
+        rc = cmd_fail(AR_EINVAL);
+    }
+    if (rc == 0 && nf == 0) {
+        ar_error_set("merge: no shard files given (attnrank merge [--format text|json] FILES...)");
+        rc = cmd_fail(AR_EINVAL);
+    }
+    shardfile_t *files = NULL;
+    ar_status st;
+    if (rc == 0 && (st = shards_read_all(paths, nf, &files)))
+        rc = cmd_fail(st);
+    free(paths);
+    if (rc)
+        return rc;
+    const char *sweep = files[0].sweep;
+    if (!strcmp(sweep, "verify")) {
+        if (format && !strcmp(format, "tsv")) {
+            ar_error_set("merge: --format tsv is for scale sweeps; verify merges print text or json");
+            rc = cmd_fail(AR_EINVAL);
+        } else
+            rc = merge_verify(files, nf, format && !strcmp(format, "json"));
+    } else if (!strcmp(sweep, "scale")) {
+        rc = cmd_merge_scale(files, nf, format);
+    } else {
+        ar_error_set("%s: a shard of 'attnrank %s', which this attnrank cannot merge", files[0].what, sweep);
+        rc = cmd_fail(AR_EINVAL);
+    }
+    shards_free_all(files, nf);
+    return rc;
+}

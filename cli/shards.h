@@ -1,0 +1,58 @@
+/* shards.h -- running one shard of a sweep into a shard file, and reading a
+ * set of shard files back (constructions/formats/shardfile.h), for
+ * `attnrank verify|scale|calib --shard K/N --out FILE` and `attnrank merge`
+ * (and the `make verify JOBS=N` Check runner, which links this file). */
+#ifndef ATTNRANK_CLI_SHARDS_H
+#define ATTNRANK_CLI_SHARDS_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "constructions/formats/shardfile.h"
+#include "numerics/shard.h"
+#include "numerics/status.h"
+#include "theory/claims/vplan.h"
+
+/* The header of shard sel of a sweep: sweep, shard, shards, plan, params
+ * and precision (both stolen), this binary's provenance
+ * (version_json_fields), and, informative only, the threads (OpenBLAS,
+ * FLINT) and the host name.  NULL when out of memory. */
+json_t *shards_header(const char *sweep, json_t *params, const char *plan, shard_sel_t sel, json_t *precision);
+
+/* Computes one unit: *rec a new record object with "point" = ids[u]. */
+typedef ar_status (*shards_unit_fn)(size_t u, void *ctx, json_t **rec);
+/* Checks a record of unit u read back (the sweep's strict reader). */
+typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, const char *where);
+
+/* Run shard sel.k of the units (ids, owner from shard_assign) into `out`:
+ *   out complete, valid, with this header and exactly this shard's points:
+ *     nothing to do ("skipped" on stderr);
+ *   out.partial of this header left by an interrupted run: its valid
+ *     records are kept, the other points computed;
+ *   otherwise every point of the shard is computed.
+ * Points are written in plan order, each line flushed as it is done; the
+ * file is renamed from out.partial to out only when complete. */
+ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress);
+
+/* Read every file (complete) and check they are the shards of one run
+ * (shardset_check).  *files (nf entries) on success; shards_free_all. */
+ar_status shards_read_all(char *const *paths, size_t nf, shardfile_t **files);
+void shards_free_all(shardfile_t *files, size_t nf);
+
+/* The provenance of a header as JSON members without braces (for the
+ * printed rows); caller frees. */
+char *shards_prov_text(const json_t *header);
+
+/* The verify sweep of a set of shard files: the plan rebuilt from their
+ * parameters (and checked against their plan digest), and every unit's
+ * result from its record.  *res (p->nunits) and *prov are allocated. */
+ar_status verify_shards_load(const shardfile_t *files, size_t nf, vplan_t *p, vresult_t **res, char **prov);
+
+/* The header members of a verify sweep: params {claim, d, tier} and the precision policy. */
+json_t *verify_shard_params(const vplan_t *p);
+json_t *shards_precision(void);
+
+/* owner[] and ids[] of a verify plan for n shards (allocated; free both). */
+ar_status verify_plan_owners(const vplan_t *p, size_t n, size_t **owner, const char ***ids);
+
+#endif
