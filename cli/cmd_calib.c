@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli/args.h"
 #include "cli/calib_print.h"
+#include "cli/calib_shard.h"
 #include "cli/commands.h"
 #include "constructions/formats/corpus.h"
 #include "constructions/models/real_model.h"
@@ -51,7 +52,11 @@ static const char help[] =
     "\"model\", \"layer\", \"head\", \"scale\", ...; then per model one line per layer\n"
     "and one for all layers with \"summary\":\"association\", \"spearman\", \"ci\",\n"
     "\"p_value\", \"p_value_t\"; with all, a last pooled line (\"model\":\"all\").  --per-sentence\n"
-    "(JSON only) first prints one line per (model, layer, head, scale, input).\n";
+    "(JSON only) first prints one line per (model, layer, head, scale, input).\n"
+    "--shard K/N --out FILE: compute only the settings (model, layer, head, scale) of\n"
+    "shard K of N (balanced by an a-priori cost) into the shard file FILE (resumable;\n"
+    "nothing printed); 'attnrank merge [--format F] [--per-sentence] FILES...' prints\n"
+    "the calibration from the N files, identical to one run but for the times.\n";
 
 static void progress(size_t done, size_t total, void *ctx)
 {
@@ -123,13 +128,27 @@ static ar_status load_ppocr(const char *data, size_t m, model_heads_t *D)
     return st;
 }
 
+/* The pooled association (several models), the printed results; frees R. */
+static int print_results(calib_result_t *R, size_t nd, out_format_t fmt, int per_sentence)
+{
+    calib_assoc_t pooled;
+    ar_status st = AR_OK;
+    if (nd > 1)
+        st = calib_assoc_pooled(R, nd, &pooled);
+    if (!st)
+        calib_print(R, nd, nd > 1 ? &pooled : NULL, fmt, per_sentence);
+    for (size_t i = 0; i < nd; i++)
+        calib_result_clear(&R[i]);
+    return st ? cmd_fail(st) : 0;
+}
+
 int cmd_calib(int argc, char **argv)
 {
     opt_t o[] = { { "data", 1, NULL }, { "licenses", 1, NULL }, { "sentences", 1, NULL }, { "eps", 1, NULL },
                   { "scales", 1, NULL }, { "taus", 1, NULL }, { "tau-main", 1, NULL }, { "perms", 1, NULL },
                   { "seed", 1, NULL }, { "threads", 1, NULL }, { "format", 1, NULL }, { "per-sentence", 0, NULL },
                   { "model", 1, NULL }, { "manifest", 1, NULL }, { "boot", 1, NULL }, { "level", 1, NULL },
-                  { "help", 0, NULL } };
+                  { "shard", 1, NULL }, { "out", 1, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "calib")))
@@ -205,11 +224,27 @@ int cmd_calib(int argc, char **argv)
         ar_error_set("--model: '%s' is not use-lite, pp-ocrv4 or all", model);
         return cmd_fail(AR_EINVAL);
     }
+    const char *shard = args_get(o, no, "shard"), *out = args_get(o, no, "out");
+    if (!shard != !out) {
+        ar_error_set("--shard K/N and --out FILE go together");
+        return cmd_fail(AR_EINVAL);
+    }
+    if (shard && calib_merge_files) {
+        ar_error_set("calib: a merge cannot run a shard");
+        return cmd_fail(AR_EINVAL);
+    }
+    calib_result_t R[2];
+    memset(R, 0, sizeof R);
+    size_t nd = 0;
+    if (calib_merge_files) {                 /* attnrank merge: every setting from its record */
+        if ((st = calib_shard_collect(&co, o, no, R, &nd)))
+            return cmd_fail(st);
+        return print_results(R, nd, fmt, per_sentence);
+    }
     const char *data = args_get(o, no, "data");
     if (!data)
         data = ".cache/calib";
     model_heads_t D[2];
-    size_t nd = 0;
     memset(D, 0, sizeof D);
     if (manifest)
         st = heads_manifest_load(manifest, m, &D[nd++]);
@@ -222,20 +257,22 @@ int cmd_calib(int argc, char **argv)
             model_heads_clear(&D[i]);
         return cmd_fail(st);
     }
+    if (shard) {                             /* one shard of the settings into a shard file */
+        int rc = calib_shard_run(D, nd, &co, o, no, shard, out);
+        for (size_t i = 0; i < nd; i++)
+            model_heads_clear(&D[i]);
+        return rc;
+    }
     if (isatty(2))
         co.progress = progress;
-    calib_result_t R[2];
-    memset(R, 0, sizeof R);
     for (size_t i = 0; !st && i < nd; i++)
         st = calib_run(&D[i], &co, &R[i]);
     for (size_t i = 0; i < nd; i++)
         model_heads_clear(&D[i]);
-    calib_assoc_t pooled;
-    if (!st && nd > 1)
-        st = calib_assoc_pooled(R, nd, &pooled);
-    if (!st)
-        calib_print(R, nd, nd > 1 ? &pooled : NULL, fmt, per_sentence);
-    for (size_t i = 0; i < nd; i++)
-        calib_result_clear(&R[i]);
-    return st ? cmd_fail(st) : 0;
+    if (st) {
+        for (size_t i = 0; i < nd; i++)
+            calib_result_clear(&R[i]);
+        return cmd_fail(st);
+    }
+    return print_results(R, nd, fmt, per_sentence);
 }

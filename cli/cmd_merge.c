@@ -8,10 +8,11 @@
 #include "cli/verify_print.h"
 
 static const char help[] =
-    "Usage: attnrank merge [--format text|json] FILES...\n"
+    "Usage: attnrank merge [--format text|json|tsv] [--per-sentence] FILES...\n"
     "Reads the shard files of one sweep (attnrank verify|scale|calib --shard K/N --out FILE)\n"
     "and prints what the sweep prints in one process: the verdict table of verify, the\n"
-    "table and fits of scale, the calibration of calib.  Nothing is recomputed; the numbers\n"
+    "table and fits of scale, the calibration of calib (--format tsv for scale and calib,\n"
+    "--per-sentence with json for calib).  Nothing is recomputed; the numbers\n"
     "are the shards' own, and every number but the times is the one-process run's.\n"
     "Refused with one line naming the file (exit 2, nothing printed): a file that is not a\n"
     "complete shard file (truncated, corrupted: the end record's count and SHA-256), shards\n"
@@ -21,6 +22,7 @@ static const char help[] =
     "does not (as make verify fails); 2: bad input, 1: other errors.\n";
 
 int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format);
+int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence);
 
 static int merge_verify(const shardfile_t *files, size_t nf, int json)
 {
@@ -46,6 +48,7 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
 int cmd_merge(int argc, char **argv)
 {
     const char *format = NULL;
+    int per_sentence = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
     size_t nf = 0;
     if (!paths) {
@@ -66,6 +69,8 @@ int cmd_merge(int argc, char **argv)
                 rc = cmd_fail(AR_EINVAL);
             }
             format = v;
+        } else if (!strcmp(a, "--per-sentence")) {
+            per_sentence = 1;
         } else if (!strcmp(a, "--")) {
             for (i++; i < argc; i++)
                 paths[nf++] = argv[i];
@@ -76,7 +81,7 @@ int cmd_merge(int argc, char **argv)
             paths[nf++] = argv[i];
     }
     if (rc == 0 && format && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "tsv")) {
-        ar_error_set("merge: --format: expected text or json (or tsv for scale), got '%s'", format);
+        ar_error_set("merge: --format: expected text, json or tsv (tsv for scale and calib), got '%s'", format);
         rc = cmd_fail(AR_EINVAL);
     }
     if (rc == 0 && nf == 0) {
@@ -91,6 +96,11 @@ int cmd_merge(int argc, char **argv)
     if (rc)
         return rc;
     const char *sweep = files[0].sweep;
+    if (per_sentence && strcmp(sweep, "calib")) {
+        ar_error_set("merge: --per-sentence is for calib sweeps, these are shards of '%s'", sweep);
+        shards_free_all(files, nf);
+        return cmd_fail(AR_EINVAL);
+    }
     if (!strcmp(sweep, "verify")) {
         if (format && !strcmp(format, "tsv")) {
             ar_error_set("merge: --format tsv is for scale sweeps; verify merges print text or json");
@@ -99,6 +109,8 @@ int cmd_merge(int argc, char **argv)
             rc = merge_verify(files, nf, format && !strcmp(format, "json"));
     } else if (!strcmp(sweep, "scale")) {
         rc = cmd_merge_scale(files, nf, format);
+    } else if (!strcmp(sweep, "calib")) {
+        rc = cmd_merge_calib(files, nf, format, per_sentence);
     } else {
         ar_error_set("%s: a shard of 'attnrank %s', which this attnrank cannot merge", files[0].what, sweep);
         rc = cmd_fail(AR_EINVAL);

@@ -25,16 +25,9 @@ ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, const opt_t *o, 
     s->betas = betas;
     s->count = count;
     s->law_exponent = law_exponent;
-    s->params = json_object();
+    s->params = shards_options_json(o, no, skip, sizeof skip / sizeof skip[0]);
     if (!s->params)
         goto oom;
-    for (size_t i = 0; i < no; i++) {
-        int sk = !o[i].value;
-        for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
-            sk |= !strcmp(o[i].name, skip[k]);
-        if (!sk && json_object_set_new(s->params, o[i].name, o[i].has_arg ? json_string(o[i].value) : json_true()))
-            goto oom;
-    }
     char *ptxt = shardfile_dump(s->params);
     if (!ptxt)
         goto oom;
@@ -213,54 +206,24 @@ int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format)
         ar_error_set("%s: header: 'params' must be {\"claim\":C,\"options\":{...}} of attnrank scale", files[0].what);
         return cmd_fail(AR_EINVAL);
     }
-    size_t n = 2 * json_object_size(op) + 6;
-    char **argv = calloc(n, sizeof *argv);
-    if (!argv) {
-        ar_error_set("merge: out of memory");
-        return cmd_fail(AR_ENOMEM);
+    shards_argv_t a;
+    ar_status st = shards_options_argv(op, "scale", files[0].what, 2, &a);
+    if (st)
+        return cmd_fail(st);
+    int rc;
+    a.argv[a.argc++] = "--format";
+    a.argv[a.argc++] = (char *)(!format || !strcmp(format, "text") ? "md" : format);
+    if (strcmp(json_string_value(cl), "S") && strcmp(json_string_value(cl), "B")) {
+        ar_error_set("%s: header: scale of claim '%s'", files[0].what, json_string_value(cl));
+        rc = cmd_fail(AR_EINVAL);
+    } else {
+        scale_merge_files = files;
+        scale_merge_nf = nf;
+        rc = cmd_scale(a.argc, a.argv);
+        scale_merge_files = NULL;
+        scale_merge_nf = 0;
     }
-    int argc = 0, rc = 0;
-    argv[argc++] = "attnrank";
-    argv[argc++] = "scale";
-    const char *key;
-    json_t *v;
-    char **owned = calloc(n, sizeof *owned);
-    size_t no = 0;
-    json_object_foreach((json_t *)op, key, v) {
-        size_t kl = strlen(key);
-        char *opt = owned ? malloc(kl + 3) : NULL;
-        if (!opt || !(json_is_string(v) || json_is_true(v))) {
-            free(opt);
-            ar_error_set("%s: header: option '%s' is not a string or true", files[0].what, key);
-            rc = cmd_fail(opt ? AR_EINVAL : AR_ENOMEM);
-            break;
-        }
-        memcpy(opt, "--", 2);
-        memcpy(opt + 2, key, kl + 1);
-        owned[no++] = opt;
-        argv[argc++] = opt;
-        if (json_is_string(v))
-            argv[argc++] = (char *)json_string_value(v);
-    }
-    if (rc == 0) {
-        const char *f = !format || !strcmp(format, "text") ? "md" : format;
-        argv[argc++] = "--format";
-        argv[argc++] = (char *)f;
-        if (strcmp(json_string_value(cl), "S") && strcmp(json_string_value(cl), "B")) {
-            ar_error_set("%s: header: scale of claim '%s'", files[0].what, json_string_value(cl));
-            rc = cmd_fail(AR_EINVAL);
-        } else {
-            scale_merge_files = files;
-            scale_merge_nf = nf;
-            rc = cmd_scale(argc, argv);
-            scale_merge_files = NULL;
-            scale_merge_nf = 0;
-        }
-    }
-    for (size_t i = 0; i < no; i++)
-        free(owned[i]);
-    free(owned);
-    free(argv);
+    shards_argv_free(&a);
     return rc;
 }
 

@@ -334,3 +334,65 @@ ar_status verify_shards_load(const shardfile_t *files, size_t nf, vplan_t *p, vr
     *res = r;
     return AR_OK;
 }
+
+json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, size_t nskip)
+{
+    json_t *op = json_object();
+    for (size_t i = 0; op && i < no; i++) {
+        int sk = !o[i].value;
+        for (size_t k = 0; k < nskip; k++)
+            sk |= !strcmp(o[i].name, skip[k]);
+        if (!sk && json_object_set_new(op, o[i].name, o[i].has_arg ? json_string(o[i].value) : json_true())) {
+            json_decref(op);
+            return NULL;
+        }
+    }
+    return op;
+}
+
+void shards_argv_free(shards_argv_t *a)
+{
+    for (size_t i = 0; i < a->nowned; i++)
+        free(a->owned[i]);
+    free(a->owned);
+    free(a->argv);
+    memset(a, 0, sizeof *a);
+}
+
+ar_status shards_options_argv(const json_t *op, const char *cmd, const char *what, size_t extra, shards_argv_t *a)
+{
+    memset(a, 0, sizeof *a);
+    size_t n = 2 * json_object_size(op) + 3 + extra;
+    a->argv = calloc(n, sizeof *a->argv);
+    a->owned = calloc(n, sizeof *a->owned);
+    if (!a->argv || !a->owned) {
+        shards_argv_free(a);
+        ar_error_set("merge: out of memory");
+        return AR_ENOMEM;
+    }
+    a->argv[a->argc++] = "attnrank";
+    a->argv[a->argc++] = (char *)cmd;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)op, key, v) {
+        size_t kl = strlen(key);
+        if (!(json_is_string(v) || json_is_true(v))) {
+            ar_error_set("%s: header: option '%s' is not a string or true", what, key);
+            shards_argv_free(a);
+            return AR_EINVAL;
+        }
+        char *opt = malloc(kl + 3);
+        if (!opt) {
+            shards_argv_free(a);
+            ar_error_set("merge: out of memory");
+            return AR_ENOMEM;
+        }
+        memcpy(opt, "--", 2);
+        memcpy(opt + 2, key, kl + 1);
+        a->owned[a->nowned++] = opt;
+        a->argv[a->argc++] = opt;
+        if (json_is_string(v))
+            a->argv[a->argc++] = (char *)json_string_value(v);
+    }
+    return AR_OK;
+}

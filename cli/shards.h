@@ -11,6 +11,7 @@
 #include "numerics/shard.h"
 #include "numerics/status.h"
 #include "theory/claims/vplan.h"
+#include "cli/args.h"
 
 /* The header of shard sel of a sweep: sweep, shard, shards, plan, params
  * and precision (both stolen), this binary's provenance
@@ -38,6 +39,24 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
  * (shardset_check).  *files (nf entries) on success; shards_free_all. */
 ar_status shards_read_all(char *const *paths, size_t nf, shardfile_t **files);
 void shards_free_all(shardfile_t *files, size_t nf);
+
+/* A sweep's options as given (name -> string value, or true for a flag), in
+ * the command's option order, without the names in skip[0..nskip): the
+ * header's record of the command line, re-parsed by `attnrank merge`.  NULL
+ * when out of memory. */
+json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, size_t nskip);
+
+/* The command line "attnrank CMD --name value ..." of the options object op
+ * of `what`'s header (values strings or true), with room for `extra` more
+ * arguments: *argv (argc in *argc) and the strings it owns (shards_argv_free). */
+typedef struct {
+    char **argv;
+    int argc;
+    char **owned;
+    size_t nowned;
+} shards_argv_t;
+ar_status shards_options_argv(const json_t *op, const char *cmd, const char *what, size_t extra, shards_argv_t *a);
+void shards_argv_free(shards_argv_t *a);
 
 /* The provenance of a header as JSON members without braces (for the
  * printed rows); caller frees. */

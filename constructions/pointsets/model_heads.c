@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/sha256.h"
 
 ar_status model_heads_alloc(model_heads_t *D, const char *name, size_t nlayers, size_t ninputs)
 {
@@ -168,4 +169,45 @@ void model_heads_project(const double *H, size_t n, size_t d_in, const double *W
                 s += H[i * d_in + r] * W[r * ld + c0 + c];
             out[i * cols + c] = s;
         }
+}
+
+/* a member of the digest: its tag, its length in doubles, its bytes (or "absent") */
+static void digest_doubles(sha256_stream_t *h, const char *tag, const double *x, size_t n)
+{
+    char b[96];
+    snprintf(b, sizeof b, "\n%s %zu %s\n", tag, n, x ? "" : "absent");
+    sha256_stream_update(h, b, strlen(b));
+    if (x && n)
+        sha256_stream_update(h, x, n * sizeof *x);
+}
+
+void model_heads_digest(const model_heads_t *D, char hex[65])
+{
+    sha256_stream_t h;
+    sha256_stream_init(&h);
+    char b[160];
+    snprintf(b, sizeof b, "attnrank model heads 1 name %s layers %zu inputs %zu", D->name, D->nlayers, D->ninputs);
+    sha256_stream_update(&h, b, strlen(b));
+    for (size_t i = 0; i < D->ninputs; i++) {
+        snprintf(b, sizeof b, " %zu", D->n[i]);
+        sha256_stream_update(&h, b, strlen(b));
+    }
+    for (size_t l = 0; l < D->nlayers; l++) {
+        const model_heads_layer_t *L = &D->layer[l];
+        size_t w = L->nheads * L->dh;
+        snprintf(b, sizeof b, "\nlayer %zu heads %zu dh %zu scale %a d_in %zu", l, L->nheads, L->dh, L->scale, L->d_in);
+        sha256_stream_update(&h, b, strlen(b));
+        digest_doubles(&h, "WQ", L->WQ, L->d_in * w);
+        digest_doubles(&h, "WK", L->WK, L->d_in * w);
+        digest_doubles(&h, "bQ", L->bQ, w);
+        digest_doubles(&h, "bK", L->bK, w);
+        digest_doubles(&h, "ln_scale", L->ln_scale, L->d_in);
+        digest_doubles(&h, "ln_bias", L->ln_bias, L->d_in);
+        for (size_t i = 0; i < D->ninputs; i++) {
+            digest_doubles(&h, "Q", L->Q ? L->Q[i] : NULL, D->n[i] * w);
+            digest_doubles(&h, "K", L->K ? L->K[i] : NULL, D->n[i] * w);
+            digest_doubles(&h, "H", L->H ? L->H[i] : NULL, D->n[i] * L->d_in);
+        }
+    }
+    sha256_stream_hex(&h, hex);
 }

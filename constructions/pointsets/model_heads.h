@@ -70,4 +70,11 @@ ar_status model_heads_weights(const model_heads_t *D, size_t layer, size_t head,
 void model_heads_project(const double *H, size_t n, size_t d_in, const double *W, const double *b, size_t ld,
                          size_t c0, size_t cols, double *out);
 
+/* SHA-256 (64 hex digits and a NUL into hex) of everything in D: name,
+ * shapes, logit scales, weights, layer norms and every input's Q, K and H as
+ * their bytes in memory (IEEE doubles).  Two processes that loaded the same
+ * model on the same inputs get the same digest; anything else (another file,
+ * another --sentences) almost surely another. */
+void model_heads_digest(const model_heads_t *D, char hex[65]);
+
 #endif

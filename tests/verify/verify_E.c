@@ -1,6 +1,8 @@
 /* verify_E.c -- claim E (real heads, proofs-notes/claim-E.md) in `make verify`.
  *
- * Runs `attnrank calib --model all --format json`: Universal Sentence
+ * Runs `attnrank calib --model all --format json` (under `make verify
+ * JOBS=N`: `attnrank merge --format json` of its N shard files in
+ * $ATTNRANK_VERIFY_SHARDS/calib/, the same lines): Universal Sentence
  * Encoder lite (8 heads) over 72 license sentences and the PP-OCRv4 text
  * recogniser (16 heads) over 24 rendered text lines, each at 4 temperature
  * scales (the data comes from `make calib-data`, which `make verify` runs
@@ -44,8 +46,13 @@ static void json_model(const char *line, char *out, size_t n)
 START_TEST(test_calibration)
 {
     const char *bin = getenv("ATTNRANK_BIN");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s calib --model all --format json", bin ? bin : "bin/attnrank");
+    const char *shards = getenv("ATTNRANK_VERIFY_SHARDS");
+    char cmd[1200];
+    if (shards && *shards) {   /* make verify JOBS=N: the calibration's shard files, merged */
+        ck_assert_msg(!strchr(shards, '\''), "ATTNRANK_VERIFY_SHARDS may not contain a single quote");
+        snprintf(cmd, sizeof cmd, "%s merge --format json '%s'/calib/*.jsonl", bin ? bin : "bin/attnrank", shards);
+    } else
+        snprintf(cmd, sizeof cmd, "%s calib --model all --format json", bin ? bin : "bin/attnrank");
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     static char line[16384];

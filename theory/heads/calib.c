@@ -471,43 +471,48 @@ ar_status calib_assoc_pooled(const calib_result_t *R, size_t nr, calib_assoc_t *
     return st;
 }
 
-ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
+/* The settings of one model in the stored order (layer by layer, then head,
+ * then scale), each with its identity and zeroed per-input arrays. */
+ar_status calib_alloc(calib_result_t *R, const calib_opts_t *o, const char *model, size_t nlayers,
+                      const size_t *nheads, const size_t *dh, const double *logit_scale, size_t nsent)
 {
     memset(R, 0, sizeof *R);
     ar_status st = check_opts(o);
     if (st)
         return st;
-    if ((st = model_heads_validate(D)))
-        return st;
+    if (nlayers < 1 || nsent < 1) {
+        ar_error_set("calib: a model needs at least one layer and one input");
+        return AR_EINVAL;
+    }
     R->opts = *o;
-    R->nsent = D->ninputs;
-    R->nlayers = D->nlayers;
-    snprintf(R->model, sizeof R->model, "%s", D->name);
-    double t0 = clock_now();
-    size_t ns = D->ninputs;
-    double *tmp = ar_calloc(ns, sizeof *tmp, "medians");
-    R->layer = ar_calloc(D->nlayers, sizeof *R->layer, "calibration");
-    R->nset = 0;
-    for (size_t l = 0; l < D->nlayers; l++)
-        R->nset += D->layer[l].nheads * o->nscales;
+    R->opts.progress = NULL;
+    R->opts.progress_ctx = NULL;
+    R->nsent = nsent;
+    R->nlayers = nlayers;
+    snprintf(R->model, sizeof R->model, "%s", model);
+    for (size_t l = 0; l < nlayers; l++) {
+        if (nheads[l] < 1 || dh[l] < 1 || !(logit_scale[l] > 0) || !isfinite(logit_scale[l])) {
+            ar_error_set("calib: layer %zu needs heads, a head dimension and a finite logit scale > 0", l);
+            return AR_EINVAL;
+        }
+        R->nset += nheads[l] * o->nscales;
+    }
+    R->layer = ar_calloc(nlayers, sizeof *R->layer, "calibration");
     R->set = ar_calloc(R->nset, sizeof *R->set, "calibration settings");
-    if (!tmp || !R->layer || !R->set) {
-        free(tmp);
+    if (!R->layer || !R->set) {
         calib_result_clear(R);
         return AR_ENOMEM;
     }
-    size_t total = R->nset * ns, done = 0, i = 0;
-    for (size_t l = 0; !st && l < D->nlayers; l++) {
-        double remp = emp_radius_up(D, l);
-        for (size_t h = 0; !st && h < D->layer[l].nheads; h++)
-            for (size_t c = 0; !st && c < o->nscales; c++, i++) {
+    size_t i = 0, ns = nsent;
+    for (size_t l = 0; l < nlayers; l++)
+        for (size_t h = 0; h < nheads[l]; h++)
+            for (size_t c = 0; c < o->nscales; c++, i++) {
                 calib_setting_t *S = &R->set[i];
-                double ts = clock_now();
                 S->layer = l;
                 S->head = h;
                 S->scale = o->scales[c];
-                S->dh = D->layer[l].dh;
-                S->beta = S->scale * D->layer[l].scale;
+                S->dh = dh[l];
+                S->beta = S->scale * logit_scale[l];
                 S->nsent = ns;
                 S->ntok = ar_calloc(ns, sizeof(size_t), "calibration");
                 S->r = ar_calloc(ns, sizeof(size_t), "calibration");
@@ -520,34 +525,112 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
                 S->un_eff = ar_calloc(ns, sizeof(double), "calibration");
                 if (!S->ntok || !S->r || !S->r_tau || !S->lower || !S->upper || !S->un_rank || !S->un_rank_eps ||
                     !S->un_stable || !S->un_eff) {
-                    st = AR_ENOMEM;
-                    break;
+                    calib_result_clear(R);
+                    return AR_ENOMEM;
                 }
-                st = weights_only(D, o, remp, S);
-                for (size_t s = 0; !st && s < ns; s++) {
-                    st = one_sentence(D, o, S, s);
-                    done++;
-                    if (o->progress)
-                        o->progress(done, total, o->progress_ctx);
-                }
-                if (!st)
-                    summarise(o, S, tmp);
-                S->seconds = clock_now() - ts;
             }
-    }
-    const calib_setting_t **P = st ? NULL : ar_calloc(R->nset, sizeof *P, "association");
-    if (!st && !P)
+    return AR_OK;
+}
+
+ar_status calib_begin(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
+{
+    memset(R, 0, sizeof *R);
+    ar_status st = check_opts(o);
+    if (st)
+        return st;
+    if ((st = model_heads_validate(D)))
+        return st;
+    size_t *nh = ar_calloc(D->nlayers, sizeof *nh, "calibration"), *dh = ar_calloc(D->nlayers, sizeof *dh, "calibration");
+    double *sc = ar_calloc(D->nlayers, sizeof *sc, "calibration");
+    if (!nh || !dh || !sc)
         st = AR_ENOMEM;
-    if (!st) {
-        for (size_t k = 0; k < R->nset; k++)
-            P[k] = &R->set[k];
-        assoc_group_t G = { P, R->nset, ns };
-        st = assoc_groups(&G, 1, o, &R->all);
+    for (size_t l = 0; !st && l < D->nlayers; l++) {
+        nh[l] = D->layer[l].nheads;
+        dh[l] = D->layer[l].dh;
+        sc[l] = D->layer[l].scale;
     }
-    for (size_t l = 0, first = 0; !st && l < D->nlayers; l++) {   /* settings are stored layer by layer */
-        size_t per = D->layer[l].nheads * o->nscales;
-        assoc_group_t G = { P + first, per, ns };
-        st = assoc_groups(&G, 1, o, &R->layer[l]);
+    if (!st)
+        st = calib_alloc(R, o, D->name, D->nlayers, nh, dh, sc, D->ninputs);
+    free(nh);
+    free(dh);
+    free(sc);
+    return st;
+}
+
+double calib_setting_cost(const model_heads_t *D, const calib_setting_t *S)
+{
+    double c = 0;
+    for (size_t s = 0; s < D->ninputs; s++) {
+        double n = (double)D->n[s];
+        c += n * n * (n + (double)S->dh);
+    }
+    return c;
+}
+
+/* Setting S of D: weights-only, every input, summaries; progress per input. */
+static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S, size_t *done,
+                             size_t total)
+{
+    if (S->layer >= D->nlayers || S->head >= D->layer[S->layer].nheads || S->nsent != D->ninputs ||
+        S->dh != D->layer[S->layer].dh) {
+        ar_error_set("calib: setting (layer %zu, head %zu) is not one of model '%s'", S->layer, S->head, D->name);
+        return AR_EINVAL;
+    }
+    double ts = clock_now();
+    ar_status st = weights_only(D, o, emp_radius_up(D, S->layer), S);
+    for (size_t s = 0; !st && s < S->nsent; s++) {
+        st = one_sentence(D, o, S, s);
+        ++*done;
+        if (o->progress)
+            o->progress(*done, total, o->progress_ctx);
+    }
+    if (!st)
+        st = calib_setting_summarise(o, S);
+    S->seconds = clock_now() - ts;
+    return st;
+}
+
+ar_status calib_setting_run(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S)
+{
+    size_t done = 0;
+    calib_opts_t q = *o;
+    q.progress = NULL;
+    return setting_run(D, &q, S, &done, S->nsent);
+}
+
+ar_status calib_setting_summarise(const calib_opts_t *o, calib_setting_t *S)
+{
+    if (S->nsent < 1) {
+        ar_error_set("calib: a setting without inputs");
+        return AR_EINVAL;
+    }
+    double *tmp = ar_calloc(S->nsent, sizeof *tmp, "medians");
+    if (!tmp)
+        return AR_ENOMEM;
+    S->rank_above = S->rank_eps_below = S->rank_eps_above = S->stable_below = S->eff_below = S->eff_above = 0;
+    summarise(o, S, tmp);
+    free(tmp);
+    return AR_OK;
+}
+
+ar_status calib_finish(calib_result_t *R)
+{
+    const calib_opts_t *o = &R->opts;
+    size_t ns = R->nsent;
+    ar_status st = AR_OK;
+    const calib_setting_t **P = ar_calloc(R->nset ? R->nset : 1, sizeof *P, "association");
+    if (!P)
+        return AR_ENOMEM;
+    for (size_t k = 0; k < R->nset; k++)
+        P[k] = &R->set[k];
+    assoc_group_t G = { P, R->nset, ns };
+    st = assoc_groups(&G, 1, o, &R->all);
+    for (size_t l = 0, first = 0; !st && l < R->nlayers; l++) {   /* settings are stored layer by layer */
+        size_t per = 0;
+        while (first + per < R->nset && R->set[first + per].layer == l)
+            per++;
+        assoc_group_t Gl = { P + first, per, ns };
+        st = assoc_groups(&Gl, 1, o, &R->layer[l]);
         first += per;
     }
     for (size_t c = 0; !st && c < o->nscales; c++) {             /* at one temperature scale, across heads */
@@ -555,8 +638,8 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
         for (size_t j = 0; j < R->nset; j++)
             if (R->set[j].scale == o->scales[c])
                 P[k++] = &R->set[j];
-        assoc_group_t G = { P, k, ns };
-        st = assoc_groups(&G, 1, o, &R->at_scale[c]);
+        assoc_group_t Gc = { P, k, ns };
+        st = assoc_groups(&Gc, 1, o, &R->at_scale[c]);
     }
     free(P);
     if (!st) {
@@ -578,7 +661,20 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
                 R->p_value_vis_t = NAN;
         free(z); free(w); free(y);
     }
-    free(tmp);
+    return st;
+}
+
+ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
+{
+    double t0 = clock_now();
+    ar_status st = calib_begin(D, o, R);
+    if (st)
+        return st;
+    size_t total = R->nset * R->nsent, done = 0;
+    for (size_t i = 0; !st && i < R->nset; i++)
+        st = setting_run(D, o, &R->set[i], &done, total);
+    if (!st)
+        st = calib_finish(R);
     R->seconds = clock_now() - t0;
     if (st)
         calib_result_clear(R);

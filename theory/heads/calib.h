@@ -116,10 +116,43 @@ typedef struct {
     double seconds;
 } calib_result_t;
 
-/* Run the whole calibration over the heads of D (model_heads_validate'd).
+/* Run the whole calibration over the heads of D (model_heads_validate'd):
+ * calib_begin, calib_setting_run on every setting, calib_finish.
  * AR_EINVAL on bad options or a bad D; errors of the rank layer are passed
  * on with their message. */
 ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R);
+
+/* The pieces of calib_run, for a calibration computed in shards (one
+ * setting per unit) and assembled elsewhere; the assembled result is
+ * identical to calib_run's but for the times.
+ *
+ * calib_alloc: R with the settings of a model of nlayers layers (nheads[l]
+ * heads of dimension dh[l], logit scale logit_scale[l]) over nsent inputs,
+ * in the stored order (layer by layer, then head, then scale), each with its
+ * identity (layer, head, scale, dh, beta = scale * logit_scale, nsent) and
+ * zeroed per-input arrays; R->opts = *o without the progress callback.
+ * AR_EINVAL on bad options or shapes.
+ * calib_begin: the same from a model_heads_validate'd D. */
+ar_status calib_alloc(calib_result_t *R, const calib_opts_t *o, const char *model, size_t nlayers,
+                      const size_t *nheads, const size_t *dh, const double *logit_scale, size_t nsent);
+ar_status calib_begin(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R);
+
+/* Compute setting S (fresh from calib_begin on the same D and o): the
+ * weights-only r(tau), every input's measures and certified bracket, and
+ * the summaries; S->seconds its time. */
+ar_status calib_setting_run(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S);
+
+/* The summaries of S (medians, means, counts of uncertified measures
+ * outside the bracket) from its per-input arrays, recomputed from scratch. */
+ar_status calib_setting_summarise(const calib_opts_t *o, calib_setting_t *S);
+
+/* An a-priori estimate of the cost of setting S of D (sum over inputs of
+ * n^2 (n + dh)), to balance shards; no result depends on it. */
+double calib_setting_cost(const model_heads_t *D, const calib_setting_t *S);
+
+/* The associations of R (all settings, per layer, per scale, r(tau) and
+ * the reduction relative to r) from its summarised settings. */
+ar_status calib_finish(calib_result_t *R);
 
 /* The association over the settings of several results (several models)
  * pooled, as in calib_assoc_t, the bootstrap redrawing each model's inputs

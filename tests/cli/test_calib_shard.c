@@ -1,0 +1,168 @@
+/* test_calib_shard.c -- `attnrank calib --shard K/N --out FILE` and `attnrank
+ * merge` of its files (cli/calib_shard.h, issue 17) on a synthetic model
+ * given through a manifest (no cached data needed): the merge of 3 shards
+ * prints exactly the one-process JSON (per-sentence lines, settings,
+ * associations, p-values, bootstrap intervals) but for the times; a
+ * rerun shard is skipped; a missing shard, a shard given twice, a
+ * truncated file, shards computed with other options and shards computed
+ * on other model data are each refused with one line naming the file. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "testutil.h"
+#include "cli/cliutil.h"
+#include "constructions/formats/npy.h"
+
+static char cdir[256];
+
+static void setup(void)
+{
+    cli_tmpdir_make(cdir, sizeof cdir, "calibshard");
+}
+
+static void teardown(void)
+{
+    cli_tmpdir_remove(cdir);
+}
+
+/* Two layers (2 heads of dim 4; 1 head of dim 3), three inputs of 6, 9 and
+ * 12 positions, Q and K pseudo-random in [-1.5, 1.5] (an LCG; `salt`
+ * changes the data). */
+static void write_model(const char *name, unsigned salt)
+{
+    size_t nh[2] = { 2, 1 }, dh[2] = { 4, 3 }, np[3] = { 6, 9, 12 };
+    unsigned long long x = 12345 + salt;
+    char files[8192] = "", p[512];
+    snprintf(p, sizeof p, "%s/%s", cdir, name);
+    mkdir(p, 0700);
+    for (size_t l = 0; l < 2; l++)
+        for (size_t h = 0; h < nh[l]; h++)
+            for (size_t i = 0; i < 3; i++) {
+                for (int k = 0; k < 2; k++) {
+                    double v[12 * 4];
+                    for (size_t r = 0; r < np[i] * dh[l]; r++) {
+                        x = x * 6364136223846793005ull + 1442695040888963407ull;
+                        v[r] = 3.0 * ((double)(x >> 11) / 9007199254740992.0) - 1.5;
+                    }
+                    snprintf(p, sizeof p, "%s/%s/%c%zu%zu%zu.npy", cdir, name, k ? 'k' : 'q', l, h, i);
+                    ck_assert_int_eq(npy_write(p, v, np[i], dh[l]), AR_OK);
+                }
+                char e[200];
+                snprintf(e, sizeof e, "%s{\"layer\":%zu,\"head\":%zu,\"input\":%zu,\"q\":\"q%zu%zu%zu.npy\","
+                         "\"k\":\"k%zu%zu%zu.npy\"}", files[0] ? "," : "", l, h, i, l, h, i, l, h, i);
+                strcat(files, e);
+            }
+    char m[12288];
+    snprintf(m, sizeof m, "{\"format\":\"attnrank-heads\",\"version\":1,\"model\":\"synth\","
+             "\"layers\":[{\"heads\":2,\"head_dim\":4,\"scale\":1.5},{\"heads\":1,\"head_dim\":3,\"scale\":2}],"
+             "\"inputs\":[{\"name\":\"a\",\"positions\":6},{\"name\":\"b\",\"positions\":9},"
+             "{\"name\":\"c\",\"positions\":12}],\"files\":[%s]}", files);
+    snprintf(p, sizeof p, "%s/%s", cdir, name);
+    ck_assert_int_eq(test_write_file(p, "manifest.json", m, strlen(m)), 0);
+}
+
+/* Remove every ,"seconds":NUMBER (the only numbers allowed to differ). */
+static void strip_seconds(char *s)
+{
+    const char *key = ",\"seconds\":";
+    char *p;
+    while ((p = strstr(s, key))) {
+        char *q = p + strlen(key);
+        while (*q && *q != ',' && *q != '}')
+            q++;
+        memmove(p, q, strlen(q) + 1);
+    }
+}
+
+static void run_ok(cli_run_t *r, const char *const *a)
+{
+    cli_run_ex(r, cdir, a, 0, 0);
+    ck_assert_msg(r->status == 0, "%s %s: exit %d: %s", a[0], a[1], r->status, r->err);
+}
+
+START_TEST(calib_shards_merge)
+{
+    write_model("m", 0);
+    write_model("m2", 7);
+    char man[400], man2[400], s[3][400], trunc[400], other[400], alien[400];
+    snprintf(man, sizeof man, "%s/m/manifest.json", cdir);
+    snprintf(man2, sizeof man2, "%s/m2/manifest.json", cdir);
+    for (int k = 0; k < 3; k++)
+        snprintf(s[k], sizeof s[k], "%s/shard-%d.jsonl", cdir, k);
+    snprintf(trunc, sizeof trunc, "%s/trunc.jsonl", cdir);
+    snprintf(other, sizeof other, "%s/other.jsonl", cdir);
+    snprintf(alien, sizeof alien, "%s/alien.jsonl", cdir);
+    cli_run_t *r = malloc(sizeof *r);
+    char *one = malloc(sizeof r->out);
+    ck_assert(r && one);
+
+    const char *a1[] = { "calib", "--manifest", man, "--scales", "0.5,1", "--perms", "200", "--boot", "100",
+                         "--format", "json", "--per-sentence", NULL };
+    run_ok(r, a1);
+    strcpy(one, r->out);
+    ck_assert_ptr_nonnull(strstr(one, "\"summary\":\"association\""));
+
+    char shard[3][8];
+    for (int k = 0; k < 3; k++) {
+        snprintf(shard[k], sizeof shard[k], "%d/3", k);
+        const char *a[] = { "calib", "--manifest", man, "--scales", "0.5,1", "--perms", "200", "--boot", "100",
+                            "--shard", shard[k], "--out", s[k], NULL };
+        run_ok(r, a);
+        ck_assert_str_eq(r->out, "");
+    }
+    const char *mg[] = { "merge", "--format", "json", "--per-sentence", s[2], s[0], s[1], NULL };
+    run_ok(r, mg);
+    strip_seconds(one);
+    strip_seconds(r->out);
+    ck_assert_msg(strcmp(one, r->out) == 0, "merged output differs from the one-process run:\n%s\n----\n%s", one,
+                  r->out);
+
+    /* a complete shard is not computed again */
+    const char *again[] = { "calib", "--manifest", man, "--scales", "0.5,1", "--perms", "200", "--boot", "100",
+                            "--shard", "1/3", "--out", s[1], NULL };
+    run_ok(r, again);
+    ck_assert_msg(strstr(r->err, "skipped") != NULL, "stderr: %s", r->err);
+
+    /* refusals, each one line naming the problem */
+    const char *miss[] = { "merge", s[0], s[1], NULL };
+    cli_expect_refused(cdir, miss, 2, "missing", 0);
+    const char *twice[] = { "merge", s[0], s[1], s[1], s[2], NULL };
+    cli_expect_refused(cdir, twice, 2, "shard-1.jsonl", 0);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "head -n -1 '%s' > '%s'", s[2], trunc);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *tr[] = { "merge", s[0], s[1], trunc, NULL };
+    cli_expect_refused(cdir, tr, 2, "trunc.jsonl", 0);
+    /* other options: another point list and parameters */
+    const char *ao[] = { "calib", "--manifest", man, "--scales", "0.5,2", "--perms", "200", "--boot", "100",
+                         "--shard", "2/3", "--out", other, NULL };
+    run_ok(r, ao);
+    const char *mo[] = { "merge", s[0], s[1], other, NULL };
+    cli_expect_refused(cdir, mo, 2, "other.jsonl", 0);
+    /* the same manifest layout on other data: the model digest differs */
+    const char *ad[] = { "calib", "--manifest", man2, "--scales", "0.5,1", "--perms", "200", "--boot", "100",
+                         "--shard", "2/3", "--out", alien, NULL };
+    run_ok(r, ad);
+    const char *md[] = { "merge", s[0], s[1], alien, NULL };
+    cli_expect_refused(cdir, md, 2, "alien.jsonl", 0);
+    /* --shard without --out, and a bad K/N */
+    const char *b1[] = { "calib", "--manifest", man, "--shard", "0/2", NULL };
+    cli_expect_refused(cdir, b1, 2, "--out", 0);
+    const char *b2[] = { "calib", "--manifest", man, "--shard", "2/2", "--out", other, NULL };
+    cli_expect_refused(cdir, b2, 2, "shard", 0);
+    free(one);
+    free(r);
+}
+END_TEST
+
+Suite *suite_calib_shard(void)
+{
+    Suite *s = suite_create("calib_shard");
+    TEST_TCASE(tc, "calib_shard");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, calib_shards_merge);
+    suite_add_tcase(s, tc);
+    return s;
+}

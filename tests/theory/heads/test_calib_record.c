@@ -1,0 +1,166 @@
+/* test_calib_record.c -- calibration settings as shard records
+ * (theory/heads/calib_record.h): the pieces of calib_run (calib_begin,
+ * calib_setting_run, calib_finish) give calib_run's numbers; every setting
+ * put as a record, dumped, read back with the strict reader and taken with
+ * calib_record_get into a fresh calib_begin result gives, after
+ * calib_finish, the same summaries, associations and intervals bit for
+ * bit; a record of another setting, with a wrong array length, a bracket
+ * lower > upper, an upper end above the token count or a non-integer is
+ * refused with one line naming the place; model_heads_digest tells two
+ * models apart that differ in one bit of one key. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "constructions/formats/json.h"
+#include "constructions/formats/shardfile.h"
+#include "theory/heads/calib.h"
+#include "theory/heads/calib_record.h"
+
+static void random_heads(model_heads_t *D, size_t nl, size_t ni, uint64_t seed)
+{
+    ck_assert_int_eq(model_heads_alloc(D, "random", nl, ni), AR_OK);
+    test_rng_init(seed);
+    for (size_t i = 0; i < ni; i++)
+        D->n[i] = (size_t)test_irand(6, 9);
+    for (size_t l = 0; l < nl; l++) {
+        model_heads_layer_t *L = &D->layer[l];
+        L->nheads = 2;
+        L->dh = 3;
+        L->scale = 0.7 + 0.1 * (double)l;
+        for (size_t i = 0; i < ni; i++) {
+            size_t m = D->n[i] * 6;
+            L->Q[i] = calloc(m, sizeof(double));
+            L->K[i] = calloc(m, sizeof(double));
+            ck_assert(L->Q[i] && L->K[i]);
+            for (size_t k = 0; k < m; k++) {
+                L->Q[i][k] = 3 * (test_unif() - 0.5);
+                L->K[i][k] = 3 * (test_unif() - 0.5);
+            }
+        }
+    }
+}
+
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+static void same_assoc(const calib_assoc_t *a, const calib_assoc_t *b)
+{
+    ck_assert_uint_eq(a->nset, b->nset);
+    ck_assert(same_double(a->rho, b->rho) && same_double(a->p_value, b->p_value) &&
+              same_double(a->p_value_t, b->p_value_t) && same_double(a->lo, b->lo) && same_double(a->hi, b->hi));
+    ck_assert_uint_eq(a->nboot_ok, b->nboot_ok);
+}
+
+/* o[key] replaced by the JSON text v, read back: a copy (caller decrefs) */
+static json_t *with(const json_t *o, const char *key, const char *v)
+{
+    json_t *c = json_deep_copy(o), *x = NULL;
+    ck_assert_int_eq(json_read_buffer(v, strlen(v), "value", &x), AR_OK);
+    ck_assert_int_eq(json_object_set_new(c, key, x), 0);
+    return c;
+}
+
+START_TEST(calib_record_round_trip)
+{
+    model_heads_t D;
+    random_heads(&D, 2, 4, test_seed());
+    calib_opts_t o;
+    calib_opts_default(&o);
+    o.nscales = 2;
+    o.nperm = 200;
+    o.nboot = 200;
+    calib_result_t R, P, Q;
+    ck_assert_msg(calib_run(&D, &o, &R) == AR_OK, "%s", ar_error_get());
+    ck_assert_int_eq(calib_begin(&D, &o, &P), AR_OK);
+    ck_assert_int_eq(calib_begin(&D, &o, &Q), AR_OK);
+    ck_assert_uint_eq(P.nset, R.nset);
+    json_t *keep = NULL;
+    for (size_t i = 0; i < P.nset; i++) {
+        ck_assert_msg(calib_setting_run(&D, &o, &P.set[i]) == AR_OK, "%s", ar_error_get());
+        json_t *rec = json_object();
+        ck_assert_int_eq(calib_record_put(rec, &P.set[i], o.ntau), 0);
+        char *txt = shardfile_dump(rec);
+        json_t *back = NULL;
+        ck_assert_int_eq(json_read_buffer(txt, strlen(txt), "record", &back), AR_OK);
+        ck_assert_msg(calib_record_get(back, "f:2", &o, &Q.set[i]) == AR_OK, "%s", ar_error_get());
+        if (i == 1)
+            keep = json_incref(back);
+        json_decref(back);
+        json_decref(rec);
+        free(txt);
+    }
+    ck_assert_int_eq(calib_finish(&P), AR_OK);
+    ck_assert_int_eq(calib_finish(&Q), AR_OK);
+    for (size_t i = 0; i < R.nset; i++) {
+        const calib_setting_t *a = &R.set[i], *b = &Q.set[i];
+        ck_assert(a->upper_mean == b->upper_mean && a->lower_mean == b->lower_mean &&
+                  a->r_median == b->r_median && a->un_eff_mean == b->un_eff_mean);
+        for (size_t t = 0; t < o.ntau; t++)
+            ck_assert(a->reduction_mean[t] == b->reduction_mean[t] && a->r_tau_median[t] == b->r_tau_median[t]);
+        ck_assert_uint_eq(a->ncertified, b->ncertified);
+        ck_assert_uint_eq(a->rank_above + a->eff_below + a->eff_above, b->rank_above + b->eff_below + b->eff_above);
+    }
+    same_assoc(&R.all, &P.all);
+    same_assoc(&R.all, &Q.all);
+    for (size_t l = 0; l < 2; l++)
+        same_assoc(&R.layer[l], &Q.layer[l]);
+    for (size_t c = 0; c < o.nscales; c++)
+        same_assoc(&R.at_scale[c], &Q.at_scale[c]);
+    ck_assert(same_double(R.spearman_rtau, Q.spearman_rtau) && same_double(R.p_value_vis, Q.p_value_vis));
+
+    /* refusals, on setting 1's record */
+    calib_setting_t *S = &Q.set[1];
+    ck_assert_int_eq(calib_record_get(keep, "f:3", &o, &Q.set[0]), AR_EINVAL);      /* another setting */
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "f:3: the setting"));
+    const char *bad[][2] = { { "lower", "[1,2]" }, { "upper", "[1,1,1,1]" }, { "ntok", "[6,7,8,9.5]" },
+                             { "un_stable", "[1,2,\"x\",4]" }, { "rw_tau", "[1]" }, { "ncertified", "9" } };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        json_t *c = with(keep, bad[k][0], bad[k][1]);
+        ck_assert_msg(calib_record_get(c, "f:4", &o, S) == AR_EINVAL, "%s = %s accepted", bad[k][0], bad[k][1]);
+        ck_assert_msg(strncmp(ar_error_get(), "f:4: ", 5) == 0 && !strchr(ar_error_get(), '\n'), "%s",
+                      ar_error_get());
+        json_decref(c);
+    }
+    /* an upper end above the token count, a lower end above the upper end */
+    char big[64];
+    snprintf(big, sizeof big, "[%zu,%zu,%zu,%zu]", S->ntok[0] + 1, S->ntok[1], S->ntok[2], S->ntok[3]);
+    json_t *c = with(keep, "upper", big);
+    ck_assert_int_eq(calib_record_get(c, "f:5", &o, S), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "impossible"));
+    json_decref(c);
+    c = with(keep, "lower", big);
+    ck_assert_int_eq(calib_record_get(c, "f:6", &o, S), AR_EINVAL);
+    json_decref(c);
+    json_decref(keep);
+
+    /* the digest sees one bit of one key */
+    char h1[65], h2[65];
+    model_heads_digest(&D, h1);
+    model_heads_digest(&D, h2);
+    ck_assert_str_eq(h1, h2);
+    uint64_t u;
+    memcpy(&u, &D.layer[1].K[2][3], sizeof u);
+    u ^= 1;
+    memcpy(&D.layer[1].K[2][3], &u, sizeof u);
+    model_heads_digest(&D, h2);
+    ck_assert_str_ne(h1, h2);
+
+    calib_result_clear(&R);
+    calib_result_clear(&P);
+    calib_result_clear(&Q);
+    model_heads_clear(&D);
+}
+END_TEST
+
+Suite *suite_calib_record(void)
+{
+    Suite *s = suite_create("calib_record");
+    TEST_TCASE(tc, "calib_record");
+    tcase_add_test(tc, calib_record_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}

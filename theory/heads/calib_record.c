@@ -1,0 +1,180 @@
+/* calib_record.c -- calibration settings as shard records (see calib_record.h). */
+#include "theory/heads/calib_record.h"
+
+#include <math.h>
+#include <string.h>
+#include "constructions/formats/shardfile.h"
+#include "theory/heads/visible.h"
+
+#define LIM 9007199254740992.0   /* 2^53 */
+
+static json_t *size_or_null(size_t v)
+{
+    return v == VISIBLE_NONE ? json_null() : json_integer((json_int_t)v);
+}
+
+static json_t *sizes(const size_t *v, size_t n, int none_as_null)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, none_as_null ? size_or_null(v[i]) : json_integer((json_int_t)v[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+static json_t *reals(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, isfinite(v[i]) ? json_real(v[i]) : json_null())) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+int calib_record_put(json_t *o, const calib_setting_t *S, size_t ntau)
+{
+    size_t ns = S->nsent;
+    int bad = 0;
+#define SETN(k, v) bad |= json_object_set_new(o, k, v)
+    SETN("layer", json_integer((json_int_t)S->layer));
+    SETN("head", json_integer((json_int_t)S->head));
+    SETN("dh", json_integer((json_int_t)S->dh));
+    SETN("nsent", json_integer((json_int_t)ns));
+    bad |= shardrec_set_real(o, "scale", S->scale);
+    bad |= shardrec_set_real(o, "beta", S->beta);
+    SETN("ntok", sizes(S->ntok, ns, 0));
+    SETN("r", sizes(S->r, ns, 0));
+    SETN("r_tau", sizes(S->r_tau, ns * ntau, 0));
+    SETN("lower", sizes(S->lower, ns, 0));
+    SETN("upper", sizes(S->upper, ns, 0));
+    SETN("ncertified", json_integer((json_int_t)S->ncertified));
+    SETN("un_rank", sizes(S->un_rank, ns, 0));
+    SETN("un_rank_eps", sizes(S->un_rank_eps, ns, 0));
+    SETN("un_stable", reals(S->un_stable, ns));
+    SETN("un_eff", reals(S->un_eff, ns));
+    SETN("has_weights", json_boolean(S->has_weights));
+    bad |= shardrec_set_real(o, "radius", S->radius);
+    bad |= shardrec_set_real(o, "radius_emp", S->radius_emp);
+    SETN("rw", size_or_null(S->rw));
+    SETN("rw_tau", sizes(S->rw_tau, ntau, 1));
+    SETN("rw_tau_emp", sizes(S->rw_tau_emp, ntau, 1));
+    bad |= shardrec_set_real(o, "seconds", S->seconds);
+#undef SETN
+    return bad;
+}
+
+/* an integer in [0, max] or, with none_ok, null (VISIBLE_NONE) */
+static ar_status one_size(const json_t *x, size_t max, int none_ok, size_t *v)
+{
+    if (none_ok && json_is_null(x)) {
+        *v = VISIBLE_NONE;
+        return AR_OK;
+    }
+    double d = json_is_number(x) ? json_number_value(x) : -1;
+    if (!json_is_number(x) || !(d >= 0) || d != floor(d) || d > LIM || d > (double)max)
+        return AR_EINVAL;
+    *v = (size_t)d;
+    return AR_OK;
+}
+
+static ar_status size_array(const json_t *o, const char *key, size_t n, size_t max, int none_ok, const char *where,
+                            size_t *v)
+{
+    const json_t *a = json_object_get(o, key);
+    if (!json_is_array(a) || json_array_size(a) != n) {
+        ar_error_set("%s: '%s' must be an array of %zu integers", where, key, n);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (one_size(json_array_get(a, i), max, none_ok, &v[i])) {
+            ar_error_set("%s: '%s'[%zu] must be an integer in [0, %.0f]%s", where, key, i, fmin((double)max, LIM),
+                         none_ok ? " or null" : "");
+            return AR_EINVAL;
+        }
+    return AR_OK;
+}
+
+static ar_status real_array(const json_t *o, const char *key, size_t n, const char *where, double *v)
+{
+    const json_t *a = json_object_get(o, key);
+    if (!json_is_array(a) || json_array_size(a) != n) {
+        ar_error_set("%s: '%s' must be an array of %zu numbers", where, key, n);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(a, i);
+        if (json_is_null(x))
+            v[i] = NAN;
+        else if (json_is_number(x))
+            v[i] = json_number_value(x);
+        else {
+            ar_error_set("%s: '%s'[%zu] must be a number or null", where, key, i);
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
+ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, calib_setting_t *S)
+{
+    size_t layer, head, dh, ns, ntau = opts->ntau;
+    double scale, beta;
+    ar_status st;
+    if ((st = shardrec_size(o, "layer", (size_t)1 << 20, where, &layer)) ||
+        (st = shardrec_size(o, "head", (size_t)1 << 20, where, &head)) ||
+        (st = shardrec_size(o, "dh", (size_t)1 << 20, where, &dh)) ||
+        (st = shardrec_size(o, "nsent", (size_t)1 << 30, where, &ns)) ||
+        (st = shardrec_real(o, "scale", 0, where, &scale)) || (st = shardrec_real(o, "beta", 0, where, &beta)))
+        return st;
+    if (layer != S->layer || head != S->head || dh != S->dh || ns != S->nsent || scale != S->scale ||
+        beta != S->beta) {
+        ar_error_set("%s: the setting (layer %zu, head %zu, dh %zu, %zu inputs, scale %.17g, beta %.17g) is not the "
+                     "plan's (layer %zu, head %zu, dh %zu, %zu inputs, scale %.17g, beta %.17g)", where, layer, head,
+                     dh, ns, scale, beta, S->layer, S->head, S->dh, S->nsent, S->scale, S->beta);
+        return AR_EINVAL;
+    }
+    const size_t big = (size_t)1 << 40;
+    int hw;
+    if ((st = size_array(o, "ntok", ns, big, 0, where, S->ntok)) ||
+        (st = size_array(o, "r", ns, big, 0, where, S->r)) ||
+        (st = size_array(o, "r_tau", ns * ntau, big, 0, where, S->r_tau)) ||
+        (st = size_array(o, "lower", ns, big, 0, where, S->lower)) ||
+        (st = size_array(o, "upper", ns, big, 0, where, S->upper)) ||
+        (st = shardrec_size(o, "ncertified", ns, where, &S->ncertified)) ||
+        (st = size_array(o, "un_rank", ns, big, 0, where, S->un_rank)) ||
+        (st = size_array(o, "un_rank_eps", ns, big, 0, where, S->un_rank_eps)) ||
+        (st = real_array(o, "un_stable", ns, where, S->un_stable)) ||
+        (st = real_array(o, "un_eff", ns, where, S->un_eff)) ||
+        (st = shardrec_bool(o, "has_weights", where, &hw)) ||
+        (st = shardrec_real(o, "radius", 1, where, &S->radius)) ||
+        (st = shardrec_real(o, "radius_emp", 1, where, &S->radius_emp)) ||
+        (st = shardrec_real(o, "seconds", 0, where, &S->seconds)))
+        return st;
+    S->has_weights = hw;
+    if (one_size(json_object_get(o, "rw"), big, 1, &S->rw)) {
+        ar_error_set("%s: 'rw' must be an integer or null", where);
+        return AR_EINVAL;
+    }
+    for (size_t t = ntau; t < CALIB_MAX_TAUS; t++)
+        S->rw_tau[t] = S->rw_tau_emp[t] = VISIBLE_NONE;
+    if ((st = size_array(o, "rw_tau", ntau, big, 1, where, S->rw_tau)) ||
+        (st = size_array(o, "rw_tau_emp", ntau, big, 1, where, S->rw_tau_emp)))
+        return st;
+    for (size_t s = 0; s < ns; s++) {
+        size_t cap = S->ntok[s] < dh ? S->ntok[s] : dh;
+        int ok = S->ntok[s] >= 1 && S->lower[s] >= 1 && S->lower[s] <= S->upper[s] && S->upper[s] <= S->ntok[s] &&
+                 S->r[s] <= cap && S->un_rank[s] <= S->ntok[s] && S->un_rank_eps[s] <= S->ntok[s];
+        for (size_t t = 0; ok && t < ntau; t++)
+            ok = S->r_tau[s * ntau + t] <= cap;
+        if (!ok) {
+            ar_error_set("%s: input %zu: the bracket [%zu, %zu] or a dimension is impossible for %zu tokens of "
+                         "head dimension %zu", where, s, S->lower[s], S->upper[s], S->ntok[s], dh);
+            return AR_EINVAL;
+        }
+    }
+    return calib_setting_summarise(opts, S);
+}
