@@ -209,6 +209,11 @@ static void print_tsv(const calib_result_t *R, size_t nr, const calib_assoc_t *p
 
 static void text_assoc(const char *what, const calib_assoc_t *A, const calib_opts_t *o)
 {
+    if (isnan(A->rho)) {   /* fewer than 2 settings, or one side constant */
+        printf("%-28s rho undefined (fewer than 2 settings, or the reduction or the upper end constant)  "
+               "(%zu settings)\n", what, A->nset);
+        return;
+    }
     printf("%-28s rho = %7.4f  %g%% bootstrap interval [%7.4f, %7.4f]  permutation p = %.4g  t p = %.4g  "
            "(%zu settings)\n", what, A->rho, 100 * o->level, A->lo, A->hi, A->p_value, A->p_value_t, A->nset);
 }

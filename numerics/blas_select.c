@@ -31,6 +31,13 @@ void blas_set_threads(int n)
         fn(n);
 }
 
+int blas_get_threads(void)
+{
+    int (*fn)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    int n = fn ? fn() : 1;
+    return n > 0 ? n : 1;
+}
+
 /* ---- forced cores: what their kernels need ------------------------------
  * The x86-64 core names OpenBLAS 0.3.21's force_coretype accepts (compared
  * case-insensitively), with the instruction sets their kernels use.  Read

@@ -61,4 +61,7 @@ const char *blas_corename(void);
  * finite RLIMIT_AS, see numerics/oom.h). */
 void blas_set_threads(int n);
 
+/* The number of OpenBLAS threads in use (1 for other BLAS). */
+int blas_get_threads(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "constructions/pointsets/head.h"
+#include "numerics/blas_select.h"
 #include "numerics/clock.h"
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"
@@ -38,7 +39,7 @@ static ar_status build(const claim_t_case_t *c, int noisy, pointset_t *Qh, point
     return st;
 }
 
-ar_status claim_t_compute(size_t i, claim_t_record_t *out)
+static ar_status compute(size_t i, claim_t_record_t *out)
 {
     size_t nc;
     const claim_t_case_t *c = claim_t_cases(&nc);
@@ -120,6 +121,20 @@ done:
     pointset_clear(&K);
     pointset_clear(&Q0);
     pointset_clear(&K0);
+    return st;
+}
+
+/* One BLAS thread for the whole case: its LAPACK factorisations then give
+ * the same floating-point numbers (the printed eta's at rounding level) under
+ * any OPENBLAS_NUM_THREADS, so a sharded run with other thread counts merges
+ * to the one-process numbers; the heads are small (at most a few hundred
+ * tokens), the cost is nil. */
+ar_status claim_t_compute(size_t i, claim_t_record_t *out)
+{
+    int prev = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = compute(i, out);
+    blas_set_threads(prev);
     return st;
 }
 
