@@ -1,7 +1,7 @@
 /* test_calib_shard.c -- `attnrank calib --shard K/N --out FILE` and `attnrank
  * merge` of its files (cli/calib_shard.h, issue 17) on a synthetic model
- * given through a manifest (no cached data needed): the merge of 3 shards
- * prints exactly the one-process JSON (per-sentence lines, settings,
+ * given through a manifest (no cached data needed): the merge of 3 shards,
+ * computed with 2, 1 and 2 BLAS threads, prints exactly the one-process JSON (per-sentence lines, settings,
  * associations, p-values, bootstrap intervals) but for the times; a
  * rerun shard is skipped; a missing shard, a shard given twice, a
  * truncated file, shards computed with other options and shards computed
@@ -28,11 +28,11 @@ static void teardown(void)
 }
 
 /* Two layers (2 heads of dim 4; 1 head of dim 3), three inputs of 6, 9 and
- * 12 positions, Q and K pseudo-random in [-1.5, 1.5] (an LCG; `salt`
+ * 240 positions, Q and K pseudo-random in [-1.5, 1.5] (an LCG; `salt`
  * changes the data). */
 static void write_model(const char *name, unsigned salt)
 {
-    size_t nh[2] = { 2, 1 }, dh[2] = { 4, 3 }, np[3] = { 6, 9, 12 };
+    size_t nh[2] = { 2, 1 }, dh[2] = { 4, 3 }, np[3] = { 6, 9, 240 };
     unsigned long long x = 12345 + salt;
     char files[8192] = "", p[512];
     snprintf(p, sizeof p, "%s/%s", cdir, name);
@@ -41,7 +41,7 @@ static void write_model(const char *name, unsigned salt)
         for (size_t h = 0; h < nh[l]; h++)
             for (size_t i = 0; i < 3; i++) {
                 for (int k = 0; k < 2; k++) {
-                    double v[12 * 4];
+                    static double v[240 * 4];
                     for (size_t r = 0; r < np[i] * dh[l]; r++) {
                         x = x * 6364136223846793005ull + 1442695040888963407ull;
                         v[r] = 3.0 * ((double)(x >> 11) / 9007199254740992.0) - 1.5;
@@ -58,7 +58,7 @@ static void write_model(const char *name, unsigned salt)
     snprintf(m, sizeof m, "{\"format\":\"attnrank-heads\",\"version\":1,\"model\":\"synth\","
              "\"layers\":[{\"heads\":2,\"head_dim\":4,\"scale\":1.5},{\"heads\":1,\"head_dim\":3,\"scale\":2}],"
              "\"inputs\":[{\"name\":\"a\",\"positions\":6},{\"name\":\"b\",\"positions\":9},"
-             "{\"name\":\"c\",\"positions\":12}],\"files\":[%s]}", files);
+             "{\"name\":\"c\",\"positions\":240}],\"files\":[%s]}", files);
     snprintf(p, sizeof p, "%s/%s", cdir, name);
     ck_assert_int_eq(test_write_file(p, "manifest.json", m, strlen(m)), 0);
 }
@@ -109,14 +109,16 @@ START_TEST(calib_shards_merge)
         snprintf(shard[k], sizeof shard[k], "%d/3", k);
         const char *a[] = { "calib", "--manifest", man, "--scales", "0.5,1", "--perms", "200", "--boot", "100",
                             "--shard", shard[k], "--out", s[k], NULL };
+        setenv("OPENBLAS_NUM_THREADS", k == 1 ? "1" : "2", 1);   /* other BLAS thread counts per shard */
         run_ok(r, a);
+        unsetenv("OPENBLAS_NUM_THREADS");
         ck_assert_str_eq(r->out, "");
     }
     const char *mg[] = { "merge", "--format", "json", "--per-sentence", s[2], s[0], s[1], NULL };
     run_ok(r, mg);
     strip_seconds(one);
     strip_seconds(r->out);
-    ck_assert_msg(strcmp(one, r->out) == 0, "merged output differs from the one-process run:\n%s\n----\n%s", one,
+    ck_assert_msg(strcmp(one, r->out) == 0, "merged output differs from the one-process run:\n%.3000s\n----\n%.3000s", one,
                   r->out);
 
     /* a complete shard is not computed again */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/blas_select.h"
 #include "numerics/clock.h"
 #include "numerics/fround.h"
 #include "numerics/rng.h"
@@ -577,6 +578,12 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, cali
         return AR_EINVAL;
     }
     double ts = clock_now();
+    /* One BLAS thread for the setting: its matrices are small (one input's
+     * tokens), and LAPACK's floating-point by-products (the uncertified
+     * stable and effective ranks) then do not move with OPENBLAS_NUM_THREADS,
+     * so shards computed with other thread counts merge to the same numbers. */
+    int threads = blas_get_threads();
+    blas_set_threads(1);
     ar_status st = weights_only(D, o, emp_radius_up(D, S->layer), S);
     for (size_t s = 0; !st && s < S->nsent; s++) {
         st = one_sentence(D, o, S, s);
@@ -584,6 +591,7 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, cali
         if (o->progress)
             o->progress(*done, total, o->progress_ctx);
     }
+    blas_set_threads(threads);
     if (!st)
         st = calib_setting_summarise(o, S);
     S->seconds = clock_now() - ts;
