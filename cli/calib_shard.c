@@ -21,6 +21,7 @@ static const char *const skip[] = { "format", "shard", "out", "per-sentence", "h
 typedef struct {
     size_t nd;
     calib_result_t R[CALIB_SHARD_MAX_MODELS];
+    size_t *pos[CALIB_SHARD_MAX_MODELS];   /* tokens per input of each model */
     size_t nunits;
     char **ids;
     size_t *model_of, *set_of;
@@ -30,8 +31,10 @@ typedef struct {
 
 static void plan_clear(calib_plan_t *p)
 {
-    for (size_t m = 0; m < p->nd; m++)
+    for (size_t m = 0; m < p->nd; m++) {
         calib_result_clear(&p->R[m]);
+        free(p->pos[m]);
+    }
     for (size_t u = 0; p->ids && u < p->nunits; u++)
         free(p->ids[u]);
     free(p->ids);
@@ -76,15 +79,6 @@ static json_t *params_of(const model_heads_t *D, size_t nd, const opt_t *o, size
     return pa;
 }
 
-static int is_hex64(const char *s)
-{
-    size_t n = 0;
-    for (; s[n]; n++)
-        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
-            return 0;
-    return n == 64;
-}
-
 /* The plan of params (as written or as read back: every number may be a
  * double), for options co; `what` names the header in messages. */
 static ar_status plan_of(const json_t *params, const calib_opts_t *co, const char *what, calib_plan_t *p)
@@ -102,7 +96,7 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
                      *dg = json_object_get(M, "digest");
         size_t nl = json_array_size(lay), ni = json_array_size(pos);
         if (!json_is_object(M) || !json_is_string(nm) || json_string_length(nm) >= MODEL_HEADS_NAME_LEN ||
-            !json_is_string(dg) || !is_hex64(json_string_value(dg)) || !json_is_array(pos) || ni < 1 ||
+            !json_is_string(dg) || !sha256_is_hex(json_string_value(dg)) || !json_is_array(pos) || ni < 1 ||
             ni > ((size_t)1 << 24) || !json_is_array(lay) || nl < 1 || nl > 4096) {
             ar_error_set("%s: 'params.models[%zu]' must have a name, a digest, positions and layers", what, m);
             return AR_EINVAL;
@@ -126,14 +120,13 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
         if (st)
             break;
         p->nd = m + 1;
-        for (size_t i = 0; i < ni; i++) {
-            double v = json_is_number(json_array_get(pos, i)) ? json_number_value(json_array_get(pos, i)) : -1;
-            if (!(v >= 2 && v <= 1e9 && v == floor(v))) {
+        p->pos[m] = calloc(ni, sizeof *p->pos[m]);
+        st = p->pos[m] ? shardrec_sizes(M, "positions", ni, 1000000000, 0, where, p->pos[m]) : AR_ENOMEM;
+        for (size_t i = 0; !st && i < ni; i++)
+            if (p->pos[m][i] < 2) {
                 ar_error_set("%s: positions[%zu] must be an integer >= 2", where, i);
                 st = AR_EINVAL;
-                break;
             }
-        }
         p->nunits += p->R[m].nset;
     }
     if (st) {
@@ -159,7 +152,6 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
     free(ptxt);
     size_t u = 0;
     for (size_t m = 0; m < p->nd; m++) {
-        const json_t *pos = json_object_get(json_array_get(models, m), "positions");
         for (size_t i = 0; i < p->R[m].nset; i++, u++) {
             const calib_setting_t *S = &p->R[m].set[i];
             char id[160];
@@ -172,12 +164,7 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
             }
             p->model_of[u] = m;
             p->set_of[u] = i;
-            double c = 0;
-            for (size_t k = 0; k < p->R[m].nsent; k++) {
-                double n = json_number_value(json_array_get(pos, k));
-                c += n * n * (n + (double)S->dh);
-            }
-            p->cost[u] = c;
+            p->cost[u] = calib_setting_cost(p->pos[m], p->R[m].nsent, S->dh);
             sha256_stream_update(&h, "\n", 1);
             sha256_stream_update(&h, id, strlen(id));
         }
@@ -301,11 +288,8 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
     if (!st)
         st = shardset_collect(f, calib_merge_nf, (const char *const *)p.ids, owner, p.nunits, rec);
     for (size_t u = 0; !st && u < p.nunits; u++) {
-        char where[600] = "?";
-        for (size_t i = 0; i < calib_merge_nf; i++)
-            for (size_t k = 0; k < f[i].nrec; k++)
-                if (f[i].rec[k] == rec[u])
-                    snprintf(where, sizeof where, "%s:%zu", f[i].what, f[i].line[k]);
+        char where[600];
+        shardset_where(f, calib_merge_nf, rec[u], where, sizeof where);
         st = get_rec(&p, co, u, rec[u], where);
     }
     for (size_t m = 0; !st && m < p.nd; m++) {

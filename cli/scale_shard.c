@@ -188,11 +188,8 @@ ar_status scale_sweep_collect(scale_sweep_t *s)
 
 ar_status scale_sweep_record(const scale_sweep_t *s, size_t t, law_point_t *lp, size_t *sphere)
 {
-    char where[600] = "?";
-    for (size_t i = 0; i < scale_merge_nf; i++)
-        for (size_t k = 0; k < scale_merge_files[i].nrec; k++)
-            if (scale_merge_files[i].rec[k] == s->rec[t])
-                snprintf(where, sizeof where, "%s:%zu", scale_merge_files[i].what, scale_merge_files[i].line[k]);
+    char where[600];
+    shardset_where(scale_merge_files, scale_merge_nf, s->rec[t], where, sizeof where);
     return parse_rec(s, t, s->rec[t], where, lp, sphere);
 }
 

@@ -309,16 +309,7 @@ ar_status verify_shards_load(const shardfile_t *files, size_t nf, vplan_t *p, vr
     vresult_t *r = ar_calloc(p->nunits ? p->nunits : 1, sizeof *r, "verify results");
     st = rec && r ? shardset_collect(files, nf, ids, owner, p->nunits, rec) : AR_ENOMEM;
     for (size_t u = 0; st == AR_OK && u < p->nunits; u++) {
-        /* the file and line of the record, for messages */
-        const char *file = "?";
-        size_t line = 0;
-        for (size_t i = 0; i < nf; i++)
-            for (size_t k = 0; k < files[i].nrec; k++)
-                if (files[i].rec[k] == rec[u]) {
-                    file = files[i].what;
-                    line = files[i].line[k];
-                }
-        snprintf(where, sizeof where, "%s:%zu", file, line);
+        shardset_where(files, nf, rec[u], where, sizeof where);   /* file and line, for messages */
         st = vplan_parse_record(p, u, rec[u], where, &r[u]);
     }
     free(owner);

@@ -1,5 +1,7 @@
 /* sha256.c -- SHA-256 through nettle (see sha256.h). */
 #include "numerics/sha256.h"
+
+#include <string.h>
 #include "numerics/infile.h"
 
 #include <nettle/sha2.h>
@@ -65,4 +67,14 @@ ar_status sha256_file_hex(const char *path, const char *what, char hex[65])
     }
     digest_hex(&ctx, hex);
     return AR_OK;
+}
+
+int sha256_is_hex(const char *s)
+{
+    if (!s || strlen(s) != 64)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return 1;
 }

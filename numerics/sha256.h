@@ -26,4 +26,7 @@ void sha256_stream_hex(sha256_stream_t *s, char hex[65]);
  * file; one-line message naming the path. */
 ar_status sha256_file_hex(const char *path, const char *what, char hex[65]);
 
+/* 1 if s is a digest as this module writes it: exactly 64 lowercase hex digits. */
+int sha256_is_hex(const char *s);
+
 #endif

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include "constructions/formats/json.h"
@@ -179,16 +180,6 @@ void shardfile_clear(shardfile_t *f)
     memset(f, 0, sizeof *f);
 }
 
-static int is_hex64(const char *s)
-{
-    if (!s || strlen(s) != 64)
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-            return 0;
-    return 1;
-}
-
 ar_status shardrec_size(const json_t *o, const char *key, size_t max, const char *where, size_t *v)
 {
     const json_t *x = json_object_get(o, key);
@@ -266,7 +257,7 @@ static ar_status check_header(shardfile_t *out)
         ar_error_set("%s: header: 'sweep' must be a short string", out->what);
         return AR_EINVAL;
     }
-    if (!json_is_string(pl) || !is_hex64(json_string_value(pl))) {
+    if (!json_is_string(pl) || !sha256_is_hex(json_string_value(pl))) {
         ar_error_set("%s: header: 'plan' must be 64 lowercase hex digits", out->what);
         return AR_EINVAL;
     }
@@ -333,7 +324,7 @@ static ar_status check_end(const shardfile_t *f, const json_t *e, size_t lineno,
     snprintf(where, sizeof where, "%zu (end record)", lineno);
     const json_t *hv = json_object_get(e, "sha256");
     if (json_object_size(e) != 3 || !json_is_true(json_object_get(e, "end")) || !json_is_string(hv) ||
-        !is_hex64(json_string_value(hv)) || shardrec_size(e, "records", SHARDFILE_MAX_RECORDS, where, &r)) {
+        !sha256_is_hex(json_string_value(hv)) || shardrec_size(e, "records", SHARDFILE_MAX_RECORDS, where, &r)) {
         ar_error_set("%s:%zu: malformed end record (expected {\"end\":true,\"records\":N,\"sha256\":HEX})", f->what,
                      lineno);
         return AR_EINVAL;
@@ -681,4 +672,61 @@ done:
     free(src);
     free(srcline);
     return st;
+}
+
+ar_status shardrec_sizes(const json_t *o, const char *key, size_t n, size_t max, int null_ok, const char *where,
+                         size_t *v)
+{
+    const json_t *a = json_object_get(o, key);
+    const double lim = fmin((double)max, 9007199254740992.0);   /* 2^53 */
+    if (!json_is_array(a) || json_array_size(a) != n) {
+        ar_error_set("%s: '%s' must be an array of %zu integers%s", where, key, n, null_ok ? " or nulls" : "");
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(a, i);
+        double d = json_is_number(x) ? json_number_value(x) : -1;
+        if (null_ok && json_is_null(x))
+            v[i] = SIZE_MAX;
+        else if (json_is_number(x) && d >= 0 && d == floor(d) && d <= lim)
+            v[i] = (size_t)d;
+        else {
+            ar_error_set("%s: '%s'[%zu] must be an integer in [0, %.0f]%s", where, key, i, lim,
+                         null_ok ? " or null" : "");
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
+ar_status shardrec_reals(const json_t *o, const char *key, size_t n, const char *where, double *v)
+{
+    const json_t *a = json_object_get(o, key);
+    if (!json_is_array(a) || json_array_size(a) != n) {
+        ar_error_set("%s: '%s' must be an array of %zu numbers", where, key, n);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(a, i);
+        if (json_is_null(x))
+            v[i] = NAN;
+        else if (json_is_number(x))
+            v[i] = json_number_value(x);
+        else {
+            ar_error_set("%s: '%s'[%zu] must be a number or null", where, key, i);
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
+void shardset_where(const shardfile_t *f, size_t nf, const json_t *rec, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "?:0");
+    for (size_t i = 0; i < nf; i++)
+        for (size_t k = 0; k < f[i].nrec; k++)
+            if (f[i].rec[k] == rec) {
+                snprintf(buf, cap, "%s:%zu", f[i].what, f[i].line[k]);
+                return;
+            }
 }

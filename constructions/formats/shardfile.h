@@ -110,6 +110,17 @@ ar_status shardrec_real(const json_t *o, const char *key, int allow_null, const 
 ar_status shardrec_string(const json_t *o, const char *key, char *buf, size_t cap, const char *where);
 ar_status shardrec_bool(const json_t *o, const char *key, const char *where, int *v);
 
+/* An array of exactly n integers, each in [0, max] (at most 2^53); with
+ * null_ok, null stands for SIZE_MAX (the "none" of the callers' tables). */
+ar_status shardrec_sizes(const json_t *o, const char *key, size_t n, size_t max, int null_ok, const char *where,
+                         size_t *v);
+/* An array of exactly n numbers; null stands for NaN. */
+ar_status shardrec_reals(const json_t *o, const char *key, size_t n, const char *where, double *v);
+
+/* "FILE:LINE" of the record rec among the files (for messages); "?:0" when
+ * it is in none. */
+void shardset_where(const shardfile_t *f, size_t nf, const json_t *rec, char *buf, size_t cap);
+
 /* Set o[key] to the number v, or null when v is not finite. */
 int shardrec_set_real(json_t *o, const char *key, double v);
 

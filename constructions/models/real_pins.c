@@ -125,25 +125,16 @@ ar_status real_pins_load(const char *root, real_model_t *M)
 
 ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    int own = !pinstore_active();        /* outside a pinned load: a scope of its own, closed at once */
+    ar_status st = own ? pinstore_begin() : AR_OK;
+    for (size_t i = 0; !st && i < n; i++) {
         char *p;
-        ar_status st = path_join(root, pins[i].path, &p);
-        if (st)
-            return st;
-        if (pinstore_active())               /* inside a pinned load: keep the checked bytes */
-            st = pinstore_verify(p, pins[i].sha256, REAL_PINS_MAX_BYTES, "pinned model file");
-        else {
-            char got[65];
-            st = sha256_file_hex(p, "pinned model file", got);
-            if (!st && strcmp(got, pins[i].sha256) != 0) {
-                ar_error_set("%s: not the pinned file (sha256 expected %s, got %s): the cache was modified or "
-                             "damaged; 'make calib-data' restores it", p, pins[i].sha256, got);
-                st = AR_EINVAL;
-            }
-        }
+        if ((st = path_join(root, pins[i].path, &p)))
+            break;
+        st = pinstore_verify(p, pins[i].sha256, REAL_PINS_MAX_BYTES, "pinned model file");
         free(p);
-        if (st)
-            return st;
     }
-    return AR_OK;
+    if (own)
+        pinstore_end();
+    return st;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <cblas.h>
 #include "numerics/fround.h"
+#include "numerics/resid.h"
 
 #define TINY 0x1p-1020        /* absorbs underflow in products of <= 2^12 terms */
 
@@ -103,23 +104,6 @@ static FROUND_BODY void piece_body(void *arg)
         if (s < 0)
             s = 0;
         c->acc[p] += sqrt(c->nu * s);
-    }
-}
-
-typedef struct {
-    size_t M, QQ;
-    const double *F;
-    double *absF;
-} abs_ctx;
-
-static FROUND_BODY void abs_body(void *arg)
-{
-    abs_ctx *c = arg;
-    for (size_t p = 0; p < c->QQ; p++) {
-        double s = 0;
-        for (size_t m = 0; m < c->M; m++)
-            s += fabs(c->F[m + c->M * p]);
-        c->absF[p] = s;
     }
 }
 
@@ -221,8 +205,7 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
                      .conv = ((gM + 2 * BH_U) * (1.0 + B->gam_colrad) + B->gam_colrad) * (1.0 + 1e-15),
                      .cdelta = B->cdelta, .edelta = ed};
     fround_run(FE_UPWARD, edelta_body, &ec);
-    abs_ctx ac = {.M = M, .QQ = QQ, .F = F, .absF = absF};
-    fround_run(FE_UPWARD, abs_body, &ac);
+    resid_colsums_up(M, QQ, F, M, absF);   /* absF[p] >= sum_m |F_mp| */
     /* step 3: piecewise L2 */
     for (size_t i = 0; i < B->npieces; i++) {
         const trig_gram_t *G = &B->pieces[i];

@@ -370,43 +370,6 @@ static ar_status array_of(const json_t *o, const char *key, size_t n, const char
     return AR_OK;
 }
 
-static ar_status sizes_from(const json_t *o, const char *key, size_t n, const char *where, size_t *v)
-{
-    const json_t *a;
-    ar_status st = array_of(o, key, n, where, &a);
-    for (size_t i = 0; st == AR_OK && i < n; i++) {
-        const json_t *x = json_array_get(a, i);
-        double d = json_is_number(x) ? json_number_value(x) : -1;
-        if (json_is_null(x))
-            v[i] = VISIBLE_NONE;
-        else if (d >= 0 && d == floor(d) && d <= 1e15)
-            v[i] = (size_t)d;
-        else {
-            ar_error_set("%s: '%s'[%zu] must be an integer or null", where, key, i);
-            st = AR_EINVAL;
-        }
-    }
-    return st;
-}
-
-static ar_status reals_from(const json_t *o, const char *key, size_t n, const char *where, double *v)
-{
-    const json_t *a;
-    ar_status st = array_of(o, key, n, where, &a);
-    for (size_t i = 0; st == AR_OK && i < n; i++) {
-        const json_t *x = json_array_get(a, i);
-        if (json_is_null(x))
-            v[i] = NAN;
-        else if (json_is_number(x))
-            v[i] = json_number_value(x);
-        else {
-            ar_error_set("%s: '%s'[%zu] must be a number or null", where, key, i);
-            st = AR_EINVAL;
-        }
-    }
-    return st;
-}
-
 static int t_json(json_t *o, const claim_t_record_t *t)
 {
     int bad = 0;
@@ -467,14 +430,15 @@ static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_
         ar_error_set("%s: 'tau' must hold 1..%d values and 'chain_k' 1 or 2", where, CLAIM_T_MAX_TAU);
         return AR_EINVAL;
     }
-    if ((st = reals_from(o, "tau", t->ntau, where, t->tau)) || (st = sizes_from(o, "r_tau", t->ntau, where, t->rt)) ||
-        (st = reals_from(o, "eta_tau", t->ntau, where, t->et)) ||
-        (st = sizes_from(o, "chain_k", t->nchain, where, t->chain_k)) ||
-        (st = sizes_from(o, "chain_upper_via", t->nchain, where, t->chain_upper_via)) ||
-        (st = reals_from(o, "chain_eta_upper", t->nchain, where, t->chain_eta_upper)) ||
-        (st = sizes_from(o, "chain_lower", t->nchain, where, t->chain_lo)) ||
-        (st = sizes_from(o, "chain_upper", t->nchain, where, t->chain_up)) ||
-        (st = reals_from(o, "chain_eta", t->nchain, where, t->chain_eta)) ||
+    if ((st = shardrec_reals(o, "tau", t->ntau, where, t->tau)) ||
+        (st = shardrec_sizes(o, "r_tau", t->ntau, (size_t)1e15, 1, where, t->rt)) ||
+        (st = shardrec_reals(o, "eta_tau", t->ntau, where, t->et)) ||
+        (st = shardrec_sizes(o, "chain_k", t->nchain, (size_t)1e15, 1, where, t->chain_k)) ||
+        (st = shardrec_sizes(o, "chain_upper_via", t->nchain, (size_t)1e15, 1, where, t->chain_upper_via)) ||
+        (st = shardrec_reals(o, "chain_eta_upper", t->nchain, where, t->chain_eta_upper)) ||
+        (st = shardrec_sizes(o, "chain_lower", t->nchain, (size_t)1e15, 1, where, t->chain_lo)) ||
+        (st = shardrec_sizes(o, "chain_upper", t->nchain, (size_t)1e15, 1, where, t->chain_up)) ||
+        (st = shardrec_reals(o, "chain_eta", t->nchain, where, t->chain_eta)) ||
         (st = array_of(o, "chain_method", t->nchain, where, &a)))
         return st;
     for (size_t q = 0; q < t->nchain; q++) {

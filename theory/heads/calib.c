@@ -558,19 +558,20 @@ ar_status calib_begin(const model_heads_t *D, const calib_opts_t *o, calib_resul
     return st;
 }
 
-double calib_setting_cost(const model_heads_t *D, const calib_setting_t *S)
+double calib_setting_cost(const size_t *ntok, size_t ninputs, size_t dh)
 {
     double c = 0;
-    for (size_t s = 0; s < D->ninputs; s++) {
-        double n = (double)D->n[s];
-        c += n * n * (n + (double)S->dh);
+    for (size_t s = 0; s < ninputs; s++) {
+        double n = (double)ntok[s];
+        c += n * n * (n + (double)dh);
     }
     return c;
 }
 
-/* Setting S of D: weights-only, every input, summaries; progress per input. */
-static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S, size_t *done,
-                             size_t total)
+/* Setting S of D: weights-only (remp: emp_radius_up of its layer), every
+ * input, summaries; progress per input. */
+static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, double remp, calib_setting_t *S,
+                             size_t *done, size_t total)
 {
     if (S->layer >= D->nlayers || S->head >= D->layer[S->layer].nheads || S->nsent != D->ninputs ||
         S->dh != D->layer[S->layer].dh) {
@@ -584,7 +585,7 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, cali
      * so shards computed with other thread counts merge to the same numbers. */
     int threads = blas_get_threads();
     blas_set_threads(1);
-    ar_status st = weights_only(D, o, emp_radius_up(D, S->layer), S);
+    ar_status st = weights_only(D, o, remp, S);
     for (size_t s = 0; !st && s < S->nsent; s++) {
         st = one_sentence(D, o, S, s);
         ++*done;
@@ -603,7 +604,11 @@ ar_status calib_setting_run(const model_heads_t *D, const calib_opts_t *o, calib
     size_t done = 0;
     calib_opts_t q = *o;
     q.progress = NULL;
-    return setting_run(D, &q, S, &done, S->nsent);
+    if (S->layer >= D->nlayers) {
+        ar_error_set("calib: setting (layer %zu, head %zu) is not one of model '%s'", S->layer, S->head, D->name);
+        return AR_EINVAL;
+    }
+    return setting_run(D, &q, emp_radius_up(D, S->layer), S, &done, S->nsent);
 }
 
 ar_status calib_setting_summarise(const calib_opts_t *o, calib_setting_t *S)
@@ -679,8 +684,12 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
     if (st)
         return st;
     size_t total = R->nset * R->nsent, done = 0;
-    for (size_t i = 0; !st && i < R->nset; i++)
-        st = setting_run(D, o, &R->set[i], &done, total);
+    double remp = NAN;                   /* the empirical input radius, once per layer */
+    for (size_t i = 0; !st && i < R->nset; i++) {
+        if (i == 0 || R->set[i].layer != R->set[i - 1].layer)
+            remp = emp_radius_up(D, R->set[i].layer);
+        st = setting_run(D, o, remp, &R->set[i], &done, total);
+    }
     if (!st)
         st = calib_finish(R);
     R->seconds = clock_now() - t0;

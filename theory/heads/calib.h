@@ -146,9 +146,10 @@ ar_status calib_setting_run(const model_heads_t *D, const calib_opts_t *o, calib
  * outside the bracket) from its per-input arrays, recomputed from scratch. */
 ar_status calib_setting_summarise(const calib_opts_t *o, calib_setting_t *S);
 
-/* An a-priori estimate of the cost of setting S of D (sum over inputs of
- * n^2 (n + dh)), to balance shards; no result depends on it. */
-double calib_setting_cost(const model_heads_t *D, const calib_setting_t *S);
+/* An a-priori estimate of the cost of a setting of head dimension dh over
+ * inputs of ntok[0..ninputs) tokens (sum of n^2 (n + dh)), to balance
+ * shards; no result depends on it. */
+double calib_setting_cost(const size_t *ntok, size_t ninputs, size_t dh);
 
 /* The associations of R (all settings, per layer, per scale, r(tau) and
  * the reduction relative to r) from its summarised settings. */

@@ -6,8 +6,6 @@
 #include "constructions/formats/shardfile.h"
 #include "theory/heads/visible.h"
 
-#define LIM 9007199254740992.0   /* 2^53 */
-
 static json_t *size_or_null(size_t v)
 {
     return v == VISIBLE_NONE ? json_null() : json_integer((json_int_t)v);
@@ -67,58 +65,6 @@ int calib_record_put(json_t *o, const calib_setting_t *S, size_t ntau)
     return bad;
 }
 
-/* an integer in [0, max] or, with none_ok, null (VISIBLE_NONE) */
-static ar_status one_size(const json_t *x, size_t max, int none_ok, size_t *v)
-{
-    if (none_ok && json_is_null(x)) {
-        *v = VISIBLE_NONE;
-        return AR_OK;
-    }
-    double d = json_is_number(x) ? json_number_value(x) : -1;
-    if (!json_is_number(x) || !(d >= 0) || d != floor(d) || d > LIM || d > (double)max)
-        return AR_EINVAL;
-    *v = (size_t)d;
-    return AR_OK;
-}
-
-static ar_status size_array(const json_t *o, const char *key, size_t n, size_t max, int none_ok, const char *where,
-                            size_t *v)
-{
-    const json_t *a = json_object_get(o, key);
-    if (!json_is_array(a) || json_array_size(a) != n) {
-        ar_error_set("%s: '%s' must be an array of %zu integers", where, key, n);
-        return AR_EINVAL;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (one_size(json_array_get(a, i), max, none_ok, &v[i])) {
-            ar_error_set("%s: '%s'[%zu] must be an integer in [0, %.0f]%s", where, key, i, fmin((double)max, LIM),
-                         none_ok ? " or null" : "");
-            return AR_EINVAL;
-        }
-    return AR_OK;
-}
-
-static ar_status real_array(const json_t *o, const char *key, size_t n, const char *where, double *v)
-{
-    const json_t *a = json_object_get(o, key);
-    if (!json_is_array(a) || json_array_size(a) != n) {
-        ar_error_set("%s: '%s' must be an array of %zu numbers", where, key, n);
-        return AR_EINVAL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const json_t *x = json_array_get(a, i);
-        if (json_is_null(x))
-            v[i] = NAN;
-        else if (json_is_number(x))
-            v[i] = json_number_value(x);
-        else {
-            ar_error_set("%s: '%s'[%zu] must be a number or null", where, key, i);
-            return AR_EINVAL;
-        }
-    }
-    return AR_OK;
-}
-
 ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, calib_setting_t *S)
 {
     size_t layer, head, dh, ns, ntau = opts->ntau;
@@ -139,30 +85,30 @@ ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_
     }
     const size_t big = (size_t)1 << 40;
     int hw;
-    if ((st = size_array(o, "ntok", ns, big, 0, where, S->ntok)) ||
-        (st = size_array(o, "r", ns, big, 0, where, S->r)) ||
-        (st = size_array(o, "r_tau", ns * ntau, big, 0, where, S->r_tau)) ||
-        (st = size_array(o, "lower", ns, big, 0, where, S->lower)) ||
-        (st = size_array(o, "upper", ns, big, 0, where, S->upper)) ||
+    if ((st = shardrec_sizes(o, "ntok", ns, big, 0, where, S->ntok)) ||
+        (st = shardrec_sizes(o, "r", ns, big, 0, where, S->r)) ||
+        (st = shardrec_sizes(o, "r_tau", ns * ntau, big, 0, where, S->r_tau)) ||
+        (st = shardrec_sizes(o, "lower", ns, big, 0, where, S->lower)) ||
+        (st = shardrec_sizes(o, "upper", ns, big, 0, where, S->upper)) ||
         (st = shardrec_size(o, "ncertified", ns, where, &S->ncertified)) ||
-        (st = size_array(o, "un_rank", ns, big, 0, where, S->un_rank)) ||
-        (st = size_array(o, "un_rank_eps", ns, big, 0, where, S->un_rank_eps)) ||
-        (st = real_array(o, "un_stable", ns, where, S->un_stable)) ||
-        (st = real_array(o, "un_eff", ns, where, S->un_eff)) ||
+        (st = shardrec_sizes(o, "un_rank", ns, big, 0, where, S->un_rank)) ||
+        (st = shardrec_sizes(o, "un_rank_eps", ns, big, 0, where, S->un_rank_eps)) ||
+        (st = shardrec_reals(o, "un_stable", ns, where, S->un_stable)) ||
+        (st = shardrec_reals(o, "un_eff", ns, where, S->un_eff)) ||
         (st = shardrec_bool(o, "has_weights", where, &hw)) ||
         (st = shardrec_real(o, "radius", 1, where, &S->radius)) ||
         (st = shardrec_real(o, "radius_emp", 1, where, &S->radius_emp)) ||
         (st = shardrec_real(o, "seconds", 0, where, &S->seconds)))
         return st;
     S->has_weights = hw;
-    if (one_size(json_object_get(o, "rw"), big, 1, &S->rw)) {
-        ar_error_set("%s: 'rw' must be an integer or null", where);
-        return AR_EINVAL;
-    }
+    if (json_is_null(json_object_get(o, "rw")))
+        S->rw = VISIBLE_NONE;
+    else if ((st = shardrec_size(o, "rw", big, where, &S->rw)))
+        return st;
     for (size_t t = ntau; t < CALIB_MAX_TAUS; t++)
         S->rw_tau[t] = S->rw_tau_emp[t] = VISIBLE_NONE;
-    if ((st = size_array(o, "rw_tau", ntau, big, 1, where, S->rw_tau)) ||
-        (st = size_array(o, "rw_tau_emp", ntau, big, 1, where, S->rw_tau_emp)))
+    if ((st = shardrec_sizes(o, "rw_tau", ntau, big, 1, where, S->rw_tau)) ||
+        (st = shardrec_sizes(o, "rw_tau_emp", ntau, big, 1, where, S->rw_tau_emp)))
         return st;
     for (size_t s = 0; s < ns; s++) {
         size_t cap = S->ntok[s] < dh ? S->ntok[s] : dh;
