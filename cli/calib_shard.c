@@ -31,10 +31,10 @@ typedef struct {
 
 static void plan_clear(calib_plan_t *p)
 {
-    for (size_t m = 0; m < p->nd; m++) {
-        calib_result_clear(&p->R[m]);
+    for (size_t m = 0; m < p->nd; m++)
+        calib_result_clear(&p->R[m]);   /* nd = 0 once the results were handed over */
+    for (size_t m = 0; m < CALIB_SHARD_MAX_MODELS; m++)
         free(p->pos[m]);
-    }
     for (size_t u = 0; p->ids && u < p->nunits; u++)
         free(p->ids[u]);
     free(p->ids);
