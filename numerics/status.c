@@ -32,35 +32,80 @@ static size_t utf8_len(const unsigned char *p)
     return len;
 }
 
-void ar_error_set(const char *fmt, ...)
+/* Escape raw into out (at most cap bytes and a NUL): control characters
+ * (C0, DEL, C1) and invalid UTF-8 bytes become \xNN, valid UTF-8 is copied
+ * whole.  Returns the length written. */
+static size_t escape_into(const unsigned char *p, char *out, size_t cap)
 {
-    char raw[sizeof ar_errbuf];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    /* One line that cannot drive a terminal: control characters (C0, DEL,
-     * C1) and invalid UTF-8 bytes, which may come from file names or file
-     * contents echoed in the message, are written as \xNN. */
-    const unsigned char *p = (const unsigned char *)raw;
-    size_t o = 0, cap = sizeof ar_errbuf - 1;
+    size_t o = 0;
     while (*p && o < cap) {
         size_t len = *p >= 0x80 ? utf8_len(p) : (*p >= 0x20 && *p != 0x7f);
         if (len) {
             if (o + len > cap)
                 break;
-            memcpy(ar_errbuf + o, p, len);
+            memcpy(out + o, p, len);
             o += len;
             p += len;
         } else {
             if (o + 4 > cap)
                 break;
-            snprintf(ar_errbuf + o, 5, "\\x%02x", *p);
+            snprintf(out + o, 5, "\\x%02x", *p);
             o += 4;
             p++;
         }
     }
-    ar_errbuf[o] = '\0';
+    out[o] = '\0';
+    return o;
+}
+
+/* ERR_TAIL bytes of a message too long for the buffer are kept from its end
+ * (the reason usually comes last, after a name or path that may be long). */
+#define ERR_TAIL 192
+
+void ar_error_set(const char *fmt, ...)
+{
+    char sraw[2048], sesc[4096];
+    char *raw = sraw, *esc = sesc;
+    size_t escap = sizeof sesc - 1;
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int need = vsnprintf(sraw, sizeof sraw, fmt, ap);
+    va_end(ap);
+    if (need >= (int)sizeof sraw) {      /* a long message: on the heap (the stack copy, cut, if that fails) */
+        char *r = malloc((size_t)need + 1), *e = malloc(4 * (size_t)need + 1);
+        if (r && e) {
+            vsnprintf(r, (size_t)need + 1, fmt, aq);
+            raw = r;
+            esc = e;
+            escap = 4 * (size_t)need;
+        } else {
+            free(r);
+            free(e);
+        }
+    }
+    va_end(aq);
+    /* One line that cannot drive a terminal: control characters and invalid
+     * UTF-8 bytes, which may come from file names or file contents echoed in
+     * the message, are written as \xNN. */
+    size_t n = escape_into((const unsigned char *)raw, esc, escap), cap = sizeof ar_errbuf - 1;
+    if (n <= cap) {
+        memcpy(ar_errbuf, esc, n + 1);
+    } else {
+        /* too long: its head, " ... ", and its last ERR_TAIL bytes, cut at UTF-8 boundaries */
+        size_t head = cap - ERR_TAIL - 5, tail = n - ERR_TAIL;
+        while (head > 0 && ((unsigned char)esc[head] & 0xc0) == 0x80)
+            head--;
+        while (tail < n && ((unsigned char)esc[tail] & 0xc0) == 0x80)
+            tail++;
+        memcpy(ar_errbuf, esc, head);
+        memcpy(ar_errbuf + head, " ... ", 5);
+        memcpy(ar_errbuf + head + 5, esc + tail, n - tail + 1);
+    }
+    if (raw != sraw) {
+        free(raw);
+        free(esc);
+    }
 }
 
 const char *ar_error_get(void) { return ar_errbuf; }

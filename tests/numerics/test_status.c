@@ -1,6 +1,7 @@
 /* test_status.c -- the last-error message is one line that cannot drive a
  * terminal (control characters, C1 and invalid UTF-8 escaped as \xNN, valid
- * UTF-8 kept), and infile_open never blocks and names what it refuses. */
+ * UTF-8 kept; a message too long keeps its head and its end), and
+ * infile_open never blocks and names what it refuses. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,28 @@ START_TEST(error_escapes)
     ar_error_set("%s", big);
     ck_assert(strlen(ar_error_get()) < 512);
     ck_assert(strchr(ar_error_get(), '\001') == NULL);
+    /* a long echoed name (escaped 4x) does not push the reason out: the head,
+     * " ... " and the end of the message are kept (fuzz_tfjs finding) */
+    char name[3000];
+    memset(name, 0x7f, sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    ar_error_set("m.json: weight '%s' has a non-finite value at %d", name, 7);
+    const char *m = ar_error_get();
+    ck_assert_uint_lt(strlen(m), 512);
+    ck_assert_msg(strncmp(m, "m.json: weight '\\x7f", 20) == 0, "%s", m);
+    ck_assert_msg(strstr(m, " ... ") != NULL, "%s", m);
+    size_t L = strlen(m), k = strlen("' has a non-finite value at 7");
+    ck_assert_msg(L > k && strcmp(m + L - k, "' has a non-finite value at 7") == 0, "%s", m);
+    ck_assert_ptr_null(strchr(m, '\n'));
+    /* UTF-8 cut at a boundary: every byte of the result is in a whole sequence */
+    char wide[1200] = "p: ";
+    for (int i = 0; i < 380; i++)
+        strcat(wide, "\xc3\xa9");
+    strcat(wide, " end");
+    ar_error_set("%s", wide);
+    m = ar_error_get();
+    ck_assert_msg(strstr(m, "\\x") == NULL, "a split sequence was escaped: %s", m);
+    ck_assert_str_eq(m + strlen(m) - 4, " end");
 }
 END_TEST
 
