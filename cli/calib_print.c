@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include "cli/output.h"
 #include "theory/heads/visible.h"
 
 static void json_num(double x)
@@ -49,8 +50,10 @@ static void print_inputs(const calib_result_t *R)
     for (size_t i = 0; i < R->nset; i++) {
         const calib_setting_t *S = &R->set[i];
         for (size_t s = 0; s < S->nsent; s++) {
-            printf("{\"model\":\"%s\",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"input\":%zu,\"n\":%zu,\"r\":%zu,"
-                   "\"r_tau\":{", R->model, S->layer, S->head, S->scale, s, S->ntok[s], S->r[s]);
+            printf("{\"model\":");
+            out_json_string(stdout, R->model);
+            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"input\":%zu,\"n\":%zu,\"r\":%zu,"
+                   "\"r_tau\":{", S->layer, S->head, S->scale, s, S->ntok[s], S->r[s]);
             for (size_t t = 0; t < o->ntau; t++)
                 printf("%s\"%g\":%zu", t ? "," : "", o->taus[t], S->r_tau[s * o->ntau + t]);
             printf("},\"lower\":%zu,\"upper\":%zu,\"uncertified\":{\"numrank\":%zu,\"numrank_eps\":%zu,"
@@ -78,15 +81,17 @@ static void json_assoc_rest(const calib_assoc_t *A, const calib_opts_t *o)
 
 static void json_assoc(const char *model, const char *layer, const calib_assoc_t *A, const calib_opts_t *o)
 {
-    printf("{\"summary\":\"association\",\"model\":\"%s\",\"layer\":%s,\"settings\":%zu,\"spearman\":", model, layer,
-           A->nset);
+    printf("{\"summary\":\"association\",\"model\":");
+    out_json_string(stdout, model);
+    printf(",\"layer\":%s,\"settings\":%zu,\"spearman\":", layer, A->nset);
     json_assoc_rest(A, o);
 }
 
 static void json_assoc_scale(const char *model, double scale, const calib_assoc_t *A, const calib_opts_t *o)
 {
-    printf("{\"summary\":\"association_at_scale\",\"model\":\"%s\",\"layer\":\"all\",\"scale\":%.17g,"
-           "\"settings\":%zu,\"spearman\":", model, scale, A->nset);
+    printf("{\"summary\":\"association_at_scale\",\"model\":");
+    out_json_string(stdout, model);
+    printf(",\"layer\":\"all\",\"scale\":%.17g,\"settings\":%zu,\"spearman\":", scale, A->nset);
     json_assoc_rest(A, o);
 }
 
@@ -96,9 +101,10 @@ static void print_json(const calib_result_t *R, size_t nr, const calib_assoc_t *
         const calib_opts_t *o = &R[m].opts;
         for (size_t i = 0; i < R[m].nset; i++) {
             const calib_setting_t *S = &R[m].set[i];
-            printf("{\"model\":\"%s\",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"beta\":%.17g,\"dh\":%zu,"
-                   "\"inputs\":%zu,\"r\":%.17g,", R[m].model, S->layer, S->head, S->scale, S->beta, S->dh, S->nsent,
-                   S->r_median);
+            printf("{\"model\":");
+            out_json_string(stdout, R[m].model);
+            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"beta\":%.17g,\"dh\":%zu,\"inputs\":%zu,\"r\":%.17g,",
+                   S->layer, S->head, S->scale, S->beta, S->dh, S->nsent, S->r_median);
             json_taus("r_tau", o, S->r_tau_median, 1);
             json_taus("reduction", o, S->reduction_mean, 0);
             json_taus("reduction_vis", o, S->reduction_vis_mean, 0);
@@ -129,7 +135,9 @@ static void print_json(const calib_result_t *R, size_t nr, const calib_assoc_t *
         json_assoc(R[m].model, "\"all\"", &R[m].all, o);
         for (size_t s = 0; s < o->nscales; s++)
             json_assoc_scale(R[m].model, o->scales[s], &R[m].at_scale[s], o);
-        printf("{\"summary\":\"other\",\"model\":\"%s\",\"spearman_rtau\":", R[m].model);
+        printf("{\"summary\":\"other\",\"model\":");
+        out_json_string(stdout, R[m].model);
+        printf(",\"spearman_rtau\":");
         json_num(R[m].spearman_rtau);
         printf(",\"p_value_rtau\":");
         json_num(R[m].p_value_rtau);
@@ -155,11 +163,28 @@ static void tsv_sz(size_t v, const char *end)
         printf("%zu%s", v, end);
 }
 
+/* v in printf format fmt, or "undefined" (not a bare nan) */
+static void tsv_num(const char *fmt, double v)
+{
+    if (isfinite(v))
+        printf(fmt, v);
+    else
+        printf("undefined");
+}
+
 static void tsv_assoc(const char *model, const char *layer, const calib_assoc_t *A, const calib_opts_t *o)
 {
-    printf("# association %s layer %s settings %zu spearman %.4f ci %.4f %.4f (%g bootstrap, %zu of %zu replicates "
-           "defined) p %.4g p_t %.4g\n", model, layer, A->nset, A->rho, A->lo, A->hi, o->level, A->nboot_ok, o->nboot,
-           A->p_value, A->p_value_t);
+    printf("# association %s layer %s settings %zu spearman ", model, layer, A->nset);
+    tsv_num("%.4f", A->rho);
+    printf(" ci ");
+    tsv_num("%.4f", A->lo);
+    printf(" ");
+    tsv_num("%.4f", A->hi);
+    printf(" (%g bootstrap, %zu of %zu replicates defined) p ", o->level, A->nboot_ok, o->nboot);
+    tsv_num("%.4g", A->p_value);
+    printf(" p_t ");
+    tsv_num("%.4g", A->p_value_t);
+    printf("\n");
 }
 
 static void print_tsv(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled)
@@ -197,10 +222,19 @@ static void print_tsv(const calib_result_t *R, size_t nr, const calib_assoc_t *p
             snprintf(lay, sizeof lay, "all, at scale %g", o->scales[s]);
             tsv_assoc(R[m].model, lay, &R[m].at_scale[s], o);
         }
-        printf("# model %s spearman(r_tau_median, upper_mean) %.4f p %.4g p_t %.4g\n", R[m].model, R[m].spearman_rtau,
-               R[m].p_value_rtau, R[m].p_value_rtau_t);
-        printf("# model %s spearman(reduction_vis, upper_mean) %.4f p %.4g p_t %.4g\n", R[m].model, R[m].spearman_vis,
-               R[m].p_value_vis, R[m].p_value_vis_t);
+        printf("# model %s spearman(r_tau_median, upper_mean) ", R[m].model);
+        tsv_num("%.4f", R[m].spearman_rtau);
+        printf(" p ");
+        tsv_num("%.4g", R[m].p_value_rtau);
+        printf(" p_t ");
+        tsv_num("%.4g", R[m].p_value_rtau_t);
+        printf("\n# model %s spearman(reduction_vis, upper_mean) ", R[m].model);
+        tsv_num("%.4f", R[m].spearman_vis);
+        printf(" p ");
+        tsv_num("%.4g", R[m].p_value_vis);
+        printf(" p_t ");
+        tsv_num("%.4g", R[m].p_value_vis_t);
+        printf("\n");
         printf("# model %s seconds %.1f\n", R[m].model, R[m].seconds);
     }
     if (pooled)

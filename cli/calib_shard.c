@@ -2,6 +2,7 @@
 #include "cli/calib_shard.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,17 @@
 const shardfile_t *calib_merge_files;
 size_t calib_merge_nf;
 
-static const char *const skip[] = { "format", "shard", "out", "per-sentence", "help" };
+static const char *const skip[] = { "format", "shard", "out", "per-sentence", "help", "key" };
+
+/* The options a merge reads from a calib header: those that define the
+ * settings and the printed statistics (cmd_calib.c); --data, --licenses,
+ * --manifest and --threads are recorded but never used by a merge, which
+ * reads no model data. */
+static const shards_allowed_t allowed[] = {
+    { "data", 0 }, { "licenses", 0 }, { "sentences", 0 }, { "eps", 0 }, { "scales", 0 }, { "taus", 0 },
+    { "tau-main", 0 }, { "perms", 0 }, { "seed", 0 }, { "threads", 0 }, { "model", 0 }, { "manifest", 0 },
+    { "boot", 0 }, { "level", 0 },
+};
 
 /* The point list of the models in params (R allocated, one per model). */
 typedef struct {
@@ -79,28 +90,127 @@ static json_t *params_of(const model_heads_t *D, size_t nd, const opt_t *o, size
     return pa;
 }
 
-/* The plan of params (as written or as read back: every number may be a
- * double), for options co; `what` names the header in messages. */
-static ar_status plan_of(const json_t *params, const calib_opts_t *co, const char *what, calib_plan_t *p)
+/* The id of setting (layer l, head h, scale s) of model `name`. */
+static void setting_id(char *id, size_t cap, const char *name, size_t l, size_t h, double s)
 {
-    memset(p, 0, sizeof *p);
+    snprintf(id, cap, "%s:L%zu:H%zu:s%.17g", name, l, h, s);
+}
+
+/* 1 if s is a model name as attnrank writes it: [A-Za-z0-9._-] (the
+ * manifest's rule, constructions/formats/heads_manifest.h). */
+static int model_name_ok(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' ||
+              *s == '_' || *s == '-'))
+            return 0;
+    return 1;
+}
+
+/* Phase 1 of plan_of: every member of params checked and the plan's size
+ * bounded (at most CALIB_SHARD_MAX_SETTINGS settings) without any
+ * allocation that scales with the header, and the digest of params and the
+ * ids computed (streamed). */
+static ar_status plan_digest(const json_t *params, const calib_opts_t *co, const char *what, char digest[65])
+{
     const json_t *models = json_object_get(params, "models");
     if (!json_is_array(models) || json_array_size(models) < 1 || json_array_size(models) > CALIB_SHARD_MAX_MODELS) {
         ar_error_set("%s: 'params.models' must be an array of 1..%d models", what, CALIB_SHARD_MAX_MODELS);
         return AR_EINVAL;
     }
-    ar_status st = AR_OK;
-    for (size_t m = 0; !st && m < json_array_size(models); m++) {
+    size_t total = 0;
+    ar_status st;
+    for (size_t m = 0; m < json_array_size(models); m++) {
         const json_t *M = json_array_get(models, m), *pos = json_object_get(M, "positions"),
                      *lay = json_object_get(M, "layers"), *nm = json_object_get(M, "name"),
                      *dg = json_object_get(M, "digest");
         size_t nl = json_array_size(lay), ni = json_array_size(pos);
-        if (!json_is_object(M) || !json_is_string(nm) || json_string_length(nm) >= MODEL_HEADS_NAME_LEN ||
-            !json_is_string(dg) || !sha256_is_hex(json_string_value(dg)) || !json_is_array(pos) || ni < 1 ||
-            ni > ((size_t)1 << 24) || !json_is_array(lay) || nl < 1 || nl > 4096) {
-            ar_error_set("%s: 'params.models[%zu]' must have a name, a digest, positions and layers", what, m);
+        if (!json_is_object(M) || json_object_size(M) != 4 || !json_is_string(nm) || json_string_length(nm) < 1 ||
+            json_string_length(nm) >= MODEL_HEADS_NAME_LEN || !model_name_ok(json_string_value(nm)) || !json_is_string(dg) || !sha256_is_hex(json_string_value(dg)) ||
+            !json_is_array(pos) || ni < 1 || ni > ((size_t)1 << 24) || !json_is_array(lay) || nl < 1 || nl > 4096) {
+            ar_error_set("%s: 'params.models[%zu]' must be {\"name\", \"digest\", \"positions\", \"layers\"} (a name "
+                         "of letters, digits and \"._-\", 1..%zu inputs, 1..4096 layers)", what, m, (size_t)1 << 24);
             return AR_EINVAL;
         }
+        char where[160];
+        snprintf(where, sizeof where, "%s: params.models[%zu]", what, m);
+        for (size_t i = 0; i < ni; i++) {
+            const json_t *x = json_array_get(pos, i);
+            double v = json_is_number(x) ? json_number_value(x) : 0;
+            if (!(v >= 2 && v <= 1e9 && v == floor(v))) {
+                ar_error_set("%s: positions[%zu] must be an integer in [2, 1e9]", where, i);
+                return AR_EINVAL;
+            }
+        }
+        for (size_t l = 0; l < nl; l++) {
+            const json_t *L = json_array_get(lay, l);
+            size_t nh, dh;
+            double sc;
+            if (!json_is_object(L) || json_object_size(L) != 3) {
+                ar_error_set("%s: layers[%zu] must be {\"heads\", \"dh\", \"scale\"}", where, l);
+                return AR_EINVAL;
+            }
+            if ((st = shardrec_size(L, "heads", 4096, where, &nh)) || (st = shardrec_size(L, "dh", 1 << 16, where, &dh)) ||
+                (st = shardrec_real(L, "scale", 0, where, &sc)))
+                return st;
+            total += nh * co->nscales;
+            if (total > CALIB_SHARD_MAX_SETTINGS) {
+                ar_error_set("%s: more than %d settings (layers x heads x scales): not a calibration this attnrank "
+                             "writes", where, CALIB_SHARD_MAX_SETTINGS);
+                return AR_EINVAL;
+            }
+        }
+    }
+    char *ptxt = shardfile_dump(params);
+    if (!ptxt) {
+        ar_error_set("calib: out of memory for the point list");
+        return AR_ENOMEM;
+    }
+    sha256_stream_t h;
+    sha256_stream_init(&h);
+    const char *head = "attnrank calib plan 1\n";
+    sha256_stream_update(&h, head, strlen(head));
+    sha256_stream_update(&h, ptxt, strlen(ptxt));
+    free(ptxt);
+    for (size_t m = 0; m < json_array_size(models); m++) {
+        const json_t *M = json_array_get(models, m), *lay = json_object_get(M, "layers");
+        const char *name = json_string_value(json_object_get(M, "name"));
+        for (size_t l = 0; l < json_array_size(lay); l++) {
+            size_t nh = (size_t)json_number_value(json_object_get(json_array_get(lay, l), "heads"));
+            for (size_t hd = 0; hd < nh; hd++)
+                for (size_t c = 0; c < co->nscales; c++) {
+                    char id[160];
+                    setting_id(id, sizeof id, name, l, hd, co->scales[c]);
+                    sha256_stream_update(&h, "\n", 1);
+                    sha256_stream_update(&h, id, strlen(id));
+                }
+        }
+    }
+    sha256_stream_hex(&h, digest);
+    return AR_OK;
+}
+
+/* The plan of params (as written or as read back: every number may be a
+ * double), for options co; `what` names the header in messages.  With
+ * expect (a merge: the header's plan digest), the digest is compared before
+ * anything that scales with the header is allocated. */
+static ar_status plan_of(const json_t *params, const calib_opts_t *co, const char *what, const char *expect,
+                         calib_plan_t *p)
+{
+    memset(p, 0, sizeof *p);
+    ar_status st = plan_digest(params, co, what, p->digest);
+    if (st)
+        return st;
+    if (expect && strcmp(expect, p->digest)) {
+        ar_error_set("%s: shard of another point list than its parameters give (plan %.12s..., here %.12s...)", what,
+                     expect, p->digest);
+        return AR_EINVAL;
+    }
+    const json_t *models = json_object_get(params, "models");
+    for (size_t m = 0; !st && m < json_array_size(models); m++) {
+        const json_t *M = json_array_get(models, m), *pos = json_object_get(M, "positions"),
+                     *lay = json_object_get(M, "layers"), *nm = json_object_get(M, "name");
+        size_t nl = json_array_size(lay), ni = json_array_size(pos);
         size_t *nh = calloc(nl, sizeof *nh), *dh = calloc(nl, sizeof *dh);
         double *sc = calloc(nl, sizeof *sc);
         st = nh && dh && sc ? AR_OK : AR_ENOMEM;
@@ -122,40 +232,29 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
         p->nd = m + 1;
         p->pos[m] = calloc(ni, sizeof *p->pos[m]);
         st = p->pos[m] ? shardrec_sizes(M, "positions", ni, 1000000000, 0, where, p->pos[m]) : AR_ENOMEM;
-        for (size_t i = 0; !st && i < ni; i++)
-            if (p->pos[m][i] < 2) {
-                ar_error_set("%s: positions[%zu] must be an integer >= 2", where, i);
-                st = AR_EINVAL;
-            }
         p->nunits += p->R[m].nset;
     }
     if (st) {
         plan_clear(p);
         return st;
     }
+    char digest[65];
+    memcpy(digest, p->digest, sizeof digest);
     p->ids = calloc(p->nunits, sizeof *p->ids);
     p->model_of = calloc(p->nunits, sizeof *p->model_of);
     p->set_of = calloc(p->nunits, sizeof *p->set_of);
     p->cost = calloc(p->nunits, sizeof *p->cost);
-    char *ptxt = shardfile_dump(params);
-    if (!p->ids || !p->model_of || !p->set_of || !p->cost || !ptxt) {
-        free(ptxt);
+    if (!p->ids || !p->model_of || !p->set_of || !p->cost) {
         plan_clear(p);
         ar_error_set("calib: out of memory for the point list");
         return AR_ENOMEM;
     }
-    sha256_stream_t h;
-    sha256_stream_init(&h);
-    const char *head = "attnrank calib plan 1\n";
-    sha256_stream_update(&h, head, strlen(head));
-    sha256_stream_update(&h, ptxt, strlen(ptxt));
-    free(ptxt);
     size_t u = 0;
     for (size_t m = 0; m < p->nd; m++) {
         for (size_t i = 0; i < p->R[m].nset; i++, u++) {
             const calib_setting_t *S = &p->R[m].set[i];
             char id[160];
-            snprintf(id, sizeof id, "%s:L%zu:H%zu:s%.17g", p->R[m].model, S->layer, S->head, S->scale);
+            setting_id(id, sizeof id, p->R[m].model, S->layer, S->head, S->scale);
             p->ids[u] = strdup(id);
             if (!p->ids[u]) {
                 plan_clear(p);
@@ -165,11 +264,9 @@ static ar_status plan_of(const json_t *params, const calib_opts_t *co, const cha
             p->model_of[u] = m;
             p->set_of[u] = i;
             p->cost[u] = calib_setting_cost(p->pos[m], p->R[m].nsent, S->dh);
-            sha256_stream_update(&h, "\n", 1);
-            sha256_stream_update(&h, id, strlen(id));
         }
     }
-    sha256_stream_hex(&h, p->digest);
+    memcpy(p->digest, digest, sizeof digest);
     return AR_OK;
 }
 
@@ -207,7 +304,7 @@ static ar_status get_rec(calib_plan_t *p, const calib_opts_t *co, size_t u, cons
         st = AR_EINVAL;
     }
     if (!st)
-        st = calib_record_get(rec, where, co, &p->R[m].set[p->set_of[u]]);
+        st = calib_record_get(rec, where, co, p->pos[m], &p->R[m].set[p->set_of[u]]);
     return st;
 }
 
@@ -218,7 +315,7 @@ static ar_status check_fn(size_t u, void *vctx, const json_t *rec, const char *w
 }
 
 int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const opt_t *o, size_t no,
-                    const char *shard, const char *out)
+                    const char *shard, const char *out, const shardfile_key_t *key)
 {
     shard_sel_t sel;
     ar_status st;
@@ -237,7 +334,7 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
     st = ptxt ? json_read_buffer(ptxt, strlen(ptxt), "shard header", &pr) : AR_ENOMEM;
     free(ptxt);
     if (!st)
-        st = plan_of(pr, co, "calib", &p);
+        st = plan_of(pr, co, "calib", NULL, &p);
     json_decref(pr);
     size_t *owner = st ? NULL : calloc(p.nunits, sizeof *owner);
     if (!st && !owner)
@@ -251,7 +348,7 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
         st = AR_ENOMEM;
     if (!st) {
         run_ctx_t c = { D, co, &p };
-        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, 1);
+        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, 1, key);
     }
     json_decref(h);
     free(owner);
@@ -273,15 +370,9 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
         return AR_EINVAL;
     }
     calib_plan_t p;
-    ar_status st = plan_of(params, co, f[0].what, &p);
+    ar_status st = plan_of(params, co, f[0].what, f[0].plan, &p);
     if (st)
         return st;
-    if (strcmp(f[0].plan, p.digest)) {
-        ar_error_set("%s: shard of another point list than its parameters give (plan %.12s..., here %.12s...)",
-                     f[0].what, f[0].plan, p.digest);
-        plan_clear(&p);
-        return AR_EINVAL;
-    }
     size_t *owner = calloc(p.nunits, sizeof *owner);
     const json_t **rec = calloc(p.nunits, sizeof *rec);
     st = owner && rec ? shard_assign(p.cost, p.nunits, f[0].shards, owner) : AR_ENOMEM;
@@ -320,9 +411,11 @@ int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int
                      files[0].what);
         return cmd_fail(AR_EINVAL);
     }
-    shards_argv_t a;
-    ar_status st = shards_options_argv(op, "calib", files[0].what, 3, &a);
+    ar_status st = shards_options_allowed(op, allowed, sizeof allowed / sizeof allowed[0], files[0].what);
     if (st)
+        return cmd_fail(st);
+    shards_argv_t a;
+    if ((st = shards_options_argv(op, "calib", files[0].what, 3, &a)))
         return cmd_fail(st);
     a.argv[a.argc++] = "--format";
     a.argv[a.argc++] = (char *)(format ? format : "text");

@@ -13,7 +13,8 @@
  * calib_record (theory/heads/calib_record.h) with "point" and "model" (its
  * index).  The merge rebuilds every result from the header and the records
  * and prints with calib's own code; nothing is recomputed and no model data
- * are read. */
+ * are read.  It reads only an allow-list of the header's options, bounds the
+ * plan's size and compares its digest before building it. */
 #ifndef ATTNRANK_CLI_CALIB_SHARD_H
 #define ATTNRANK_CLI_CALIB_SHARD_H
 
@@ -25,12 +26,13 @@
 #include "theory/heads/calib.h"
 
 #define CALIB_SHARD_MAX_MODELS 2
+#define CALIB_SHARD_MAX_SETTINGS (1 << 20)   /* layers x heads x scales of all models, bounded before the plan is built */
 
 /* --shard: compute the settings of shard `shard` ("K/N") of the models
  * D[0..nd) with options co (o, no: the parsed options, for the header)
- * into `out` (cli/shards.h: resumable); exit code. */
+ * into `out` (cli/shards.h: resumable) under key (NULL: none); exit code. */
 int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const opt_t *o, size_t no,
-                    const char *shard, const char *out);
+                    const char *shard, const char *out, const shardfile_key_t *key);
 
 /* Under merge: the results R[0..*nd) rebuilt from the shard files
  * (calib_merge_files) for options co, every setting from its record, then

@@ -11,6 +11,7 @@
 #include "cli/calib_print.h"
 #include "cli/calib_shard.h"
 #include "cli/commands.h"
+#include "cli/shards.h"
 #include "constructions/formats/corpus.h"
 #include "constructions/models/real_model.h"
 #include "constructions/formats/heads_manifest.h"
@@ -55,7 +56,8 @@ static const char help[] =
     "(JSON only) first prints one line per (model, layer, head, scale, input).\n"
     "--shard K/N --out FILE: compute only the settings (model, layer, head, scale) of\n"
     "shard K of N (balanced by an a-priori cost) into the shard file FILE (resumable;\n"
-    "nothing printed); 'attnrank merge [--format F] [--per-sentence] FILES...' prints\n"
+    "nothing printed; --key KEYFILE or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help');\n"
+    "'attnrank merge [--format F] [--per-sentence] FILES...' prints\n"
     "the calibration from the N files, identical to one run but for the times.\n";
 
 static void progress(size_t done, size_t total, void *ctx)
@@ -148,11 +150,16 @@ int cmd_calib(int argc, char **argv)
                   { "scales", 1, NULL }, { "taus", 1, NULL }, { "tau-main", 1, NULL }, { "perms", 1, NULL },
                   { "seed", 1, NULL }, { "threads", 1, NULL }, { "format", 1, NULL }, { "per-sentence", 0, NULL },
                   { "model", 1, NULL }, { "manifest", 1, NULL }, { "boot", 1, NULL }, { "level", 1, NULL },
-                  { "shard", 1, NULL }, { "out", 1, NULL }, { "help", 0, NULL } };
+                  { "shard", 1, NULL }, { "out", 1, NULL }, { "help", 0, NULL }, { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "calib")))
         return cmd_fail(st);
+    if (calib_merge_files && (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") ||
+                              args_get(o, no, "key"))) {
+        ar_error_set("calib: a merge cannot run a shard, write a file or print help");   /* refused by the allow-list first */
+        return cmd_fail(AR_EINVAL);
+    }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
         return 0;
@@ -229,10 +236,13 @@ int cmd_calib(int argc, char **argv)
         ar_error_set("--shard K/N and --out FILE go together");
         return cmd_fail(AR_EINVAL);
     }
-    if (shard && calib_merge_files) {
-        ar_error_set("calib: a merge cannot run a shard");
+    if (args_get(o, no, "key") && !shard) {
+        ar_error_set("calib: --key is for --shard K/N --out FILE");
         return cmd_fail(AR_EINVAL);
     }
+    const shardfile_key_t *key = NULL;
+    if (shard && ((st = shards_key(args_get(o, no, "key"), &key)) || (st = shardfile_check_target(out))))
+        return cmd_fail(st);   /* before the models are loaded */
     calib_result_t R[2];
     memset(R, 0, sizeof R);
     size_t nd = 0;
@@ -258,7 +268,7 @@ int cmd_calib(int argc, char **argv)
         return cmd_fail(st);
     }
     if (shard) {                             /* one shard of the settings into a shard file */
-        int rc = calib_shard_run(D, nd, &co, o, no, shard, out);
+        int rc = calib_shard_run(D, nd, &co, o, no, shard, out, key);
         for (size_t i = 0; i < nd; i++)
             model_heads_clear(&D[i]);
         return rc;

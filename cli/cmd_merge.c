@@ -8,7 +8,7 @@
 #include "cli/verify_print.h"
 
 static const char help[] =
-    "Usage: attnrank merge [--format text|json|tsv] [--per-sentence] FILES...\n"
+    "Usage: attnrank merge [--format text|json|tsv] [--per-sentence] [--key KEYFILE] FILES...\n"
     "Reads the shard files of one sweep (attnrank verify|scale|calib --shard K/N --out FILE)\n"
     "and prints what the sweep prints in one process: the verdict table of verify, the\n"
     "table and fits of scale, the calibration of calib (--format tsv for scale and calib,\n"
@@ -17,7 +17,13 @@ static const char help[] =
     "Refused with one line naming the file (exit 2, nothing printed): a file that is not a\n"
     "complete shard file (truncated, corrupted: the end record's count and SHA-256), shards\n"
     "of another version, commit, BLAS core, precision, parameters or point list, a shard\n"
-    "given twice or missing, a point present twice, missing, or in the wrong shard.\n"
+    "given twice or missing, a point present twice, missing, or in the wrong shard, a\n"
+    "record whose numbers are not finite, not the plan's (d, beta, eps, n) or impossible\n"
+    "(lower > upper on one instance, a rank above the instance size, an error above eps),\n"
+    "a string attnrank never writes, a header option that does not define the sweep.\n"
+    "The SHA-256 in each file detects corruption, not forgery: with --key KEYFILE (or\n"
+    "ATTNRANK_SHARD_KEY=KEYFILE) every file must carry the HMAC-SHA256 of that key,\n"
+    "written by 'attnrank verify|scale|calib --shard K/N --out FILE --key KEYFILE'.\n"
     "Exit status (verify): 0 when every asserted row and claim-T case passes, 3 when one\n"
     "does not (as make verify fails); 2: bad input, 1: other errors.\n";
 
@@ -47,7 +53,7 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
 
 int cmd_merge(int argc, char **argv)
 {
-    const char *format = NULL;
+    const char *format = NULL, *keyfile = NULL;
     int per_sentence = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
     size_t nf = 0;
@@ -69,6 +75,13 @@ int cmd_merge(int argc, char **argv)
                 rc = cmd_fail(AR_EINVAL);
             }
             format = v;
+        } else if (!strcmp(a, "--key") || !strncmp(a, "--key=", 6)) {
+            const char *v = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || keyfile) {
+                ar_error_set(v ? "merge: --key given twice" : "merge: --key needs a file");
+                rc = cmd_fail(AR_EINVAL);
+            }
+            keyfile = v;
         } else if (!strcmp(a, "--per-sentence")) {
             per_sentence = 1;
         } else if (!strcmp(a, "--")) {
@@ -90,7 +103,10 @@ int cmd_merge(int argc, char **argv)
     }
     shardfile_t *files = NULL;
     ar_status st;
-    if (rc == 0 && (st = shards_read_all(paths, nf, &files)))
+    const shardfile_key_t *key = NULL;
+    if (rc == 0 && (st = shards_key(keyfile, &key)))
+        rc = cmd_fail(st);
+    if (rc == 0 && (st = shards_read_all(paths, nf, key, &files)))
         rc = cmd_fail(st);
     free(paths);
     if (rc)

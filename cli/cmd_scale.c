@@ -31,8 +31,9 @@ static const char help[] =
     "certificate on Fibonacci (d = 3) or uniform sets for upper bounds (d >= 3);\n"
     "dense brackets one O(n^3) instance (n <= 2000 by default).\n"
     "A progress bar goes to stderr when it is a terminal.\n"
-    "--shard K/N --out FILE: compute only shard K of N of the grid's points into the\n"
-    "shard file FILE (resumable; 'attnrank merge FILES...' prints the table).\n"
+    "--shard K/N --out FILE [--key KEYFILE]: compute only shard K of N of the grid's\n"
+    "points into the shard file FILE (resumable; 'attnrank merge FILES...' prints the\n"
+    "table; --key or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help').\n"
     "Claim B (ball instances with multiplicities) has its own sweep: see\n"
     "'attnrank scale --claim B --help'.\n";
 
@@ -67,13 +68,19 @@ int cmd_scale(int argc, char **argv)
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
                   { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "engine", 1, NULL },
-                  { "no-instance", 0, NULL }, { "help", 0, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
+                  { "no-instance", 0, NULL }, { "help", 0, NULL }, { "shard", 1, NULL }, { "out", 1, NULL },
+                  { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if (cmd_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
         return cmd_scale_ball(argc, argv);
     if ((st = args_parse(argc, argv, 2, o, no, "scale")))
         return cmd_fail(st);
+    if (scale_sweep_merging() &&
+        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
+        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
+        return cmd_fail(AR_EINVAL);
+    }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
         return 0;
@@ -137,6 +144,10 @@ int cmd_scale(int argc, char **argv)
         ar_error_set("scale: --shard K/N and --out FILE go together");
         return cmd_fail(AR_EINVAL);
     }
+    if (args_get(o, no, "key") && !args_get(o, no, "shard")) {
+        ar_error_set("scale: --key is for --shard K/N --out FILE");
+        return cmd_fail(AR_EINVAL);
+    }
     claim_s_point_t *pts = calloc(count, sizeof *pts);
     double *betas = calloc(count, sizeof *betas);
     if (!pts || !betas) {
@@ -149,13 +160,14 @@ int cmd_scale(int argc, char **argv)
         betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
     s_ctx_t sc = { (int)d, eps, &co, betas };
     scale_sweep_t sw;
-    if ((st = scale_sweep_init(&sw, "S", o, no, betas, count, 0.5 * (double)(d - 1)))) {
+    if ((st = scale_sweep_init(&sw, "S", (int)d, eps, o, no, betas, count, 0.5 * (double)(d - 1)))) {
         free(pts);
         free(betas);
         return cmd_fail(st);
     }
     if (args_get(o, no, "shard")) {
-        int rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), s_point, &sc);
+        int rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), args_get(o, no, "key"),
+                                   s_point, &sc);
         scale_sweep_clear(&sw);
         free(pts);
         free(betas);
@@ -206,23 +218,34 @@ int cmd_scale(int argc, char **argv)
     for (size_t t = 0; t < count; t++) {
         const claim_s_point_t *p = &pts[t];
         double law = claim_s_law((int)d, p->beta);
-        if (fmt == SF_MD) {
-            printf("| %zu | %g | %zu | %zu | %zu | %s | %zu | %s | %zu | %.4g | %.3f | %.3f | %.2f |\n", d, p->beta,
-                   p->n, p->lower, p->lower_points, p->lower_method, p->upper,
-                   p->upper_method[0] ? p->upper_method : "-", p->continuum, law,
-                   p->lower / law, p->upper / law, p->seconds);
+        const char *um = p->upper_method[0] ? p->upper_method : "-";
+        const char *cm = p->continuum_method[0] ? p->continuum_method : "-";
+        if (fmt == SF_MD) {   /* the strings may come from shard files: out_text */
+            printf("| %zu | %g | %zu | %zu | %zu | ", d, p->beta, p->n, p->lower, p->lower_points);
+            out_text(stdout, p->lower_method, 1);
+            printf(" | %zu | ", p->upper);
+            out_text(stdout, um, 1);
+            printf(" | %zu | %.4g | %.3f | %.3f | %.2f |\n", p->continuum, law, p->lower / law, p->upper / law,
+                   p->seconds);
         } else if (fmt == SF_TSV) {
-            printf("%zu\t%.17g\t%zu\t%zu\t%zu\t%s\t%zu\t%.6g\t%s\t%zu\t%s\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", d, p->beta, p->n,
-                   p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err,
-                   p->upper_method[0] ? p->upper_method : "-", p->continuum,
-                   p->continuum_method[0] ? p->continuum_method : "-", law, p->lower / law, p->upper / law,
-                   p->status, p->seconds);
+            printf("%zu\t%.17g\t%zu\t%zu\t%zu\t", d, p->beta, p->n, p->lower, p->lower_points);
+            out_text(stdout, p->lower_method, 0);
+            printf("\t%zu\t%.6g\t", p->upper, p->upper_err);
+            out_text(stdout, um, 0);
+            printf("\t%zu\t", p->continuum);
+            out_text(stdout, cm, 0);
+            printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law, p->status, p->seconds);
         } else {
             printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
-                   "\"lower_certificate\":\"%s\",\"upper\":%zu,\"upper_err\":%.17g,\"upper_certificate\":\"%s\","
-                   "\"continuum\":%zu,\"continuum_certificate\":\"%s\",\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,%s}\n",
-                   d, p->beta, eps, p->n, p->lower, p->lower_points, p->lower_method, p->upper, p->upper_err,
-                   p->upper_method, p->continuum, p->continuum_method, law, p->status, p->seconds,
+                   "\"lower_certificate\":", d, p->beta, eps, p->n, p->lower, p->lower_points);
+            out_json_string(stdout, p->lower_method);
+            printf(",\"upper\":%zu,\"upper_err\":", p->upper);
+            out_json_number(stdout, p->upper_err);
+            printf(",\"upper_certificate\":");
+            out_json_string(stdout, p->upper_method);
+            printf(",\"continuum\":%zu,\"continuum_certificate\":", p->continuum);
+            out_json_string(stdout, p->continuum_method);
+            printf(",\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", law, p->status, p->seconds,
                    scale_prov_json());
         }
     }

@@ -30,8 +30,9 @@ static const char help[] =
     "uniform measure on each sphere) and the lower end also from the route chooser\n"
     "on the default shells instance; the certified sphere cap packing at the same\n"
     "beta (contrast, unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n"
-    "--shard K/N --out FILE: compute only shard K of N of the grid's points into the\n"
-    "shard file FILE (resumable; 'attnrank merge FILES...' prints the table).\n";
+    "--shard K/N --out FILE [--key KEYFILE]: compute only shard K of N of the grid's\n"
+    "points into the shard file FILE (resumable; 'attnrank merge FILES...' prints the\n"
+    "table; --key or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help').\n";
 
 /* 1 if argv asks for --claim B. */
 int cmd_scale_is_ball(int argc, char **argv)
@@ -84,11 +85,16 @@ int cmd_scale_ball(int argc, char **argv)
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
                   { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL }, { "continuum", 0, NULL },
-                  { "hs", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
+                  { "hs", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL }, { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
         return cmd_fail(st);
+    if (scale_sweep_merging() &&
+        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
+        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
+        return cmd_fail(AR_EINVAL);
+    }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
         return 0;
@@ -166,17 +172,19 @@ int cmd_scale_ball(int argc, char **argv)
     for (size_t t = 0; t < count; t++)
         betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
     b_ctx_t bc = { d, eps, &co, sphere, betas };
-    if ((st = scale_sweep_init(&sw, "B", o, no, betas, count, 0.5 * (double)d))) {
+    if ((st = scale_sweep_init(&sw, "B", (int)d, eps, o, no, betas, count, 0.5 * (double)d))) {
         rc = cmd_fail(st);
         goto done;
     }
-    if (!args_get(o, no, "shard") != !args_get(o, no, "out")) {
-        ar_error_set("scale: --shard K/N and --out FILE go together");
+    if (!args_get(o, no, "shard") != !args_get(o, no, "out") || (args_get(o, no, "key") && !args_get(o, no, "shard"))) {
+        ar_error_set(args_get(o, no, "key") && !args_get(o, no, "shard") ? "scale: --key is for --shard K/N --out FILE"
+                                                                          : "scale: --shard K/N and --out FILE go together");
         rc = cmd_fail(AR_EINVAL);
         goto done;
     }
     if (args_get(o, no, "shard")) {
-        rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), b_point, &bc);
+        rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), args_get(o, no, "key"), b_point,
+                               &bc);
         goto done;
     }
     if (merging && (st = scale_sweep_collect(&sw))) {
@@ -228,30 +236,39 @@ int cmd_scale_ball(int argc, char **argv)
         char ub[32] = "-";
         if (p->upper)
             snprintf(ub, sizeof ub, "%zu%s", p->upper, p->upper_capped ? " (= n)" : "");
-        if (fmt == 1)
-            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t%s\t%s\t%zu\t%.3f\t%zu\t%s\n", p->beta, p->lower,
-                   p->upper, sph[t], law, p->log10_n, p->lower_method,
-                   p->upper_method[0] ? p->upper_method : "-", p->n, p->seconds, p->continuum,
-                   p->continuum_method[0] ? p->continuum_method : "-");
-        else if (fmt == 0)
-        {
+        const char *um = p->upper_method[0] ? p->upper_method : "-";
+        const char *cm = p->continuum_method[0] ? p->continuum_method : "-";
+        if (fmt == 1) {   /* the strings may come from shard files: out_text, out_json_string */
+            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t", p->beta, p->lower, p->upper, sph[t], law, p->log10_n);
+            out_text(stdout, p->lower_method, 0);
+            fputc('\t', stdout);
+            out_text(stdout, um, 0);
+            printf("\t%zu\t%.3f\t%zu\t", p->n, p->seconds, p->continuum);
+            out_text(stdout, cm, 0);
+            fputc('\n', stdout);
+        } else if (fmt == 0) {
             char cb[32] = "-";
             if (p->continuum)
                 snprintf(cb, sizeof cb, "%zu", p->continuum);
-            printf("| %g | %zu | %s | %s | %zu | %.4g | %.1f | %s | %s | %s |\n", p->beta, p->lower,
-                   ub, cb, sph[t], law, p->log10_n, cond ? "yes" : "no", p->lower_method,
-                   p->upper_method[0] ? p->upper_method : "-");
-        }
-        else {
+            printf("| %g | %zu | %s | %s | %zu | %.4g | %.1f | %s | ", p->beta, p->lower, ub, cb, sph[t], law,
+                   p->log10_n, cond ? "yes" : "no");
+            out_text(stdout, p->lower_method, 1);
+            printf(" | ");
+            out_text(stdout, um, 1);
+            printf(" |\n");
+        } else {
             printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"rho0\":%.17g,\"weighted\":%s,"
-                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":\"%s\",\"upper\":%zu,"
-                   "\"upper_capped\":%s,\"upper_certificate\":\"%s\",\"n\":%zu,\"log10_n\":%.6f,"
-                   "\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,"
-                   "\"continuum\":%zu,\"continuum_certificate\":\"%s\",\"note\":",
-                   d, p->beta, eps, co.rho0, co.unweighted ? "false" : "true", p->lower, p->lower_points,
-                   p->lower_method, p->upper, p->upper_capped ? "true" : "false", p->upper_method, p->n,
-                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds, p->continuum,
-                   p->continuum_method);
+                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":", d, p->beta, eps, co.rho0,
+                   co.unweighted ? "false" : "true", p->lower, p->lower_points);
+            out_json_string(stdout, p->lower_method);
+            printf(",\"upper\":%zu,\"upper_capped\":%s,\"upper_certificate\":", p->upper,
+                   p->upper_capped ? "true" : "false");
+            out_json_string(stdout, p->upper_method);
+            printf(",\"n\":%zu,\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,"
+                   "\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":%zu,\"continuum_certificate\":", p->n,
+                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds, p->continuum);
+            out_json_string(stdout, p->continuum_method);
+            printf(",\"note\":");
             out_json_string(stdout, p->note);
             printf("}\n");
         }

@@ -16,7 +16,7 @@
 
 static const char help[] =
     "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--tier default|extended|all]\n"
-    "                       [--format text|json] [--strict] [--shard K/N --out FILE]\n"
+    "                       [--format text|json] [--strict] [--shard K/N --out FILE [--key KEYFILE]]\n"
     "Runs the sweeps of the laws table, brackets every instance, fits both ends\n"
     "against the law's variable and prints one row per law with its verdict:\n"
     "  pass          all brackets certified, both fitted exponents within the declared\n"
@@ -33,6 +33,8 @@ static const char help[] =
     "the rule and the file are described in README 'Sweeps on a cluster') into the\n"
     "shard file FILE, and print nothing; a FILE already complete for this shard is\n"
     "kept (resumption), FILE.partial of an interrupted run is continued.\n"
+    "--key KEYFILE (or ATTNRANK_SHARD_KEY=KEYFILE): the shard file gets an HMAC-SHA256\n"
+    "under the key, which 'attnrank merge --key KEYFILE' checks (README 'Sweeps on a cluster').\n"
     "'attnrank merge FILES...' prints the table from the N shard files.\n"
     "A failed law is a finding, reported with exit status 0; with --strict (for\n"
     "regression runs) any failed row gives exit status 3.  1/2: errors.\n";
@@ -62,7 +64,7 @@ static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *wh
     return vplan_parse_record(((vctx_t *)ctx)->p, u, rec, where, &r);
 }
 
-static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out)
+static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const shardfile_key_t *key)
 {
     size_t *owner;
     const char **ids;
@@ -77,7 +79,7 @@ static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out)
         return cmd_fail(AR_ENOMEM);
     }
     vctx_t c = { p };
-    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, isatty(2));
+    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, isatty(2), key);
     json_decref(h);
     free(owner);
     free((void *)ids);
@@ -87,7 +89,8 @@ static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out)
 int cmd_verify(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "format", 1, NULL }, { "strict", 0, NULL },
-                  { "help", 0, NULL }, { "tier", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL } };
+                  { "help", 0, NULL }, { "tier", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL },
+                  { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "verify")))
@@ -118,6 +121,13 @@ int cmd_verify(int argc, char **argv)
         ar_error_set("verify: --shard K/N and --out FILE go together");
         return cmd_fail(AR_EINVAL);
     }
+    const shardfile_key_t *key = NULL;
+    if (args_get(o, no, "key") && !shard) {
+        ar_error_set("verify: --key is for --shard K/N --out FILE");
+        return cmd_fail(AR_EINVAL);
+    }
+    if (shard && ((st = shards_key(args_get(o, no, "key"), &key)) || (st = shardfile_check_target(out))))
+        return cmd_fail(st);
     vplan_t p;
     if ((st = vplan_build(claim, (int)dsel, tier, &p)))   /* a request that selects nothing is an error */
         return cmd_fail(st);
@@ -128,7 +138,7 @@ int cmd_verify(int argc, char **argv)
         return cmd_fail(AR_EINVAL);
     }
     if (shard) {
-        int rc = run_shard(&p, sel, out);
+        int rc = run_shard(&p, sel, out, key);
         vplan_clear(&p);
         return rc;
     }

@@ -1,8 +1,10 @@
 /* main.c -- attnrank: certified eps-rank brackets for softmax attention. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <flint/flint.h>
 #include "cli/commands.h"
+#include "cli/shards.h"
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"
 #include "numerics/parallel.h"
@@ -52,14 +54,9 @@ static ar_status check_environment(void)
     return AR_OK;
 }
 
-int main(int argc, char **argv)
+/* The command's exit code (every output on stdout, none flushed yet). */
+static int run(int argc, char **argv)
 {
-    oom_install("attnrank");
-    ar_status st = check_environment();
-    if (st)
-        return cmd_fail(st);
-    oom_blas_guard(argv);
-    blas_select_kernel(argc, argv);
     int rc;
     if (argc < 2) {
         fputs(usage, stderr);
@@ -97,5 +94,29 @@ int main(int argc, char **argv)
         return cmd_fail(AR_EINVAL);
     }
     flint_cleanup_master();
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    oom_install("attnrank");
+    ar_status st = check_environment();
+    if (st == AR_OK)
+        st = shards_key_env_check();
+    if (st)
+        return cmd_fail(st);
+    oom_blas_guard(argv);
+    blas_select_kernel(argc, argv);
+    int rc = run(argc, argv);
+    /* A result that did not reach its reader is a failure: a full disk, a
+     * closed or broken stdout.  Every buffered byte is flushed and checked
+     * here, once, for every command. */
+    int werr = fflush(stdout) != 0 || ferror(stdout);
+    int cerr = fclose(stdout) != 0;
+    if (werr || cerr) {
+        ar_error_set("write error on standard output: %s (the output is incomplete)", strerror(errno ? errno : EIO));
+        cmd_fail(AR_EIO);
+        return 1;
+    }
     return rc;
 }

@@ -15,13 +15,26 @@
 const shardfile_t *scale_merge_files;
 size_t scale_merge_nf;
 
-static const char *const skip[] = { "format", "shard", "out", "help" };
+static const char *const skip[] = { "format", "shard", "out", "help", "key" };
 
-ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, const opt_t *o, size_t no, const double *betas,
-                           size_t count, double law_exponent)
+/* The options a merge reads from a scale header: those that define the grid
+ * and the points (cmd_scale.c, cmd_scale_ball.c), nothing else. */
+static const shards_allowed_t allowed_S[] = {
+    { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "family", 0 }, { "n", 0 }, { "n-max", 0 },
+    { "continuum", 1 }, { "no-packing", 1 }, { "seed", 0 }, { "engine", 0 }, { "no-instance", 1 },
+};
+static const shards_allowed_t allowed_B[] = {
+    { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "rho0", 0 }, { "unweighted", 1 }, { "upper", 1 },
+    { "npoints", 0 }, { "no-sphere", 1 }, { "continuum", 1 }, { "hs", 0 },
+};
+
+ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double eps, const opt_t *o, size_t no,
+                           const double *betas, size_t count, double law_exponent)
 {
     memset(s, 0, sizeof *s);
     s->claim = claim;
+    s->d = d;
+    s->eps = eps;
     s->betas = betas;
     s->count = count;
     s->law_exponent = law_exponent;
@@ -127,6 +140,8 @@ static ar_status parse_rec(const scale_sweep_t *s, size_t t, const json_t *o, co
         ar_error_set("%s: beta %.17g, the grid's point %zu is %.17g", where, lp->beta, t, s->betas[t]);
         st = AR_EINVAL;
     }
+    if (st == AR_OK)
+        st = law_point_check(lp, s->d, s->betas[t], s->eps, where);
     return st;
 }
 
@@ -137,11 +152,13 @@ static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *wh
     return parse_rec(((run_ctx_t *)ctx)->s, u, rec, where, &lp, &sp);
 }
 
-int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, scale_point_fn fn, void *ctx)
+int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, const char *keyfile, scale_point_fn fn,
+                      void *ctx)
 {
     shard_sel_t sel;
     ar_status st;
-    if ((st = shard_parse("shard", shard, &sel)))
+    const shardfile_key_t *key;
+    if ((st = shard_parse("shard", shard, &sel)) || (st = shards_key(keyfile, &key)))
         return cmd_fail(st);
     size_t *owner = NULL;
     char **ids = NULL;
@@ -153,7 +170,8 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, scal
     json_t *params = json_pack("{s:s,s:O}", "claim", s->claim, "options", s->params);
     json_t *h = shards_header("scale", params, s->digest, sel, shards_precision());
     run_ctx_t c = { s, fn, ctx, ids };
-    st = h ? shards_run(out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, 1) : AR_ENOMEM;
+    st = h ? shards_run(out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, 1, key)
+           : AR_ENOMEM;
     json_decref(h);
     free(owner);
     free_ids(ids, s->count);
@@ -203,17 +221,28 @@ int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format)
         ar_error_set("%s: header: 'params' must be {\"claim\":C,\"options\":{...}} of attnrank scale", files[0].what);
         return cmd_fail(AR_EINVAL);
     }
-    shards_argv_t a;
-    ar_status st = shards_options_argv(op, "scale", files[0].what, 2, &a);
+    const char *claim = json_string_value(cl);
+    if (strcmp(claim, "S") && strcmp(claim, "B")) {
+        ar_error_set("%s: header: scale of claim '%s'", files[0].what, claim);
+        return cmd_fail(AR_EINVAL);
+    }
+    const json_t *oc = json_object_get(op, "claim");
+    if (!json_is_string(oc) || strcmp(json_string_value(oc), claim)) {
+        ar_error_set("%s: header: 'params.options.claim' is not the sweep's claim '%s'", files[0].what, claim);
+        return cmd_fail(AR_EINVAL);
+    }
+    ar_status st = !strcmp(claim, "S")
+                       ? shards_options_allowed(op, allowed_S, sizeof allowed_S / sizeof allowed_S[0], files[0].what)
+                       : shards_options_allowed(op, allowed_B, sizeof allowed_B / sizeof allowed_B[0], files[0].what);
     if (st)
+        return cmd_fail(st);
+    shards_argv_t a;
+    if ((st = shards_options_argv(op, "scale", files[0].what, 2, &a)))
         return cmd_fail(st);
     int rc;
     a.argv[a.argc++] = "--format";
     a.argv[a.argc++] = (char *)(!format || !strcmp(format, "text") ? "md" : format);
-    if (strcmp(json_string_value(cl), "S") && strcmp(json_string_value(cl), "B")) {
-        ar_error_set("%s: header: scale of claim '%s'", files[0].what, json_string_value(cl));
-        rc = cmd_fail(AR_EINVAL);
-    } else {
+    {
         scale_merge_files = files;
         scale_merge_nf = nf;
         rc = cmd_scale(a.argc, a.argv);

@@ -5,10 +5,12 @@
  * normalised to the largest); a record is the point's law_point_t members
  * (theory/claims/vplan.h) and, for claim B, the sphere-packing contrast.
  * The header's params are the sweep's options as given (name -> value, in
- * the command's option order; --format, --shard and --out excluded), so
+ * the command's option order; --format, --shard, --out, --key excluded), so
  * that `attnrank merge` re-runs the command's own parser on them and then
  * prints with the command's own code, taking each point from its record
- * instead of computing it. */
+ * instead of computing it.  A merge reads only an explicit allow-list of
+ * those options (the ones that define the grid and the points): a header
+ * cannot make it run a shard, write a file or print help. */
 #ifndef ATTNRANK_CLI_SCALE_SHARD_H
 #define ATTNRANK_CLI_SCALE_SHARD_H
 
@@ -23,6 +25,8 @@ typedef ar_status (*scale_point_fn)(void *ctx, size_t t, law_point_t *lp, size_t
 
 typedef struct {
     const char *claim;         /* "S" or "B" */
+    int d;                     /* the sweep's dimension and eps: every record must have them */
+    double eps;
     const double *betas;
     size_t count;
     double law_exponent;       /* cost ~ beta^(law_exponent * 1.5) */
@@ -31,13 +35,15 @@ typedef struct {
     const json_t **rec;        /* merge: the record of each point */
 } scale_sweep_t;
 
-/* Set up the sweep from the parsed options (o, no) and the grid. */
-ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, const opt_t *o, size_t no, const double *betas,
-                           size_t count, double law_exponent);
+/* Set up the sweep from the parsed options (o, no), its d and eps, and the grid. */
+ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double eps, const opt_t *o, size_t no,
+                           const double *betas, size_t count, double law_exponent);
 void scale_sweep_clear(scale_sweep_t *s);
 
-/* --shard: run shard sel into out (cli/shards.h); exit code. */
-int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, scale_point_fn fn, void *ctx);
+/* --shard: run shard sel into out (cli/shards.h) under the key of keyfile
+ * (--key; NULL: ATTNRANK_SHARD_KEY or none); exit code. */
+int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, const char *keyfile, scale_point_fn fn,
+                      void *ctx);
 
 /* 1 when the command runs under `attnrank merge` (scale_merge_files set). */
 int scale_sweep_merging(void);

@@ -74,6 +74,13 @@ static int exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
+/* 1 if path is a regular file itself (not reached through a symbolic link). */
+static int regular(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 /* The index of id's record in f, or f->nrec. */
 static size_t find_ix(const shardfile_t *f, const char *id)
 {
@@ -92,11 +99,16 @@ static const json_t *find_rec(const shardfile_t *f, const char *id)
 
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine);
+                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 const shardfile_key_t *key);
 
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress)
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     const shardfile_key_t *key)
 {
+    ar_status st = shardfile_check_target(out);   /* before anything is computed */
+    if (st)
+        return st;
     size_t mine = 0;
     for (size_t u = 0; u < nunits; u++)
         mine += owner[u] == sel.k;
@@ -109,19 +121,22 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
         return AR_ENOMEM;
     }
     free(ht);
-    ar_status st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, progress, mine);
+    st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, progress, mine, key);
     json_decref(hr);
     return st;
 }
 
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine)
+                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 const shardfile_key_t *key)
 {
+    char eout[1024];   /* the path as it may be printed */
+    ar_escape(out, eout, sizeof eout);
     /* complete already? */
     if (exists(out)) {
         shardfile_t f;
-        if (shardfile_read(out, 1, &f) == AR_OK) {
+        if (shardfile_read(out, 1, key, &f) == AR_OK) {
             int ok = same_header(f.header, hr) && f.nrec == mine;
             if (!ok)
                 ar_error_set("another run's header or points");
@@ -129,21 +144,20 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
                 if (owner[u] != sel.k)
                     continue;
                 const json_t *r = find_rec(&f, ids[u]);
-                char where[600];
-                snprintf(where, sizeof where, "%s", out);
-                ok = r && check(u, ctx, r, where) == AR_OK;
+                ok = r && check(u, ctx, r, out) == AR_OK;
             }
             shardfile_clear(&f);
             if (ok) {
-                fprintf(stderr, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped\n", sel.k, sel.n, out,
+                fprintf(stderr, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped\n", sel.k, sel.n, eout,
                         mine);
                 return AR_OK;
             }
         }
         fprintf(stderr, "attnrank: shard %zu/%zu: %s is not this shard's complete result (%s); computing it again\n",
-                sel.k, sel.n, out, *ar_error_get() ? ar_error_get() : "another run");
+                sel.k, sel.n, eout, *ar_error_get() ? ar_error_get() : "another run");
     }
-    /* an interrupted run's lines */
+    /* an interrupted run's lines (not under a key: a partial file has no HMAC
+     * yet, so its records could not be told from forged ones) */
     size_t len = strlen(out);
     char *partial = malloc(len + 9);
     if (!partial) {
@@ -154,7 +168,10 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     memcpy(partial + len, ".partial", 9);
     shardfile_t pf;
     int have_pf = 0;
-    if (exists(partial) && shardfile_read(partial, 0, &pf) == AR_OK) {
+    if (regular(partial) && key)
+        fprintf(stderr, "attnrank: shard %zu/%zu: %s.partial not resumed under a shard key; computing every point\n",
+                sel.k, sel.n, eout);
+    else if (regular(partial) && shardfile_read(partial, 0, NULL, &pf) == AR_OK) {
         have_pf = same_header(pf.header, hr);
         if (!have_pf)
             shardfile_clear(&pf);
@@ -162,7 +179,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     free(partial);
     size_t reused = 0;
     shardfile_writer_t *w;
-    ar_status st = shardfile_begin(out, header, &w);
+    ar_status st = shardfile_begin(out, header, key, &w);
     size_t done = 0;
     for (size_t u = 0; st == AR_OK && u < nunits; u++) {
         if (owner[u] != sel.k)
@@ -192,7 +209,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     st = shardfile_end(w);
     if (st == AR_OK && reused)
         fprintf(stderr, "attnrank: shard %zu/%zu: %zu of %zu points kept from %s.partial\n", sel.k, sel.n, reused,
-                mine, out);
+                mine, eout);
     return st;
 }
 
@@ -203,7 +220,7 @@ void shards_free_all(shardfile_t *files, size_t nf)
     free(files);
 }
 
-ar_status shards_read_all(char *const *paths, size_t nf, shardfile_t **files)
+ar_status shards_read_all(char *const *paths, size_t nf, const shardfile_key_t *key, shardfile_t **files)
 {
     *files = NULL;
     shardfile_t *f = ar_calloc(nf ? nf : 1, sizeof *f, "shard files");
@@ -211,7 +228,7 @@ ar_status shards_read_all(char *const *paths, size_t nf, shardfile_t **files)
         return AR_ENOMEM;
     ar_status st = AR_OK;
     for (size_t i = 0; i < nf && st == AR_OK; i++)
-        st = shardfile_read(paths[i], 1, &f[i]);
+        st = shardfile_read(paths[i], 1, key, &f[i]);
     if (st == AR_OK)
         st = shardset_check(f, nf);
     if (st) {
@@ -339,6 +356,74 @@ json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, 
         }
     }
     return op;
+}
+
+ar_status shards_options_allowed(const json_t *op, const shards_allowed_t *allow, size_t n, const char *what)
+{
+    if (!json_is_object(op)) {
+        ar_error_set("%s: header: 'params.options' must be an object", what);
+        return AR_EINVAL;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)op, key, v) {
+        size_t i = 0;
+        while (i < n && strcmp(key, allow[i].name))
+            i++;
+        if (i == n) {
+            ar_error_set("%s: header: option '--%s' is not one that defines the sweep's points (a merge reads "
+                         "only those; it never runs a shard, writes a file or takes --help, --format or --key "
+                         "from a file)", what, key);
+            return AR_EINVAL;
+        }
+        if (allow[i].flag ? !json_is_true(v) : !json_is_string(v)) {
+            ar_error_set("%s: header: option '--%s' must be %s", what, key,
+                         allow[i].flag ? "true (a flag)" : "a string");
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
+static struct {
+    char path[4096];
+    int loaded;
+    shardfile_key_t key;
+} key_cache;
+
+ar_status shards_key(const char *opt, const shardfile_key_t **key)
+{
+    *key = NULL;
+    const char *path = opt ? opt : getenv("ATTNRANK_SHARD_KEY");
+    if (!path || (!opt && !*path))
+        return AR_OK;
+    if (!*path || strlen(path) >= sizeof key_cache.path) {
+        ar_error_set("%s: the shard key file name must be 1..%zu bytes", opt ? "--key" : "ATTNRANK_SHARD_KEY",
+                     sizeof key_cache.path - 1);
+        return AR_EINVAL;
+    }
+    if (!key_cache.loaded || strcmp(key_cache.path, path)) {
+        key_cache.loaded = 0;
+        ar_status st = shardfile_key_load(path, &key_cache.key);
+        if (st) {
+            if (!opt) {
+                char msg[600];
+                snprintf(msg, sizeof msg, "%s", ar_error_get());
+                ar_error_set("ATTNRANK_SHARD_KEY: %s", msg);
+            }
+            return st;
+        }
+        snprintf(key_cache.path, sizeof key_cache.path, "%s", path);
+        key_cache.loaded = 1;
+    }
+    *key = &key_cache.key;
+    return AR_OK;
+}
+
+ar_status shards_key_env_check(void)
+{
+    const shardfile_key_t *k;
+    return shards_key(NULL, &k);
 }
 
 void shards_argv_free(shards_argv_t *a)

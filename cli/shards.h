@@ -31,13 +31,18 @@ typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, con
  *     records are kept, the other points computed;
  *   otherwise every point of the shard is computed.
  * Points are written in plan order, each line flushed as it is done; the
- * file is renamed from out.partial to out only when complete. */
+ * file is renamed from out.partial to out only when complete.  out is
+ * checked first (shardfile_check_target: AR_EINVAL before any point is
+ * computed).  key (NULL: none): the file gets its HMAC, a complete file
+ * is taken only when its HMAC is the key's, and no partial file is resumed. */
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress);
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     const shardfile_key_t *key);
 
-/* Read every file (complete) and check they are the shards of one run
- * (shardset_check).  *files (nf entries) on success; shards_free_all. */
-ar_status shards_read_all(char *const *paths, size_t nf, shardfile_t **files);
+/* Read every file (complete; with key, each must carry the key's HMAC) and
+ * check they are the shards of one run (shardset_check).  *files (nf
+ * entries) on success; shards_free_all. */
+ar_status shards_read_all(char *const *paths, size_t nf, const shardfile_key_t *key, shardfile_t **files);
 void shards_free_all(shardfile_t *files, size_t nf);
 
 /* A sweep's options as given (name -> string value, or true for a flag), in
@@ -45,6 +50,30 @@ void shards_free_all(shardfile_t *files, size_t nf);
  * header's record of the command line, re-parsed by `attnrank merge`.  NULL
  * when out of memory. */
 json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, size_t nskip);
+
+/* One option a merge may read from a header: its name and whether it is a
+ * flag (value true) or takes a value (a string). */
+typedef struct {
+    const char *name;
+    int flag;
+} shards_allowed_t;
+
+/* 0 when every member of the header's options object op is one of
+ * allow[0..n) with a value of its kind (a string, or true for a flag):
+ * the options that define a sweep's point list and parameters.  Anything
+ * else -- --shard, --out, --help, --format, --key, an unknown name -- is
+ * refused with one line naming the file `what` (AR_EINVAL): a merge only
+ * reads, it never runs a shard, writes a file or chooses its own output. */
+ar_status shards_options_allowed(const json_t *op, const shards_allowed_t *allow, size_t n, const char *what);
+
+/* The shard key (constructions/formats/shardfile.h): the file named by
+ * opt (--key FILE), else by the environment variable ATTNRANK_SHARD_KEY;
+ * *key = NULL when neither is set (or the variable is empty).  Loaded
+ * once per process and path.  AR_EINVAL/AR_EIO with one line. */
+ar_status shards_key(const char *opt, const shardfile_key_t **key);
+
+/* Start-up check of ATTNRANK_SHARD_KEY (unset, empty, or a loadable key file). */
+ar_status shards_key_env_check(void);
 
 /* The command line "attnrank CMD --name value ..." of the options object op
  * of `what`'s header (values strings or true), with room for `extra` more

@@ -70,14 +70,18 @@ void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
     fprintf(f, ",\"points\":[");
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
+        /* the strings may come from shard files: out_json_string */
         fprintf(f, "%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"lower_bounds\":\"%s\",\"upper\":%zu,"
-               "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":\"%s\","
-               "\"upper_certificate\":\"%s\",\"continuum_certificate\":\"%s\",\"log10_n\":%.6g,\"seconds\":%.3f,"
-               "\"note\":",
+               "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":",
                i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points,
                p->p.lower_on_instance ? "instance" : "other set", p->p.upper, p->p.continuum,
-               p->upper_fitted, p->p.status, p->p.lower_method, p->p.upper_method, p->p.continuum_method,
-               p->p.log10_n, p->p.seconds);
+               p->upper_fitted, p->p.status);
+        out_json_string(f, p->p.lower_method);
+        fprintf(f, ",\"upper_certificate\":");
+        out_json_string(f, p->p.upper_method);
+        fprintf(f, ",\"continuum_certificate\":");
+        out_json_string(f, p->p.continuum_method);
+        fprintf(f, ",\"log10_n\":%.6g,\"seconds\":%.3f,\"note\":", p->p.log10_n, p->p.seconds);
         out_json_string(f, p->p.note);
         fprintf(f, "}");
     }
@@ -117,7 +121,11 @@ void verify_print_text(FILE *f, const verify_row_t *r)
             const verify_point_t *p = &r->pts[i];
             char lo[96], up[112];
             point_ends_text(&p->p, lo, sizeof lo, up, sizeof up);
-            fprintf(f, "      n %-7zu %s   %s\n", p->p.n, lo, up);
+            fprintf(f, "      n %-7zu ", p->p.n);
+            out_text(f, lo, 0);
+            fputs("   ", f);
+            out_text(f, up, 0);
+            fputc('\n', f);
         }
         fprintf(f, "      %s\n", r->reason);
         return;
@@ -133,9 +141,16 @@ void verify_print_text(FILE *f, const verify_row_t *r)
         const verify_point_t *p = &r->pts[i];
         char lo[96], up[112];
         point_ends_text(&p->p, lo, sizeof lo, up, sizeof up);
-        fprintf(f, "      beta %-8g %s   %s   %.2fs\n", p->beta, lo, up, p->p.seconds);
-        if (p->p.note[0])
-            fprintf(f, "        %s\n", p->p.note);
+        fprintf(f, "      beta %-8g ", p->beta);   /* methods and notes may come from shard files: out_text */
+        out_text(f, lo, 0);
+        fputs("   ", f);
+        out_text(f, up, 0);
+        fprintf(f, "   %.2fs\n", p->p.seconds);
+        if (p->p.note[0]) {
+            fputs("        ", f);
+            out_text(f, p->p.note, 0);
+            fputc('\n', f);
+        }
     }
     fprintf(f, "      %s\n", r->reason);
 }
@@ -159,20 +174,39 @@ void verify_print_t_text(FILE *f, const claim_t_record_t *t)
     fprintf(f, "\n");
     for (size_t q = 0; q < t->nchain; q++)
         if (t->chain_k[q] != VISIBLE_NONE)
-            fprintf(f, "   chain k=%zu: direct [%zu, %zu]  via A_k [%zu, %zu] (eta %.3g, %s)\n", t->chain_k[q],
-                    t->lower, t->upper, t->chain_lo[q], t->chain_up[q], t->chain_eta[q], t->chain_method[q]);
+        {
+            fprintf(f, "   chain k=%zu: direct [%zu, %zu]  via A_k [%zu, %zu] (eta %.3g, ", t->chain_k[q], t->lower,
+                    t->upper, t->chain_lo[q], t->chain_up[q], t->chain_eta[q]);
+            out_text(f, t->chain_method[q], 0);
+            fputs(")\n", f);
+        }
 }
 
 void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
 {
     char reason[256];
     int pass = claim_t_judge(t, reason, sizeof reason);
-    fprintf(f, "{\"claim\":\"T\",\"kind\":\"instance\",\"r0\":%zu,\"dh\":%zu,\"delta\":%.17g,\"beta\":%.17g,"
-               "\"eps\":%.17g,\"r\":%zu,\"eta_noise\":%.17g,\"eta_below\":%.17g,\"eta_at\":%.17g,\"eta_above\":%.17g,"
-               "\"tau\":[", t->r0, t->dh, t->delta, t->beta, t->eps, t->r, t->eta_noise, t->eta_below, t->eta_at,
-            t->eta_above);
-    for (size_t k = 0; k < t->ntau; k++)
-        fprintf(f, "%s%.17g", k ? "," : "", t->tau[k]);
+    /* numbers through out_json_number (null, never a bare nan), strings through out_json_string */
+    fprintf(f, "{\"claim\":\"T\",\"kind\":\"instance\",\"r0\":%zu,\"dh\":%zu,\"delta\":", t->r0, t->dh);
+    out_json_number(f, t->delta);
+    const char *key[] = { ",\"beta\":", ",\"eps\":", NULL };
+    const double val[] = { t->beta, t->eps };
+    for (size_t k = 0; key[k]; k++) {
+        fputs(key[k], f);
+        out_json_number(f, val[k]);
+    }
+    fprintf(f, ",\"r\":%zu", t->r);
+    const char *ek[] = { ",\"eta_noise\":", ",\"eta_below\":", ",\"eta_at\":", ",\"eta_above\":" };
+    const double ev[] = { t->eta_noise, t->eta_below, t->eta_at, t->eta_above };
+    for (size_t k = 0; k < 4; k++) {
+        fputs(ek[k], f);
+        out_json_number(f, ev[k]);
+    }
+    fprintf(f, ",\"tau\":[");
+    for (size_t k = 0; k < t->ntau; k++) {
+        fputs(k ? "," : "", f);
+        out_json_number(f, t->tau[k]);
+    }
     fprintf(f, "],\"r_tau\":[");
     for (size_t k = 0; k < t->ntau; k++) {
         if (t->rt[k] == VISIBLE_NONE)
@@ -180,14 +214,20 @@ void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
         else
             fprintf(f, "%s%zu", k ? "," : "", t->rt[k]);
     }
-    fprintf(f, "],\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"chain\":[", t->lower, t->upper, t->status);
+    fprintf(f, "],\"lower\":%zu,\"upper\":%zu,\"status\":", t->lower, t->upper);
+    out_json_string(f, t->status);
+    fprintf(f, ",\"chain\":[");
     for (size_t q = 0; q < t->nchain; q++) {
         if (t->chain_k[q] == VISIBLE_NONE)
             fprintf(f, "%s{\"k\":null}", q ? "," : "");
-        else
-            fprintf(f, "%s{\"k\":%zu,\"upper_via\":%zu,\"lower\":%zu,\"upper\":%zu,\"eta\":%.17g,\"method\":\"%s\"}",
-                    q ? "," : "", t->chain_k[q], t->chain_upper_via[q], t->chain_lo[q], t->chain_up[q],
-                    t->chain_eta[q], t->chain_method[q]);
+        else {
+            fprintf(f, "%s{\"k\":%zu,\"upper_via\":%zu,\"lower\":%zu,\"upper\":%zu,\"eta\":", q ? "," : "",
+                    t->chain_k[q], t->chain_upper_via[q], t->chain_lo[q], t->chain_up[q]);
+            out_json_number(f, t->chain_eta[q]);
+            fprintf(f, ",\"method\":");
+            out_json_string(f, t->chain_method[q]);
+            fputc('}', f);
+        }
     }
     fprintf(f, "],\"verdict\":\"%s\",\"asserted\":true,\"reason\":", pass ? "pass" : "fail");
     out_json_string(f, reason);

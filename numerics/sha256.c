@@ -4,21 +4,27 @@
 #include <string.h>
 #include "numerics/infile.h"
 
+#include <nettle/hmac.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 
 #define SHA256_CHUNK (1u << 16)
 
-static void digest_hex(struct sha256_ctx *ctx, char hex[65])
+static void bytes_hex(const unsigned char d[SHA256_DIGEST_SIZE], char hex[65])
 {
     static const char digits[] = "0123456789abcdef";
-    unsigned char d[SHA256_DIGEST_SIZE];
-    sha256_digest(ctx, sizeof d, d);
-    for (size_t k = 0; k < sizeof d; k++) {
+    for (size_t k = 0; k < SHA256_DIGEST_SIZE; k++) {
         hex[2 * k] = digits[d[k] >> 4];
         hex[2 * k + 1] = digits[d[k] & 15];
     }
-    hex[2 * sizeof d] = '\0';
+    hex[2 * SHA256_DIGEST_SIZE] = '\0';
+}
+
+static void digest_hex(struct sha256_ctx *ctx, char hex[65])
+{
+    unsigned char d[SHA256_DIGEST_SIZE];
+    sha256_digest(ctx, sizeof d, d);
+    bytes_hex(d, hex);
 }
 
 void sha256_hex(const void *data, size_t n, char hex[65])
@@ -44,6 +50,42 @@ void sha256_stream_update(sha256_stream_t *s, const void *data, size_t n)
 void sha256_stream_hex(sha256_stream_t *s, char hex[65])
 {
     digest_hex((struct sha256_ctx *)(void *)s->state, hex);
+}
+
+_Static_assert(sizeof(struct hmac_sha256_ctx) <= sizeof(((hmac_sha256_stream_t *)0)->state),
+               "hmac_sha256_stream_t too small");
+
+void hmac_sha256_stream_init(hmac_sha256_stream_t *s, const void *key, size_t klen)
+{
+    hmac_sha256_set_key((struct hmac_sha256_ctx *)(void *)s->state, klen, key);
+}
+
+void hmac_sha256_stream_update(hmac_sha256_stream_t *s, const void *data, size_t n)
+{
+    hmac_sha256_update((struct hmac_sha256_ctx *)(void *)s->state, n, data);
+}
+
+void hmac_sha256_stream_hex(hmac_sha256_stream_t *s, char hex[65])
+{
+    unsigned char d[SHA256_DIGEST_SIZE];
+    hmac_sha256_digest((struct hmac_sha256_ctx *)(void *)s->state, sizeof d, d);
+    bytes_hex(d, hex);
+}
+
+void hmac_sha256_hex(const void *key, size_t klen, const void *data, size_t n, char hex[65])
+{
+    hmac_sha256_stream_t s;
+    hmac_sha256_stream_init(&s, key, klen);
+    hmac_sha256_stream_update(&s, data, n);
+    hmac_sha256_stream_hex(&s, hex);
+}
+
+int sha256_hex_equal(const char *a, const char *b)
+{
+    unsigned diff = 0;
+    for (size_t k = 0; k < 64; k++)
+        diff |= (unsigned)(unsigned char)a[k] ^ (unsigned)(unsigned char)b[k];
+    return diff == 0 && a[64] == '\0' && b[64] == '\0';
 }
 
 ar_status sha256_file_hex(const char *path, const char *what, char hex[65])

@@ -58,6 +58,13 @@ static size_t escape_into(const unsigned char *p, char *out, size_t cap)
     return o;
 }
 
+void ar_escape(const char *raw, char *out, size_t cap)
+{
+    if (cap == 0)
+        return;
+    escape_into((const unsigned char *)raw, out, cap - 1);
+}
+
 /* ERR_TAIL bytes of a message too long for the buffer are kept from its end
  * (the reason usually comes last, after a name or path that may be long). */
 #define ERR_TAIL 192

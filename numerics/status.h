@@ -20,6 +20,12 @@ typedef enum {
 /* Record a printf-style one-line message (no trailing newline needed). */
 void ar_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Copy raw into out (cap bytes with the NUL) as ar_error_set writes it: C0
+ * and C1 control characters, DEL and invalid UTF-8 bytes become \xNN, valid
+ * UTF-8 is copied whole; cut at a character boundary when out is full.
+ * For any text from a file or the environment printed on a terminal. */
+void ar_escape(const char *raw, char *out, size_t cap);
+
 /* The last message recorded in this thread ("" if none). */
 const char *ar_error_get(void);
 

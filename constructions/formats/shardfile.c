@@ -2,11 +2,13 @@
 #include "constructions/formats/shardfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "constructions/formats/json.h"
 #include "numerics/infile.h"
@@ -19,6 +21,8 @@ struct shardfile_writer {
     FILE *f;
     char *path, *partial;
     sha256_stream_t h;
+    int keyed;
+    hmac_sha256_stream_t mac;
     size_t nrec;
 };
 
@@ -48,10 +52,95 @@ static ar_status put_line(shardfile_writer_t *w, const char *text)
     }
     sha256_stream_update(&w->h, text, n);
     sha256_stream_update(&w->h, "\n", 1);
+    if (w->keyed) {
+        hmac_sha256_stream_update(&w->mac, text, n);
+        hmac_sha256_stream_update(&w->mac, "\n", 1);
+    }
     return AR_OK;
 }
 
-ar_status shardfile_begin(const char *path, const json_t *header, shardfile_writer_t **out)
+ar_status shardfile_key_load(const char *path, shardfile_key_t *key)
+{
+    memset(key, 0, sizeof *key);
+    char *buf;
+    size_t n;
+    ar_status st = infile_read_all(path, "shard key file", SHARDFILE_KEY_MAX, &buf, &n);
+    if (st)
+        return st;
+    if (n < SHARDFILE_KEY_MIN) {
+        memset(buf, 0, n);
+        free(buf);
+        ar_error_set("%s: a shard key file must hold %d to %d bytes, this one has %zu (make one with: head -c 32 "
+                     "/dev/urandom > FILE; chmod 600 FILE)", path, SHARDFILE_KEY_MIN, SHARDFILE_KEY_MAX, n);
+        return AR_EINVAL;
+    }
+    memcpy(key->bytes, buf, n);
+    key->len = n;
+    memset(buf, 0, n);
+    free(buf);
+    return AR_OK;
+}
+
+/* 1 if the directory part of path (or ".") is a directory we may write in. */
+static int dir_writable(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return 0;
+    struct stat sb;
+    int ok = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && access(dir, W_OK | X_OK) == 0;
+    free(dir);
+    return ok;
+}
+
+/* NULL if path is absent or a regular file (or, with link_ok, a symbolic
+ * link, which is removed and never followed), else why not. */
+static const char *not_replaceable(const char *path, int link_ok)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? NULL : "cannot be examined";
+    if (S_ISLNK(sb.st_mode))
+        return link_ok ? NULL : "is a symbolic link (a shard file is never written through one)";
+    if (S_ISDIR(sb.st_mode))
+        return "is a directory";
+    if (!S_ISREG(sb.st_mode))
+        return "is not a regular file";
+    return NULL;
+}
+
+ar_status shardfile_check_target(const char *path)
+{
+    size_t len = strlen(path);
+    if (len == 0 || path[len - 1] == '/') {
+        ar_error_set("--out '%s': not a file name", path);
+        return AR_EINVAL;
+    }
+    if (len > 4000) {
+        ar_error_set("--out: a path of %zu bytes is too long", len);
+        return AR_EINVAL;
+    }
+    char partial[4100];
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    const char *why;
+    if ((why = not_replaceable(path, 0))) {
+        ar_error_set("--out %s: %s", path, why);
+        return AR_EINVAL;
+    }
+    if ((why = not_replaceable(partial, 1))) {
+        ar_error_set("--out %s: %s %s", path, partial, why);
+        return AR_EINVAL;
+    }
+    if (!dir_writable(path)) {
+        ar_error_set("--out %s: its directory does not exist or cannot be written", path);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+ar_status shardfile_begin(const char *path, const json_t *header, const shardfile_key_t *key,
+                          shardfile_writer_t **out)
 {
     *out = NULL;
     shardfile_writer_t *w = ar_calloc(1, sizeof *w, "shard writer");
@@ -73,11 +162,11 @@ ar_status shardfile_begin(const char *path, const json_t *header, shardfile_writ
         return AR_EINVAL;
     }
     json_t *h = json_object();
-    const char *key;
+    const char *name;
     json_t *v;
     int bad = !h || json_object_set_new(h, "attnrank_shard", json_integer(SHARDFILE_FORMAT));
-    json_object_foreach((json_t *)header, key, v)
-        bad = bad || json_object_set(h, key, v);
+    json_object_foreach((json_t *)header, name, v)
+        bad = bad || json_object_set(h, name, v);
     char *text = bad ? NULL : shardfile_dump(h);
     json_decref(h);
     if (!text) {
@@ -85,14 +174,31 @@ ar_status shardfile_begin(const char *path, const json_t *header, shardfile_writ
         ar_error_set("%s: out of memory for the shard header", path);
         return AR_ENOMEM;
     }
-    w->f = fopen(w->partial, "wb");
+    /* A new file, never one reached through a symbolic link (in a shared
+     * directory another user may have planted PATH.partial as one): remove
+     * what is there (unlink removes a link, not its target), then create
+     * exclusively without following links. */
+    if (unlink(w->partial) != 0 && errno != ENOENT) {
+        ar_error_set("%s: cannot remove the old partial file: %s", w->partial, strerror(errno));
+        free(text);
+        writer_free(w);
+        return AR_EIO;
+    }
+    int fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
+    w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!w->f) {
         ar_error_set("%s: cannot create: %s", w->partial, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         free(text);
         writer_free(w);
         return AR_EIO;
     }
     sha256_stream_init(&w->h);
+    if (key) {
+        w->keyed = 1;
+        hmac_sha256_stream_init(&w->mac, key->bytes, key->len);
+    }
     ar_status st = put_line(w, text);
     free(text);
     if (st) {
@@ -136,9 +242,14 @@ ar_status shardfile_put_text(shardfile_writer_t *w, const char *line)
 
 ar_status shardfile_end(shardfile_writer_t *w)
 {
-    char hex[65], line[160];
+    char hex[65], mac[65], line[240];
     sha256_stream_hex(&w->h, hex);
-    snprintf(line, sizeof line, "{\"end\":true,\"records\":%zu,\"sha256\":\"%s\"}\n", w->nrec, hex);
+    if (w->keyed) {
+        hmac_sha256_stream_hex(&w->mac, mac);
+        snprintf(line, sizeof line, "{\"end\":true,\"records\":%zu,\"sha256\":\"%s\",\"hmac\":\"%s\"}\n", w->nrec,
+                 hex, mac);
+    } else
+        snprintf(line, sizeof line, "{\"end\":true,\"records\":%zu,\"sha256\":\"%s\"}\n", w->nrec, hex);
     size_t n = strlen(line);
     int ok = fwrite(line, 1, n, w->f) == n && fflush(w->f) == 0 && fsync(fileno(w->f)) == 0;
     int cl = fclose(w->f);
@@ -200,19 +311,44 @@ ar_status shardrec_real(const json_t *o, const char *key, int allow_null, const 
         *v = NAN;
         return AR_OK;
     }
-    if (!json_is_number(x)) {
-        ar_error_set("%s: '%s' must be a number%s", where, key, allow_null ? " or null" : "");
+    if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+        ar_error_set("%s: '%s' must be a finite number%s", where, key, allow_null ? " or null" : "");
         return AR_EINVAL;
     }
     *v = json_number_value(x);
     return AR_OK;
 }
 
-ar_status shardrec_string(const json_t *o, const char *key, char *buf, size_t cap, const char *where)
+int shardrec_text_ok(const char *s, shardrec_text_t cls)
+{
+    size_t n = strlen(s);
+    if (cls == SHARDREC_NAME && n && (s[0] == ' ' || s[n - 1] == ' '))
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        int ok;
+        if (cls == SHARDREC_NAME)
+            ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 (*p && strchr(" _-.,:;=+/()", *p));
+        else
+            ok = *p >= 0x20 && *p <= 0x7e && *p != '|' && *p != '\\' && *p != '"' && *p != '`';
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+ar_status shardrec_string(const json_t *o, const char *key, shardrec_text_t cls, char *buf, size_t cap,
+                          const char *where)
 {
     const json_t *x = json_object_get(o, key);
     if (!json_is_string(x) || json_string_length(x) >= cap) {
         ar_error_set("%s: '%s' must be a string of at most %zu bytes", where, key, cap - 1);
+        return AR_EINVAL;
+    }
+    if (strlen(json_string_value(x)) != json_string_length(x) || !shardrec_text_ok(json_string_value(x), cls)) {
+        ar_error_set("%s: '%s' holds characters attnrank never writes there (%s)", where, key,
+                     cls == SHARDREC_NAME ? "a name: letters, digits and \" _-.,:;=+/()\""
+                                          : "a note: printable ASCII without | \\ \" `");
         return AR_EINVAL;
     }
     memcpy(buf, json_string_value(x), json_string_length(x) + 1);
@@ -266,6 +402,19 @@ static ar_status check_header(shardfile_t *out)
         ar_error_set("%s: header: 'params', 'precision' and the object 'provenance' are required", out->what);
         return AR_EINVAL;
     }
+    /* the provenance is printed with merged results: short names only */
+    const json_t *pv = json_object_get(h, "provenance");
+    const char *pk;
+    json_t *pval;
+    int pok = json_object_size(pv) <= 16;
+    json_object_foreach((json_t *)pv, pk, pval)
+        pok = pok && strlen(pk) <= 32 && shardrec_text_ok(pk, SHARDREC_NAME) && json_is_string(pval) &&
+              json_string_length(pval) <= 64 && strlen(json_string_value(pval)) == json_string_length(pval) &&
+              shardrec_text_ok(json_string_value(pval), SHARDREC_NAME);
+    if (!pok) {
+        ar_error_set("%s: header: 'provenance' must hold at most 16 short names (version strings)", out->what);
+        return AR_EINVAL;
+    }
     ar_status st;
     if ((st = shardrec_size(h, "shards", SHARD_MAX, where, &out->shards)) ||
         (st = shardrec_size(h, "shard", SHARD_MAX, where, &out->shard))) {
@@ -316,17 +465,30 @@ static ar_status check_unique(const shardfile_t *f)
     return AR_OK;
 }
 
-/* The end record of a complete file: exactly {"end":true,"records":R,"sha256":H}. */
-static ar_status check_end(const shardfile_t *f, const json_t *e, size_t lineno, const char *hash)
+/* The end record of a complete file: exactly {"end":true,"records":R,"sha256":H}
+ * and, optionally, "hmac":M (required and checked against mac when a key is given). */
+static ar_status check_end(shardfile_t *f, const json_t *e, size_t lineno, const char *hash, const char *mac)
 {
     size_t r;
     char where[64];
     snprintf(where, sizeof where, "%zu (end record)", lineno);
-    const json_t *hv = json_object_get(e, "sha256");
-    if (json_object_size(e) != 3 || !json_is_true(json_object_get(e, "end")) || !json_is_string(hv) ||
-        !sha256_is_hex(json_string_value(hv)) || shardrec_size(e, "records", SHARDFILE_MAX_RECORDS, where, &r)) {
-        ar_error_set("%s:%zu: malformed end record (expected {\"end\":true,\"records\":N,\"sha256\":HEX})", f->what,
-                     lineno);
+    const json_t *hv = json_object_get(e, "sha256"), *mv = json_object_get(e, "hmac");
+    if (json_object_size(e) != 3 + (mv != NULL) || !json_is_true(json_object_get(e, "end")) || !json_is_string(hv) ||
+        !sha256_is_hex(json_string_value(hv)) || (mv && (!json_is_string(mv) || !sha256_is_hex(json_string_value(mv)))) ||
+        shardrec_size(e, "records", SHARDFILE_MAX_RECORDS, where, &r)) {
+        ar_error_set("%s:%zu: malformed end record (expected {\"end\":true,\"records\":N,\"sha256\":HEX} and "
+                     "optionally \"hmac\":HEX)", f->what, lineno);
+        return AR_EINVAL;
+    }
+    f->keyed = mv != NULL;
+    if (mac && !mv) {
+        ar_error_set("%s: no HMAC in its end record: not written with the shard key (--key / ATTNRANK_SHARD_KEY)",
+                     f->what);
+        return AR_EINVAL;
+    }
+    if (mac && !sha256_hex_equal(json_string_value(mv), mac)) {
+        ar_error_set("%s: its HMAC is not the shard key's: not written by a holder of this key (forged, or another "
+                     "key)", f->what);
         return AR_EINVAL;
     }
     if (r != f->nrec) {
@@ -341,7 +503,8 @@ static ar_status check_end(const shardfile_t *f, const json_t *e, size_t lineno,
     return AR_OK;
 }
 
-ar_status shardfile_parse(const char *buf, size_t n, const char *what, int complete, shardfile_t *out)
+ar_status shardfile_parse(const char *buf, size_t n, const char *what, int complete, const shardfile_key_t *key,
+                          shardfile_t *out)
 {
     memset(out, 0, sizeof *out);
     size_t wl = strlen(what);
@@ -395,9 +558,11 @@ ar_status shardfile_parse(const char *buf, size_t n, const char *what, int compl
                 json_decref(v);
                 break;
             }
-            char hash[65];
+            char hash[65], mac[65];
             sha256_hex(buf, pos, hash);
-            st = check_end(out, v, lineno, hash);
+            if (key)
+                hmac_sha256_hex(key->bytes, key->len, buf, pos, mac);
+            st = check_end(out, v, lineno, hash, key ? mac : NULL);
             json_decref(v);
             if (st)
                 goto fail;
@@ -470,7 +635,7 @@ fail:
     return st;
 }
 
-ar_status shardfile_read(const char *path, int complete, shardfile_t *out)
+ar_status shardfile_read(const char *path, int complete, const shardfile_key_t *key, shardfile_t *out)
 {
     memset(out, 0, sizeof *out);
     FILE *f;
@@ -496,7 +661,7 @@ ar_status shardfile_read(const char *path, int complete, shardfile_t *out)
         ar_error_set("%s: %s", path, err ? "read error" : "changed size while being read");
         return err ? AR_EIO : AR_EINVAL;
     }
-    st = shardfile_parse(buf, got, path, complete, out);
+    st = shardfile_parse(buf, got, path, complete, key, out);
     free(buf);
     return st;
 }
@@ -699,7 +864,7 @@ ar_status shardrec_sizes(const json_t *o, const char *key, size_t n, size_t max,
     return AR_OK;
 }
 
-ar_status shardrec_reals(const json_t *o, const char *key, size_t n, const char *where, double *v)
+ar_status shardrec_reals(const json_t *o, const char *key, size_t n, int null_ok, const char *where, double *v)
 {
     const json_t *a = json_object_get(o, key);
     if (!json_is_array(a) || json_array_size(a) != n) {
@@ -708,12 +873,12 @@ ar_status shardrec_reals(const json_t *o, const char *key, size_t n, const char 
     }
     for (size_t i = 0; i < n; i++) {
         const json_t *x = json_array_get(a, i);
-        if (json_is_null(x))
+        if (null_ok && json_is_null(x))
             v[i] = NAN;
-        else if (json_is_number(x))
+        else if (json_is_number(x) && isfinite(json_number_value(x)))
             v[i] = json_number_value(x);
         else {
-            ar_error_set("%s: '%s'[%zu] must be a number or null", where, key, i);
+            ar_error_set("%s: '%s'[%zu] must be a finite number%s", where, key, i, null_ok ? " or null" : "");
             return AR_EINVAL;
         }
     }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
-#include "constructions/formats/npy.h"
+#include "cli/shardutil.h"
 
 static char cdir[256];
 
@@ -25,42 +25,6 @@ static void setup(void)
 static void teardown(void)
 {
     cli_tmpdir_remove(cdir);
-}
-
-/* Two layers (2 heads of dim 4; 1 head of dim 3), three inputs of 6, 9 and
- * 240 positions, Q and K pseudo-random in [-1.5, 1.5] (an LCG; `salt`
- * changes the data). */
-static void write_model(const char *name, unsigned salt)
-{
-    size_t nh[2] = { 2, 1 }, dh[2] = { 4, 3 }, np[3] = { 6, 9, 240 };
-    unsigned long long x = 12345 + salt;
-    char files[8192] = "", p[512];
-    snprintf(p, sizeof p, "%s/%s", cdir, name);
-    mkdir(p, 0700);
-    for (size_t l = 0; l < 2; l++)
-        for (size_t h = 0; h < nh[l]; h++)
-            for (size_t i = 0; i < 3; i++) {
-                for (int k = 0; k < 2; k++) {
-                    static double v[240 * 4];
-                    for (size_t r = 0; r < np[i] * dh[l]; r++) {
-                        x = x * 6364136223846793005ull + 1442695040888963407ull;
-                        v[r] = 3.0 * ((double)(x >> 11) / 9007199254740992.0) - 1.5;
-                    }
-                    snprintf(p, sizeof p, "%s/%s/%c%zu%zu%zu.npy", cdir, name, k ? 'k' : 'q', l, h, i);
-                    ck_assert_int_eq(npy_write(p, v, np[i], dh[l]), AR_OK);
-                }
-                char e[200];
-                snprintf(e, sizeof e, "%s{\"layer\":%zu,\"head\":%zu,\"input\":%zu,\"q\":\"q%zu%zu%zu.npy\","
-                         "\"k\":\"k%zu%zu%zu.npy\"}", files[0] ? "," : "", l, h, i, l, h, i, l, h, i);
-                strcat(files, e);
-            }
-    char m[12288];
-    snprintf(m, sizeof m, "{\"format\":\"attnrank-heads\",\"version\":1,\"model\":\"synth\","
-             "\"layers\":[{\"heads\":2,\"head_dim\":4,\"scale\":1.5},{\"heads\":1,\"head_dim\":3,\"scale\":2}],"
-             "\"inputs\":[{\"name\":\"a\",\"positions\":6},{\"name\":\"b\",\"positions\":9},"
-             "{\"name\":\"c\",\"positions\":240}],\"files\":[%s]}", files);
-    snprintf(p, sizeof p, "%s/%s", cdir, name);
-    ck_assert_int_eq(test_write_file(p, "manifest.json", m, strlen(m)), 0);
 }
 
 /* Remove every ,"seconds":NUMBER (the only numbers allowed to differ). */
@@ -84,8 +48,8 @@ static void run_ok(cli_run_t *r, const char *const *a)
 
 START_TEST(calib_shards_merge)
 {
-    write_model("m", 0);
-    write_model("m2", 7);
+    su_write_model(cdir, "m", 0);
+    su_write_model(cdir, "m2", 7);
     char man[400], man2[400], s[3][400], trunc[400], other[400], alien[400];
     snprintf(man, sizeof man, "%s/m/manifest.json", cdir);
     snprintf(man2, sizeof man2, "%s/m2/manifest.json", cdir);

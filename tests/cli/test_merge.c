@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
-#include "numerics/sha256.h"
+#include "cli/shardutil.h"
 
 static char dir[256];
 
@@ -86,57 +86,6 @@ static void ok_run(const char *const *args, char *out, size_t cap)
         snprintf(out, cap, "%s", r->out);
         strip_seconds(out);
     }
-}
-
-static char *file_text(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s missing", path);
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)sz + 1);
-    ck_assert(b && fread(b, 1, (size_t)sz, f) == (size_t)sz);
-    fclose(f);
-    b[sz] = '\0';
-    *n = (size_t)sz;
-    return b;
-}
-
-/* Write text as a shard file with a fresh, consistent end record (text: header and records). */
-static void reseal(const char *path, const char *text)
-{
-    size_t n = strlen(text), lines = 0;
-    for (size_t i = 0; i < n; i++)
-        lines += text[i] == '\n';
-    char hex[65];
-    sha256_hex(text, n, hex);
-    FILE *f = fopen(path, "wb");
-    ck_assert(f != NULL);
-    fprintf(f, "%s{\"end\":true,\"records\":%zu,\"sha256\":\"%s\"}\n", text, lines - 1, hex);
-    fclose(f);
-}
-
-/* The file without its end record (caller frees). */
-static char *unsealed(const char *path)
-{
-    size_t n;
-    char *b = file_text(path, &n);
-    char *end = strstr(b, "{\"end\":true");
-    ck_assert(end != NULL);
-    *end = '\0';
-    return b;
-}
-
-/* Replace the first occurrence of a by b in s (cap bytes). */
-static void replace(char *s, size_t cap, const char *a, const char *b)
-{
-    char *p = strstr(s, a);
-    ck_assert_msg(p != NULL, "'%s' not found", a);
-    size_t la = strlen(a), lb = strlen(b), rest = strlen(p + la);
-    ck_assert(strlen(s) - la + lb < cap);
-    memmove(p + lb, p + la, rest + 1);
-    memcpy(p, b, lb);
 }
 
 static void refused(const char *const *args, const char *needle, const char *file)
@@ -258,18 +207,18 @@ START_TEST(test_merge_refusals)
     /* shards of other parameters, another version, another precision */
     ok_run((const char *[]){ "verify", "--claim", "R", "--d", "2", "--shard", "1/3", "--out", bad, NULL }, NULL, 0);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "other parameters", bad);
-    char *t = unsealed(a1);
+    char *t = su_unsealed(a1);
     size_t cap = 2 * strlen(t) + 8192;
     char *m = malloc(cap);
     snprintf(m, cap, "%s", t);
     char *c = strstr(m, "\"commit\":\"");
     ck_assert(c != NULL);
     c[10] = c[10] == 'f' ? 'e' : 'f';
-    reseal(bad, m);
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "another version: commit", bad);
     snprintf(m, cap, "%s", t);
-    replace(m, cap, "\"arb_prec_bits\":96", "\"arb_prec_bits\":128");
-    reseal(bad, m);
+    su_replace(m, cap, "\"arb_prec_bits\":96", "\"arb_prec_bits\":128");
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "another precision", bad);
     /* a point present twice (in its own shard), a point of another shard */
     snprintf(m, cap, "%s", t);
@@ -277,28 +226,28 @@ START_TEST(test_merge_refusals)
     char line[2048];
     snprintf(line, sizeof line, "%.*s", (int)(l3 - l2), l2);
     strncat(m, line, cap - strlen(m) - 1);
-    reseal(bad, m);
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "present twice", bad);
-    char *u0 = unsealed(a0);
+    char *u0 = su_unsealed(a0);
     const char *rec0 = strchr(u0, '\n') + 1;
     snprintf(m, cap, "%s", t);
     snprintf(line, sizeof line, "%.*s", (int)(strchr(rec0, '\n') + 1 - rec0), rec0);
     strncat(m, line, cap - strlen(m) - 1);
-    reseal(bad, m);
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "present twice", bad);
     char bad0[400], *m0 = malloc(cap);
     snprintf(bad0, sizeof bad0, "%s", P("bad0.jsonl"));
     snprintf(m0, cap, "%.*s%s", (int)(rec0 - u0), u0, strchr(rec0, '\n') + 1);
-    reseal(bad0, m0);
+    su_reseal(bad0, m0);
     free(m0);
     refused((const char *[]){ "merge", bad0, bad, a2, NULL }, "belongs to shard 0/3", bad);
     /* a point missing from its shard (consistent end record) */
     snprintf(m, cap, "%.*s", (int)(l2 - m), t);
-    reseal(bad, m);
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "incomplete", bad);
     /* truncated, corrupted, not JSON, not a shard file, a directory */
     size_t n;
-    char *full = file_text(a1, &n);
+    char *full = su_file_text(a1, &n);
     FILE *f = fopen(bad, "wb");
     fwrite(full, 1, n - 5, f);
     fclose(f);
@@ -329,7 +278,7 @@ START_TEST(test_merge_refusals)
     char *beta = strstr(m, "\"beta\":");
     ck_assert(beta != NULL);
     beta[7] = beta[7] == '9' ? '8' : '9';
-    reseal(bad, m);
+    su_reseal(bad, m);
     refused((const char *[]){ "merge", a0, bad, a2, NULL }, "not the plan's", bad);
     /* usage */
     refused((const char *[]){ "merge", NULL }, "no shard files", NULL);
@@ -346,8 +295,8 @@ START_TEST(test_merge_refusals)
     refused((const char *[]){ "verify", "--tier", "some", NULL }, "--tier", NULL);
     /* a merged asserted row that does not pass: exit 3, the verdict printed */
     snprintf(m, cap, "%s", u0);
-    replace(m, cap, "\"lower\":103,", "\"lower\":2,");
-    reseal(bad, m);
+    su_replace(m, cap, "\"lower\":103,", "\"lower\":2,");
+    su_reseal(bad, m);
     cli_run_t *r = run((const char *[]){ "merge", bad, a1, a2, NULL });
     ck_assert_msg(r->status == 3 && strstr(r->out, " fail "), "exit %d: %s %s", r->status, r->out, r->err);
     free(full);
@@ -366,7 +315,7 @@ START_TEST(test_resume)
     const char *args[] = { "verify", "--claim", "R", "--d", "2", "--shard", "0/2", "--out", path, NULL };
     ok_run(args, NULL, 0);
     size_t n1, n2;
-    char *first = file_text(path, &n1);
+    char *first = su_file_text(path, &n1);
     cli_run_t *r = run(args);
     ck_assert_msg(r->status == 0 && strstr(r->err, "skipped"), "%d %s", r->status, r->err);
     /* an interrupted run: the header and one record in PATH.partial */
@@ -378,7 +327,7 @@ START_TEST(test_resume)
     remove(path);
     r = run(args);
     ck_assert_msg(r->status == 0 && strstr(r->err, "1 of ") && strstr(r->err, "kept"), "%d %s", r->status, r->err);
-    char *second = file_text(path, &n2);
+    char *second = su_file_text(path, &n2);
     *strstr(first, "{\"end\"") = '\0';
     *strstr(second, "{\"end\"") = '\0';
     strip_seconds(first);

@@ -12,14 +12,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     shardfile_t f, g, p;
-    ar_status st = shardfile_parse((const char *)data, size, "fuzz", 1, &f);
+    ar_status st = shardfile_parse((const char *)data, size, "fuzz", 1, NULL, &f);
     if (st != AR_OK) {
         FUZZ_REQUIRE_ONE_LINE();
         FUZZ_REQUIRE(strncmp(ar_error_get(), "fuzz", 4) == 0);
     }
-    ar_status sf = shardfile_read(fuzz_file(data, size), 1, &g);
+    ar_status sf = shardfile_read(fuzz_file(data, size), 1, NULL, &g);
     FUZZ_REQUIRE((st == AR_OK) == (sf == AR_OK));
-    ar_status sp = shardfile_parse((const char *)data, size, "fuzz", 0, &p);
+    ar_status sp = shardfile_parse((const char *)data, size, "fuzz", 0, NULL, &p);
     if (st != AR_OK) {
         FUZZ_REQUIRE(f.header == NULL && f.nrec == 0 && g.header == NULL);
         if (sp == AR_OK)
@@ -43,12 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(fd >= 0);
     close(fd);
     shardfile_writer_t *w;
-    FUZZ_REQUIRE(shardfile_begin(path, h, &w) == AR_OK);
+    FUZZ_REQUIRE(shardfile_begin(path, h, NULL, &w) == AR_OK);
     for (size_t i = 0; i < f.nrec; i++)
         FUZZ_REQUIRE(shardfile_put_text(w, f.text[i]) == AR_OK);
     FUZZ_REQUIRE(shardfile_end(w) == AR_OK);
     shardfile_t r;
-    FUZZ_REQUIRE(shardfile_read(path, 1, &r) == AR_OK);
+    FUZZ_REQUIRE(shardfile_read(path, 1, NULL, &r) == AR_OK);
     unlink(path);
     FUZZ_REQUIRE(r.nrec == f.nrec && r.shard == f.shard && r.shards == f.shards);
     for (size_t i = 0; i < f.nrec; i++)

@@ -62,12 +62,44 @@ START_TEST(sha256_files)
 }
 END_TEST
 
+/* RFC 4231 test cases 1, 2 and 6 (a key longer than the block), whole and
+ * streamed in pieces; the constant-time comparison. */
+START_TEST(hmac_sha256_vectors)
+{
+    unsigned char k1[20], k6[131];
+    memset(k1, 0x0b, sizeof k1);
+    memset(k6, 0xaa, sizeof k6);
+    const char *d6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    char hex[65];
+    hmac_sha256_hex(k1, sizeof k1, "Hi There", 8, hex);
+    ck_assert_str_eq(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    hmac_sha256_hex("Jefe", 4, "what do ya want for nothing?", 28, hex);
+    ck_assert_str_eq(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    hmac_sha256_hex(k6, sizeof k6, d6, strlen(d6), hex);
+    ck_assert_str_eq(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    hmac_sha256_stream_t s;
+    hmac_sha256_stream_init(&s, k6, sizeof k6);
+    for (size_t i = 0; i < strlen(d6); i += 7)
+        hmac_sha256_stream_update(&s, d6 + i, strlen(d6) - i < 7 ? strlen(d6) - i : 7);
+    char hs[65];
+    hmac_sha256_stream_hex(&s, hs);
+    ck_assert_str_eq(hs, hex);
+    ck_assert(sha256_hex_equal(hs, hex));
+    hs[63] = hs[63] == '4' ? '5' : '4';
+    ck_assert(!sha256_hex_equal(hs, hex));
+    hs[63] = hex[63];
+    hs[0] = hs[0] == '6' ? '7' : '6';
+    ck_assert(!sha256_hex_equal(hs, hex));
+}
+END_TEST
+
 Suite *suite_sha256(void)
 {
     Suite *s = suite_create("sha256");
     TEST_TCASE(tc, "vectors");
     tcase_add_test(tc, sha256_vectors);
     tcase_add_test(tc, sha256_files);
+    tcase_add_test(tc, hmac_sha256_vectors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,7 +81,10 @@ static ar_status load_dir(const char *dir)
     shardfile_t *files = NULL;
     if (st == AR_OK) {
         qsort(paths, n, sizeof *paths, cmp_str);
-        st = shards_read_all(paths, n, &files);
+        const shardfile_key_t *key;   /* ATTNRANK_SHARD_KEY, as the shards were written */
+        st = shards_key(NULL, &key);
+        if (st == AR_OK)
+            st = shards_read_all(paths, n, key, &files);
     }
     if (st == AR_OK) {
         st = verify_shards_load(files, n, &sh_plan, &sh_res, &sh_prov);

@@ -20,6 +20,12 @@ const claim_t_case_t *claim_t_cases(size_t *n)
     return cases;
 }
 
+void claim_t_case_params(const claim_t_case_t *c, double *beta, double *eps)
+{
+    *beta = 1.0 / sqrt((double)c->dh);
+    *eps = 0.1;
+}
+
 /* The noisy head and its noise-free twin (same seed: identical queries). */
 static ar_status build(const claim_t_case_t *c, int noisy, pointset_t *Qh, pointset_t *Kh)
 {
@@ -56,7 +62,8 @@ static ar_status compute(size_t i, claim_t_record_t *out)
     if ((st = build(c, 1, &Q, &K)) || (st = build(c, 0, &Q0, &K0)))
         goto done;
     size_t m = Q.n, n = K.n, dh = c->dh;
-    double beta = 1.0 / sqrt((double)dh), eps = 0.1;
+    double beta, eps;
+    claim_t_case_params(c, &beta, &eps);
     out->r0 = c->r0;
     out->dh = dh;
     out->delta = c->delta;
@@ -140,6 +147,15 @@ ar_status claim_t_compute(size_t i, claim_t_record_t *out)
 
 int claim_t_judge(const claim_t_record_t *t, char *reason, size_t cap)
 {
+    /* every number the assertions compare must be one: NaN compares false
+     * and would let a case through */
+    int finite = isfinite(t->eta_noise) && isfinite(t->eta_below) && t->eta_noise >= 0 && t->ntau >= 1;
+    for (size_t k = 0; finite && k < t->ntau; k++)
+        finite = isfinite(t->tau[k]);
+    if (!finite) {
+        snprintf(reason, cap, "eta_noise, eta(r0 - 1) or a tau is not a finite number");
+        return 0;
+    }
     if (!t->twin_same) {
         snprintf(reason, cap, "the noisy head and its twin do not share their queries");
         return 0;

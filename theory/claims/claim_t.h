@@ -33,6 +33,9 @@ typedef struct {
 /* The cases (static storage) and their number. */
 const claim_t_case_t *claim_t_cases(size_t *n);
 
+/* The inverse temperature (1/sqrt(dh)) and eps (0.1) of case c. */
+void claim_t_case_params(const claim_t_case_t *c, double *beta, double *eps);
+
 typedef struct {
     size_t r0, dh;
     double delta, beta, eps;

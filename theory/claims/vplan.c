@@ -270,17 +270,18 @@ ar_status law_point_from_json(const json_t *o, const char *where, law_point_t *l
         (st = shardrec_real(o, "log10_n", 0, where, &lp->log10_n)) ||
         (st = shardrec_size(o, "lower", MAXN, where, &lp->lower)) ||
         (st = shardrec_size(o, "lower_points", MAXN, where, &lp->lower_points)) ||
-        (st = shardrec_string(o, "lower_method", lp->lower_method, sizeof lp->lower_method, where)) ||
+        (st = shardrec_string(o, "lower_method", SHARDREC_NAME, lp->lower_method, sizeof lp->lower_method, where)) ||
         (st = shardrec_bool(o, "lower_on_instance", where, &lp->lower_on_instance)) ||
         (st = shardrec_size(o, "upper", MAXN, where, &lp->upper)) ||
         (st = shardrec_bool(o, "upper_capped", where, &lp->upper_capped)) ||
         (st = shardrec_real(o, "upper_err", 1, where, &lp->upper_err)) ||
-        (st = shardrec_string(o, "upper_method", lp->upper_method, sizeof lp->upper_method, where)) ||
+        (st = shardrec_string(o, "upper_method", SHARDREC_NAME, lp->upper_method, sizeof lp->upper_method, where)) ||
         (st = shardrec_size(o, "continuum", MAXN, where, &lp->continuum)) ||
-        (st = shardrec_string(o, "continuum_method", lp->continuum_method, sizeof lp->continuum_method, where)) ||
-        (st = shardrec_string(o, "status", status, sizeof status, where)) ||
+        (st = shardrec_string(o, "continuum_method", SHARDREC_NAME, lp->continuum_method, sizeof lp->continuum_method,
+                              where)) ||
+        (st = shardrec_string(o, "status", SHARDREC_NAME, status, sizeof status, where)) ||
         (st = shardrec_real(o, "seconds", 0, where, &lp->seconds)) ||
-        (st = shardrec_string(o, "note", lp->note, sizeof lp->note, where)))
+        (st = shardrec_string(o, "note", SHARDREC_NOTE, lp->note, sizeof lp->note, where)))
         return st;
     lp->d = (int)d;
     if (!strcmp(status, "certified"))
@@ -289,6 +290,49 @@ ar_status law_point_from_json(const json_t *o, const char *where, law_point_t *l
         lp->status = "inconclusive";
     else {
         ar_error_set("%s: 'status' must be \"certified\" or \"inconclusive\", got '%s'", where, status);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+/* 1 if the method names a trivial end ("trivial" or ".../trivial"). */
+static int method_trivial(const char *m)
+{
+    size_t n = strlen(m);
+    return n == 0 || (n >= 7 && !strcmp(m + n - 7, "trivial"));
+}
+
+ar_status law_point_check(const law_point_t *lp, int d, double beta, double eps, const char *where)
+{
+    const char *why = NULL;
+    char buf[200];
+    if (lp->d != d || lp->beta != beta || lp->eps != eps) {
+        snprintf(buf, sizeof buf, "its d, beta or eps (%d, %.17g, %.17g) is not the plan's (%d, %.17g, %.17g)", lp->d,
+                 lp->beta, lp->eps, d, beta, eps);
+        why = buf;
+    } else if (lp->lower < 1 || lp->lower_points < 1 || lp->lower > lp->lower_points) {
+        snprintf(buf, sizeof buf, "lower end %zu of a set of %zu points (a rank lies in [1, size])", lp->lower,
+                 lp->lower_points);
+        why = buf;
+    } else if (lp->upper && lp->n && lp->upper > lp->n) {
+        snprintf(buf, sizeof buf, "upper end %zu above the instance's %zu points", lp->upper, lp->n);
+        why = buf;
+    } else if (lp->upper && lp->lower_on_instance && (lp->lower > lp->upper || (lp->n && lp->lower_points != lp->n))) {
+        snprintf(buf, sizeof buf, "lower end %zu (of %zu points) and upper end %zu (of %zu) do not bracket one instance",
+                 lp->lower, lp->lower_points, lp->upper, lp->n);
+        why = buf;
+    } else if (!isnan(lp->upper_err) && !(lp->upper_err >= 0)) {
+        why = "a negative upper error";
+    } else if (lp->upper && !lp->upper_capped && !method_trivial(lp->upper_method) &&
+               !(lp->upper_err >= 0 && lp->upper_err <= eps)) {
+        snprintf(buf, sizeof buf, "a certified upper end whose error upper_err = %.17g is not in [0, eps = %.17g]",
+                 lp->upper_err, eps);
+        why = buf;
+    } else if (!(lp->log10_n >= 0) || !(lp->seconds >= 0)) {
+        why = "a negative log10 n or time";
+    }
+    if (why) {
+        ar_error_set("%s: %s", where, why);
         return AR_EINVAL;
     }
     return AR_OK;
@@ -322,7 +366,7 @@ static ar_status pack_from_json(const json_t *o, const char *where, pack_cert_t 
         (st = shardrec_size(o, "m", MAXN, where, &pk->m)) ||
         (st = shardrec_size(o, "certified", MAXN, where, &pk->certified)) ||
         (st = shardrec_real(o, "max_R", 1, where, &pk->max_R)) ||
-        (st = shardrec_string(o, "method", method, sizeof method, where)) ||
+        (st = shardrec_string(o, "method", SHARDREC_NAME, method, sizeof method, where)) ||
         (st = shardrec_real(o, "max_tail", 1, where, &pk->max_tail)) ||
         (st = shardrec_real(o, "phi2", 1, where, &pk->phi2)) ||
         (st = shardrec_size(o, "near_pairs", MAXN, where, &pk->near_pairs)) ||
@@ -404,6 +448,44 @@ static int t_json(json_t *o, const claim_t_record_t *t)
     return bad;
 }
 
+/* A claim-T record's own consistency: numbers that are ranks, errors and
+ * tolerances of one head (an eta is an l1 distance of two stochastic rows:
+ * in [0, 2]). */
+static ar_status t_check(const claim_t_record_t *t, const char *where)
+{
+    const char *why = NULL;
+    if (!(t->beta > 0) || !(t->eps > 0 && t->eps < 1) || !(t->delta >= 0))
+        why = "beta, eps or delta out of range";
+    else if (t->r > t->dh || t->r0 > t->dh)
+        why = "a visible dimension above the head dimension";
+    else if (t->lower < 1 || t->lower > t->upper)
+        why = "its bracket is not 1 <= lower <= upper";
+    else if (strcmp(t->status, "certified") && strcmp(t->status, "inconclusive"))
+        why = "'status' is neither certified nor inconclusive";
+    for (size_t k = 0; !why && k < 4; k++) {
+        double e = k == 0 ? t->eta_noise : k == 1 ? t->eta_below : k == 2 ? t->eta_at : t->eta_above;
+        if (!(e >= 0 && e <= 2))
+            why = "an eta outside [0, 2]";
+    }
+    for (size_t k = 0; !why && k < t->ntau; k++)
+        if (!(t->tau[k] > 0) || (t->rt[k] != VISIBLE_NONE && t->rt[k] > t->dh) ||
+            (!isnan(t->et[k]) && !(t->et[k] >= 0 && t->et[k] <= 2)) || (t->rt[k] != VISIBLE_NONE && isnan(t->et[k])))
+            why = "a tau, r(tau) or eta(r(tau)) out of range";
+    for (size_t q = 0; !why && q < t->nchain; q++) {
+        if (t->chain_k[q] == VISIBLE_NONE)
+            continue;
+        if (t->chain_k[q] > t->dh || t->chain_lo[q] == VISIBLE_NONE || t->chain_up[q] == VISIBLE_NONE ||
+            t->chain_upper_via[q] == VISIBLE_NONE || t->chain_lo[q] > t->chain_up[q] || isnan(t->chain_eta[q]) ||
+            isnan(t->chain_eta_upper[q]) || t->chain_eta[q] < 0 || t->chain_eta_upper[q] < 0)
+            why = "a chain's bracket or eta is impossible";
+    }
+    if (why) {
+        ar_error_set("%s: claim-T record: %s", where, why);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
 static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_t *t)
 {
     memset(t, 0, sizeof *t);
@@ -413,13 +495,13 @@ static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_
         (st = shardrec_real(o, "delta", 0, where, &t->delta)) || (st = shardrec_real(o, "beta", 0, where, &t->beta)) ||
         (st = shardrec_real(o, "eps", 0, where, &t->eps)) || (st = shardrec_bool(o, "twin_same", where, &t->twin_same)) ||
         (st = shardrec_size(o, "r", MAXN, where, &t->r)) ||
-        (st = shardrec_real(o, "eta_noise", 1, where, &t->eta_noise)) ||
-        (st = shardrec_real(o, "eta_below", 1, where, &t->eta_below)) ||
-        (st = shardrec_real(o, "eta_at", 1, where, &t->eta_at)) ||
-        (st = shardrec_real(o, "eta_above", 1, where, &t->eta_above)) ||
+        (st = shardrec_real(o, "eta_noise", 0, where, &t->eta_noise)) ||
+        (st = shardrec_real(o, "eta_below", 0, where, &t->eta_below)) ||
+        (st = shardrec_real(o, "eta_at", 0, where, &t->eta_at)) ||
+        (st = shardrec_real(o, "eta_above", 0, where, &t->eta_above)) ||
         (st = shardrec_size(o, "lower", MAXN, where, &t->lower)) ||
         (st = shardrec_size(o, "upper", MAXN, where, &t->upper)) ||
-        (st = shardrec_string(o, "status", t->status, sizeof t->status, where)) ||
+        (st = shardrec_string(o, "status", SHARDREC_NAME, t->status, sizeof t->status, where)) ||
         (st = shardrec_real(o, "seconds", 0, where, &t->seconds)))
         return st;
     a = json_object_get(o, "tau");
@@ -430,26 +512,28 @@ static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_
         ar_error_set("%s: 'tau' must hold 1..%d values and 'chain_k' 1 or 2", where, CLAIM_T_MAX_TAU);
         return AR_EINVAL;
     }
-    if ((st = shardrec_reals(o, "tau", t->ntau, where, t->tau)) ||
+    if ((st = shardrec_reals(o, "tau", t->ntau, 0, where, t->tau)) ||
         (st = shardrec_sizes(o, "r_tau", t->ntau, (size_t)1e15, 1, where, t->rt)) ||
-        (st = shardrec_reals(o, "eta_tau", t->ntau, where, t->et)) ||
+        (st = shardrec_reals(o, "eta_tau", t->ntau, 1, where, t->et)) ||
         (st = shardrec_sizes(o, "chain_k", t->nchain, (size_t)1e15, 1, where, t->chain_k)) ||
         (st = shardrec_sizes(o, "chain_upper_via", t->nchain, (size_t)1e15, 1, where, t->chain_upper_via)) ||
-        (st = shardrec_reals(o, "chain_eta_upper", t->nchain, where, t->chain_eta_upper)) ||
+        (st = shardrec_reals(o, "chain_eta_upper", t->nchain, 1, where, t->chain_eta_upper)) ||
         (st = shardrec_sizes(o, "chain_lower", t->nchain, (size_t)1e15, 1, where, t->chain_lo)) ||
         (st = shardrec_sizes(o, "chain_upper", t->nchain, (size_t)1e15, 1, where, t->chain_up)) ||
-        (st = shardrec_reals(o, "chain_eta", t->nchain, where, t->chain_eta)) ||
+        (st = shardrec_reals(o, "chain_eta", t->nchain, 1, where, t->chain_eta)) ||
         (st = array_of(o, "chain_method", t->nchain, where, &a)))
         return st;
     for (size_t q = 0; q < t->nchain; q++) {
         const json_t *s = json_array_get(a, q);
-        if (!json_is_string(s) || json_string_length(s) >= sizeof t->chain_method[q]) {
-            ar_error_set("%s: 'chain_method'[%zu] must be a short string", where, q);
+        if (!json_is_string(s) || json_string_length(s) >= sizeof t->chain_method[q] ||
+            strlen(json_string_value(s)) != json_string_length(s) ||
+            !shardrec_text_ok(json_string_value(s), SHARDREC_NAME)) {
+            ar_error_set("%s: 'chain_method'[%zu] must be a short method name", where, q);
             return AR_EINVAL;
         }
         memcpy(t->chain_method[q], json_string_value(s), json_string_length(s) + 1);
     }
-    return AR_OK;
+    return t_check(t, where);
 }
 
 static const char *kind_name(vunit_kind_t k)
@@ -494,26 +578,36 @@ ar_status vplan_parse_record(const vplan_t *p, size_t u, const json_t *o, const 
         const claim_t_case_t *c = claim_t_cases(&nc) + x->index;
         if ((st = t_from_json(o, where, &r->t)))
             return st;
-        if (r->t.r0 != c->r0 || r->t.dh != c->dh || r->t.delta != c->delta) {
-            ar_error_set("%s: point '%s' is not claim T's case %zu (r0, dh, delta differ)", where, x->id, x->index);
+        double beta, eps;
+        claim_t_case_params(c, &beta, &eps);
+        if (r->t.r0 != c->r0 || r->t.dh != c->dh || r->t.delta != c->delta || r->t.beta != beta || r->t.eps != eps) {
+            ar_error_set("%s: point '%s' is not claim T's case %zu (r0, dh, delta, beta or eps differ)", where, x->id,
+                         x->index);
             return AR_EINVAL;
         }
     } else if (x->kind == VU_PACKING) {
         if ((st = pack_from_json(o, where, &r->pk)))
             return st;
-        if (r->pk.beta != g->law->betas[0] || r->pk.d != (size_t)g->law->dim) {
-            ar_error_set("%s: point '%s': the packing is not at the row's d and beta", where, x->id);
+        if (r->pk.beta != g->law->betas[0] || r->pk.d != (size_t)g->law->dim || r->pk.eps != g->law->eps) {
+            ar_error_set("%s: point '%s': the packing is not at the row's d, beta and eps", where, x->id);
+            return AR_EINVAL;
+        }
+        if (r->pk.m < 1) {
+            ar_error_set("%s: point '%s': a packing of %zu points certifying %zu", where, x->id, r->pk.m,
+                         r->pk.certified);
             return AR_EINVAL;
         }
     } else {
         if ((st = law_point_from_json(o, where, &r->lp)))
             return st;
         double beta = x->kind == VU_SIZE ? g->law->betas[0] : g->law->betas[x->index];
-        if (r->lp.beta != beta || r->lp.d != g->law->dim ||
+        if (r->lp.beta != beta || r->lp.d != g->law->dim || r->lp.eps != g->law->eps ||
             (x->kind == VU_SIZE && r->lp.n != (size_t)g->law->ns[x->index])) {
-            ar_error_set("%s: point '%s': its d, beta or n is not the plan's", where, x->id);
+            ar_error_set("%s: point '%s': its d, beta, eps or n is not the plan's", where, x->id);
             return AR_EINVAL;
         }
+        if ((st = law_point_check(&r->lp, g->law->dim, beta, g->law->eps, where)))
+            return st;
     }
     r->done = 1;
     return AR_OK;

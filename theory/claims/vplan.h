@@ -99,9 +99,19 @@ ar_status vplan_parse_record(const vplan_t *p, size_t u, const json_t *o, const 
 /* The verdict of law group g from its units' results (every unit done). */
 ar_status vplan_judge_row(const vplan_t *p, size_t g, const vresult_t *res, verify_row_t *row);
 
-/* law_point_t <-> JSON members (as in the records): added to o / read from o. */
+/* law_point_t <-> JSON members (as in the records): added to o / read from
+ * o (every member present, of its type; strings of the classes attnrank
+ * writes: constructions/formats/shardfile.h). */
 int law_point_json(json_t *o, const law_point_t *lp);
 ar_status law_point_from_json(const json_t *o, const char *where, law_point_t *lp);
+
+/* A point read from a record is one attnrank could have written for a sweep
+ * at (d, beta, eps): those three equal; 1 <= lower <= lower_points; an upper
+ * end at most the instance size n; lower <= upper (and lower_points = n)
+ * when both bound the same instance; the error of a non-trivial upper end
+ * in [0, eps]; log10 n and the time >= 0.  AR_EINVAL with one line starting
+ * with `where` otherwise. */
+ar_status law_point_check(const law_point_t *lp, int d, double beta, double eps, const char *where);
 
 /* The group of the k-th default-tier row of claim (in table order), or of
  * claim T's case k: its index in p, or p->ngroups if p has none. */

@@ -65,7 +65,8 @@ int calib_record_put(json_t *o, const calib_setting_t *S, size_t ntau)
     return bad;
 }
 
-ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, calib_setting_t *S)
+ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, const size_t *positions,
+                           calib_setting_t *S)
 {
     size_t layer, head, dh, ns, ntau = opts->ntau;
     double scale, beta;
@@ -93,8 +94,8 @@ ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_
         (st = shardrec_size(o, "ncertified", ns, where, &S->ncertified)) ||
         (st = shardrec_sizes(o, "un_rank", ns, big, 0, where, S->un_rank)) ||
         (st = shardrec_sizes(o, "un_rank_eps", ns, big, 0, where, S->un_rank_eps)) ||
-        (st = shardrec_reals(o, "un_stable", ns, where, S->un_stable)) ||
-        (st = shardrec_reals(o, "un_eff", ns, where, S->un_eff)) ||
+        (st = shardrec_reals(o, "un_stable", ns, 0, where, S->un_stable)) ||
+        (st = shardrec_reals(o, "un_eff", ns, 0, where, S->un_eff)) ||
         (st = shardrec_bool(o, "has_weights", where, &hw)) ||
         (st = shardrec_real(o, "radius", 1, where, &S->radius)) ||
         (st = shardrec_real(o, "radius_emp", 1, where, &S->radius_emp)) ||
@@ -110,10 +111,28 @@ ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_
     if ((st = shardrec_sizes(o, "rw_tau", ntau, big, 1, where, S->rw_tau)) ||
         (st = shardrec_sizes(o, "rw_tau_emp", ntau, big, 1, where, S->rw_tau_emp)))
         return st;
+    /* the weights-only members exist only for a head whose model gives its weights */
+    int wok = S->has_weights ? isfinite(S->radius) && S->radius > 0 && (!isfinite(S->radius_emp) || S->radius_emp > 0)
+                             : isnan(S->radius) && isnan(S->radius_emp) && S->rw == VISIBLE_NONE;
+    for (size_t t = 0; wok && t < ntau; t++)
+        wok = S->has_weights || (S->rw_tau[t] == VISIBLE_NONE && S->rw_tau_emp[t] == VISIBLE_NONE);
+    if (!wok) {
+        ar_error_set("%s: the weights-only members (radius %.17g, radius_emp %.17g, rw) do not agree with "
+                     "has_weights = %s", where, S->radius, S->radius_emp, S->has_weights ? "true" : "false");
+        return AR_EINVAL;
+    }
     for (size_t s = 0; s < ns; s++) {
+        if (S->ntok[s] != positions[s]) {
+            ar_error_set("%s: input %zu has %zu tokens in its record, %zu in the header's positions", where, s,
+                         S->ntok[s], positions[s]);
+            return AR_EINVAL;
+        }
         size_t cap = S->ntok[s] < dh ? S->ntok[s] : dh;
+        double nt = (double)S->ntok[s];
         int ok = S->ntok[s] >= 1 && S->lower[s] >= 1 && S->lower[s] <= S->upper[s] && S->upper[s] <= S->ntok[s] &&
-                 S->r[s] <= cap && S->un_rank[s] <= S->ntok[s] && S->un_rank_eps[s] <= S->ntok[s];
+                 S->r[s] <= cap && S->un_rank[s] <= S->ntok[s] && S->un_rank_eps[s] <= S->ntok[s] &&
+                 S->un_stable[s] >= 0 && S->un_stable[s] <= nt * (1 + 1e-9) && S->un_eff[s] >= 0 &&
+                 S->un_eff[s] <= nt * (1 + 1e-9);
         for (size_t t = 0; ok && t < ntau; t++)
             ok = S->r_tau[s * ntau + t] <= cap;
         if (!ok) {

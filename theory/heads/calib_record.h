@@ -26,8 +26,12 @@ int calib_record_put(json_t *o, const calib_setting_t *S, size_t ntau);
  * the record o and summarise it.  Every member is checked strictly: the
  * identity must equal S's (layer, head, dh, nsent; scale and beta
  * bit-for-bit), arrays must have their lengths, integers lie in [0, 2^53],
- * lower <= upper <= ntok, r_tau <= min(ntok, dh); one line starting with
- * `where` (file and line) otherwise. */
-ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, calib_setting_t *S);
+ * ntok[s] = positions[s] (the plan's token count of input s), 1 <= lower <=
+ * upper <= ntok, ncertified <= nsent, r and r_tau <= min(ntok, dh), the
+ * uncertified ranks <= ntok, stable and effective ranks finite in [0, ntok],
+ * the weights-only members present (radius finite) only with has_weights;
+ * one line starting with `where` (file and line) otherwise. */
+ar_status calib_record_get(const json_t *o, const char *where, const calib_opts_t *opts, const size_t *positions,
+                           calib_setting_t *S);
 
 #endif

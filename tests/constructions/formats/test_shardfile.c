@@ -45,7 +45,7 @@ static const char *write_shard(const char *name, size_t k, size_t n, const char 
     snprintf(path, sizeof path, "%s/%s", dir, name);
     shardfile_writer_t *w;
     json_t *h = header(k, n, commit);
-    ck_assert_int_eq(shardfile_begin(path, h, &w), AR_OK);
+    ck_assert_int_eq(shardfile_begin(path, h, NULL, &w), AR_OK);
     json_decref(h);
     for (size_t i = 0; i < np; i++) {
         json_t *r = json_pack("{s:s}", "point", ids[i]);
@@ -71,7 +71,7 @@ static char *slurp(const char *path, size_t *n)
 static void refused(const char *buf, size_t n, int complete, const char *needle)
 {
     shardfile_t f;
-    ck_assert_msg(shardfile_parse(buf, n, "F.jsonl", complete, &f) == AR_EINVAL, "accepted: %.*s", (int)n, buf);
+    ck_assert_msg(shardfile_parse(buf, n, "F.jsonl", complete, NULL, &f) == AR_EINVAL, "accepted: %.*s", (int)n, buf);
     ck_assert_msg(strstr(ar_error_get(), needle) && strstr(ar_error_get(), "F.jsonl"), "[%s] lacks '%s'",
                   ar_error_get(), needle);
     ck_assert_ptr_null(f.header);
@@ -85,7 +85,7 @@ START_TEST(roundtrip_and_refusals)
     snprintf(partial, sizeof partial, "%s.partial", path);
     ck_assert(access(partial, F_OK) != 0);   /* renamed when complete */
     shardfile_t f;
-    ck_assert_int_eq(shardfile_read(path, 1, &f), AR_OK);
+    ck_assert_int_eq(shardfile_read(path, 1, NULL, &f), AR_OK);
     ck_assert(f.nrec == 3 && f.shard == 1 && f.shards == 2 && !strcmp(f.sweep, "test"));
     for (size_t i = 0; i < 3; i++) {
         double x, y;
@@ -104,7 +104,7 @@ START_TEST(roundtrip_and_refusals)
     for (size_t cut = 0; cut < n; cut += 7) {
         refused(buf, cut, 1, cut == 0 ? "empty" : "truncated");
         if (cut > (size_t)(strchr(buf, '\n') - buf)) {
-            ck_assert_int_eq(shardfile_parse(buf, cut, "F.jsonl", 0, &f), AR_OK);
+            ck_assert_int_eq(shardfile_parse(buf, cut, "F.jsonl", 0, NULL, &f), AR_OK);
             ck_assert_uint_le(f.nrec, 3);
             shardfile_clear(&f);
         }
@@ -166,7 +166,7 @@ START_TEST(sets)
     snprintf(p0b, sizeof p0b, "%s", write_shard("0b.jsonl", 0, 2, a, 2, "c1"));
     shardfile_t f[3];
     const json_t *rec[4];
-#define READ(i, p) ck_assert_int_eq(shardfile_read(p, 1, &f[i]), AR_OK)
+#define READ(i, p) ck_assert_int_eq(shardfile_read(p, 1, NULL, &f[i]), AR_OK)
 #define CLEAR(n) for (size_t q = 0; q < (n); q++) shardfile_clear(&f[q])
     READ(0, p0); READ(1, p1);
     ck_assert_int_eq(shardset_check(f, 2), AR_OK);
@@ -197,6 +197,98 @@ START_TEST(sets)
 }
 END_TEST
 
+/* Keys: a keyed file reads back under its key, and without one (keyed = 1);
+ * another key, a missing HMAC, an HMAC that is not hex are refused; the
+ * record strings' classes; the output target checks; a planted PATH.partial
+ * symbolic link is removed, never written through. */
+START_TEST(keys_strings_targets)
+{
+    char kp[128], path[128], victim[128], lnk[160];
+    snprintf(kp, sizeof kp, "%s/key", dir);
+    FILE *f = fopen(kp, "wb");
+    fputs("0123456789abcdef-key", f);
+    fclose(f);
+    shardfile_key_t key, other;
+    ck_assert_int_eq(shardfile_key_load(kp, &key), AR_OK);
+    ck_assert_uint_eq(key.len, 20);
+    other = key;
+    other.bytes[0] ^= 1;
+    snprintf(path, sizeof path, "%s/k.jsonl", dir);
+    shardfile_writer_t *w;
+    json_t *h = header(0, 1, "abc");
+    ck_assert_int_eq(shardfile_begin(path, h, &key, &w), AR_OK);
+    json_decref(h);
+    json_t *r = json_pack("{s:s}", "point", "p0");
+    ck_assert_int_eq(shardfile_put(w, r), AR_OK);
+    json_decref(r);
+    ck_assert_int_eq(shardfile_end(w), AR_OK);
+    shardfile_t g;
+    ck_assert_int_eq(shardfile_read(path, 1, &key, &g), AR_OK);
+    ck_assert_int_eq(g.keyed, 1);
+    shardfile_clear(&g);
+    ck_assert_int_eq(shardfile_read(path, 1, NULL, &g), AR_OK);
+    ck_assert_int_eq(g.keyed, 1);
+    shardfile_clear(&g);
+    ck_assert_int_eq(shardfile_read(path, 1, &other, &g), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "not the shard key's"));
+    const char *plain = write_shard("p.jsonl", 0, 1, (const char *[]){ "a" }, 1, "abc");
+    ck_assert_int_eq(shardfile_read(plain, 1, &key, &g), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "no HMAC"));
+    size_t n;
+    char *b = slurp(plain, &n);
+    char *e = strstr(b, "{\"end\"");
+    char bad[4096];
+    snprintf(bad, sizeof bad, "%.*s%.*s,\"hmac\":\"XYZ\"}\n", (int)(e - b), b, (int)(strchr(e, '}') - e), e);
+    ck_assert_int_eq(shardfile_parse(bad, strlen(bad), "F", 1, NULL, &g), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "malformed end record"));
+    snprintf(kp, sizeof kp, "%s/short", dir);
+    f = fopen(kp, "wb");
+    fputs("short", f);
+    fclose(f);
+    ck_assert_int_eq(shardfile_key_load(kp, &other), AR_EINVAL);
+    /* the classes of record strings */
+    ck_assert(shardrec_text_ok("lattice h=0.359/diagdom", SHARDREC_NAME));
+    ck_assert(shardrec_text_ok("shells-continuum Q=3 L=23", SHARDREC_NAME));
+    ck_assert(shardrec_text_ok("", SHARDREC_NAME));
+    const char *notname[] = { " lead", "trail ", "a|b", "a\tb", "a\nb", "a\"b", "a\\b", "\x1b[2J", "caf\xc3\xa9", "a<b" };
+    for (size_t i = 0; i < sizeof notname / sizeof notname[0]; i++)
+        ck_assert_msg(!shardrec_text_ok(notname[i], SHARDREC_NAME), "name '%s' accepted", notname[i]);
+    ck_assert(shardrec_text_ok("shells rho0=0.866: N = 10^1.5 points; n >= e^{beta/8} does NOT hold", SHARDREC_NOTE));
+    const char *notnote[] = { "a|b", "a\tb", "a\nb", "a\"b", "a`b", "\x7f", "\x1b]0;x\x07" };
+    for (size_t i = 0; i < sizeof notnote / sizeof notnote[0]; i++)
+        ck_assert_msg(!shardrec_text_ok(notnote[i], SHARDREC_NOTE), "note '%s' accepted", notnote[i]);
+    json_t *o = json_pack("{s:s}", "m", "ok\x01");
+    char buf[32];
+    ck_assert_int_eq(shardrec_string(o, "m", SHARDREC_NOTE, buf, sizeof buf, "W:2"), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "W:2: 'm'"));
+    json_decref(o);
+    /* targets */
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    f = fopen(victim, "wb");
+    fputs("precious", f);
+    fclose(f);
+    ck_assert_int_eq(shardfile_check_target(""), AR_EINVAL);
+    ck_assert_int_eq(shardfile_check_target(dir), AR_EINVAL);
+    snprintf(lnk, sizeof lnk, "%s/l.jsonl", dir);
+    ck_assert_int_eq(symlink(victim, lnk), 0);
+    ck_assert_int_eq(shardfile_check_target(lnk), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "symbolic link"));
+    snprintf(lnk, sizeof lnk, "%s/none/x.jsonl", dir);
+    ck_assert_int_eq(shardfile_check_target(lnk), AR_EINVAL);
+    snprintf(lnk, sizeof lnk, "%s/t.jsonl.partial", dir);
+    ck_assert_int_eq(symlink(victim, lnk), 0);
+    snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    ck_assert_int_eq(shardfile_check_target(path), AR_OK);
+    h = header(0, 1, "abc");
+    ck_assert_int_eq(shardfile_begin(path, h, NULL, &w), AR_OK);
+    json_decref(h);
+    ck_assert_int_eq(shardfile_end(w), AR_OK);
+    b = slurp(victim, &n);
+    ck_assert_uint_eq(n, 8);
+    ck_assert(memcmp(b, "precious", 8) == 0);
+}
+END_TEST
+
 Suite *suite_shardfile(void)
 {
     Suite *s = suite_create("shardfile");
@@ -204,6 +296,7 @@ Suite *suite_shardfile(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, roundtrip_and_refusals);
     tcase_add_test(tc, sets);
+    tcase_add_test(tc, keys_strings_targets);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -86,7 +86,7 @@ START_TEST(calib_record_round_trip)
         char *txt = shardfile_dump(rec);
         json_t *back = NULL;
         ck_assert_int_eq(json_read_buffer(txt, strlen(txt), "record", &back), AR_OK);
-        ck_assert_msg(calib_record_get(back, "f:2", &o, &Q.set[i]) == AR_OK, "%s", ar_error_get());
+        ck_assert_msg(calib_record_get(back, "f:2", &o, D.n, &Q.set[i]) == AR_OK, "%s", ar_error_get());
         if (i == 1)
             keep = json_incref(back);
         json_decref(back);
@@ -114,13 +114,15 @@ START_TEST(calib_record_round_trip)
 
     /* refusals, on setting 1's record */
     calib_setting_t *S = &Q.set[1];
-    ck_assert_int_eq(calib_record_get(keep, "f:3", &o, &Q.set[0]), AR_EINVAL);      /* another setting */
+    ck_assert_int_eq(calib_record_get(keep, "f:3", &o, D.n, &Q.set[0]), AR_EINVAL);      /* another setting */
     ck_assert_ptr_nonnull(strstr(ar_error_get(), "f:3: the setting"));
     const char *bad[][2] = { { "lower", "[1,2]" }, { "upper", "[1,1,1,1]" }, { "ntok", "[6,7,8,9.5]" },
-                             { "un_stable", "[1,2,\"x\",4]" }, { "rw_tau", "[1]" }, { "ncertified", "9" } };
+                             { "un_stable", "[1,2,\"x\",4]" }, { "rw_tau", "[1]" }, { "ncertified", "9" },
+                             { "un_stable", "[null,1,1,1]" }, { "un_eff", "[1,1,-1,1]" }, { "un_eff", "[1,1,1e9,1]" },
+                             { "radius", "1.5" }, { "rw", "2" }, { "scale", "null" } };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         json_t *c = with(keep, bad[k][0], bad[k][1]);
-        ck_assert_msg(calib_record_get(c, "f:4", &o, S) == AR_EINVAL, "%s = %s accepted", bad[k][0], bad[k][1]);
+        ck_assert_msg(calib_record_get(c, "f:4", &o, D.n, S) == AR_EINVAL, "%s = %s accepted", bad[k][0], bad[k][1]);
         ck_assert_msg(strncmp(ar_error_get(), "f:4: ", 5) == 0 && !strchr(ar_error_get(), '\n'), "%s",
                       ar_error_get());
         json_decref(c);
@@ -129,12 +131,17 @@ START_TEST(calib_record_round_trip)
     char big[64];
     snprintf(big, sizeof big, "[%zu,%zu,%zu,%zu]", S->ntok[0] + 1, S->ntok[1], S->ntok[2], S->ntok[3]);
     json_t *c = with(keep, "upper", big);
-    ck_assert_int_eq(calib_record_get(c, "f:5", &o, S), AR_EINVAL);
+    ck_assert_int_eq(calib_record_get(c, "f:5", &o, D.n, S), AR_EINVAL);
     ck_assert_ptr_nonnull(strstr(ar_error_get(), "impossible"));
     json_decref(c);
     c = with(keep, "lower", big);
-    ck_assert_int_eq(calib_record_get(c, "f:6", &o, S), AR_EINVAL);
+    ck_assert_int_eq(calib_record_get(c, "f:6", &o, D.n, S), AR_EINVAL);
     json_decref(c);
+    /* a token count that is not the header's, though the record agrees with itself */
+    size_t pos[4] = { D.n[0], D.n[1], D.n[2], D.n[3] };
+    pos[2]++;
+    ck_assert_int_eq(calib_record_get(keep, "f:7", &o, pos, S), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "header's positions"));
     json_decref(keep);
 
     /* the digest sees one bit of one key */
