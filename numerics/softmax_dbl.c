@@ -9,7 +9,8 @@
  *   z_i   = fl(sum_j e_ij)  (j ascending),  y_i = fl(1 / z_i),  a_ij = fl(e_ij y_i)
  * rowerr_i (rounded up) = tau_i + n 2^-1016 with
  *   P_i     = sum_c |q_ic| bK_c                      (>= beta sum_c |q_ic| |k_jc| for all j)
- *   delta_i = g_{d+1} P_i + dw + 3u(1+u)((1+g_{d+1}) P_i + W)   (>= |l_ij - (Lambda_ij - s_i)|)
+ *   delta_i = g_{d+1} P_i + U_i + dw + 3u(1+u)((1+g_{d+1}) P_i + W + U_i)   (>= |l_ij - (Lambda_ij - s_i)|)
+ *   U_i     = (1+g_{d+1}) ((1+u) Q_i + d) 2^-1074,  Q_i = sum_c |q_ic|   (subnormal products and scaled keys)
  *   eta_i   = (1 + delta_i + delta_i^2)(1 + EXPD_RELERR) - 1
  *   etab_i  = eta_i + n 2^-1017
  *   tau_i   = (1 + eta_i)(1 + u)^2 / ((1 - etab_i)(1 - g_{n-1})) - 1
@@ -17,6 +18,7 @@
 #include "numerics/softmax_dbl.h"
 
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +60,14 @@ static FROUND_BODY void row_delta_body(void *arg)
     double c3 = (3.0 * U52) * (1.0 + U52);                /* 3u(1+u), rounded up */
     for (size_t t = 0; t < c->cnt; t++) {
         const double *x = S->q + (c->rows ? c->rows[t] : c->i0 + t) * S->d;
-        double P = 0.0;
-        for (size_t k = 0; k < S->d; k++)
+        double P = 0.0, Q = 0.0;
+        for (size_t k = 0; k < S->d; k++) {
             P = P + fabs(x[k]) * S->bK[k];
-        double v = c3 * ((1.0 + g) * P + S->W);
-        c->delta[t] = (g * P + S->dw) + v;
+            Q = Q + fabs(x[k]);
+        }
+        double under = (1.0 + g) * (((1.0 + U52) * Q + (double)S->d) * 0x1p-1074);   /* absolute underflow errors */
+        double v = c3 * (((1.0 + g) * P + S->W) + under);
+        c->delta[t] = ((g * P + S->dw) + v) + under;
     }
 }
 
@@ -111,8 +116,11 @@ ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, si
         smxd_clear(S);
         return AR_ENOMEM;
     }
-    for (size_t t = 0; t < n * d; t++)
+    for (size_t t = 0; t < n * d; t++) {
         S->bk[t] = beta * k[t];
+        if (S->bk[t] != 0.0 && fabs(S->bk[t]) < DBL_MIN)
+            S->subnormal = 1;
+    }
     for (size_t c = 0; c < d; c++) {
         double mx = 0.0;
         for (size_t j = 0; j < n; j++)
@@ -153,7 +161,7 @@ ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, si
     }
     bound_ctx bc = {.S = S, .i0 = 0, .cnt = m, .delta = delta};
     fround_run(FE_UPWARD, row_delta_body, &bc);
-    S->ok = 1;
+    S->ok = !S->subnormal;
     for (size_t i = 0; i < m && S->ok; i++)
         if (!(delta[i] <= SMXD_MAX_DELTA))
             S->ok = 0;

@@ -11,8 +11,11 @@
  * in any order, so that a caller can stream A without storing it.
  *
  * Applies when the a-priori logit error delta_i of every row is at most
- * SMXD_MAX_DELTA (logits up to about 10^8 in magnitude); otherwise
- * smxd_prepare reports ok = 0 and the caller uses the Arb path. */
+ * SMXD_MAX_DELTA (logits up to about 10^8 in magnitude) and no scaled key
+ * fl(beta k_jc) is subnormal (its rounding error is then absolute, up to
+ * half its value: the image would not see the keys); otherwise smxd_prepare
+ * reports ok = 0 and the caller uses the Arb path.  delta_i bounds the
+ * absolute error of subnormal products too (fast-enclosure.md, Lemma 2). */
 #ifndef ATTNRANK_NUMERICS_SOFTMAX_DBL_H
 #define ATTNRANK_NUMERICS_SOFTMAX_DBL_H
 
@@ -32,7 +35,9 @@ typedef struct {
     double dw;        /* >= max_j |lw_j - log w_j| */
     double *bK;       /* d: >= beta max_j |k_jc| (rounded up) */
     double beta;
-    int ok;           /* 1: every row's delta_i <= SMXD_MAX_DELTA (the double path applies) */
+    int ok;           /* 1: every row's delta_i <= SMXD_MAX_DELTA and no fl(beta k_jc) is subnormal
+                         (the double path applies) */
+    int subnormal;    /* 1: some 0 < |fl(beta k_jc)| < 2^-1022 (then ok = 0) */
     int nthreads;
 } smxd_t;
 

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
+#include "constructions/formats/npy.h"
 
 /* stdout of `attnrank bracket ARGS` into buf; returns the exit status. */
 static int bracket_out(const char *args, char *buf, size_t cap)
@@ -103,6 +104,112 @@ START_TEST(test_rsvd_progress_cli)
 }
 END_TEST
 
+/* The value of "key": in the JSON line (the text up to the next ',' or '}'), "" when absent. */
+static void json_field(const char *line, const char *key, char *buf, size_t cap)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    buf[0] = '\0';
+    if (!p)
+        return;
+    p += strlen(pat);
+    size_t k = 0;
+    while (p[k] && p[k] != ',' && p[k] != '}' && k + 1 < cap) {
+        buf[k] = p[k];
+        k++;
+    }
+    buf[k] = '\0';
+}
+
+/* Issue 24, item 1: queries of +-1e308 against keys whose beta k is subnormal.  The double image
+ * loses the keys (the old default printed [1, 1], certified; the true eps-rank is 2): the bracket
+ * must contain 2, through the Arb enclosure. */
+START_TEST(test_extreme_doubles_cli)
+{
+    char dir[256];
+    cli_tmpdir_make(dir, sizeof dir, "extreme");
+    enum { D = 1000 };
+    static double q[2 * D], k[2 * D];
+    for (size_t c = 0; c < D; c++) {
+        q[c] = 1e308;
+        q[D + c] = -1e308;
+        k[c] = 2.5 * 0x1p-74;
+        k[D + c] = 0x1p-73;
+    }
+    char pq[300], pk[300], args[900];
+    snprintf(pq, sizeof pq, "%s/Q.npy", dir);
+    snprintf(pk, sizeof pk, "%s/K.npy", dir);
+    ck_assert_int_eq(npy_write(pq, q, 2, D), AR_OK);
+    ck_assert_int_eq(npy_write(pk, k, 2, D), AR_OK);
+    static char out[16384];
+    char lo[32], up[32], enc[32];
+    snprintf(args, sizeof args, "--queries %s --keys %s --beta 9.3326361850321888e-302 --eps 5e-14 --format json", pq, pk);
+    ck_assert_int_eq(bracket_out(args, out, sizeof out), 0);
+    json_field(out, "lower", lo, sizeof lo);
+    json_field(out, "upper", up, sizeof up);
+    json_field(out, "enclosure", enc, sizeof enc);
+    ck_assert_msg(atoi(lo) <= 2 && atoi(up) >= 2, "bracket [%s, %s] misses the true eps-rank 2: %s", lo, up, out);
+    ck_assert_str_eq(enc, "\"arb\"");
+    /* keys 2^-1074 and 2^-1073 at beta 0.6: beta k rounds to a neighbour of the exact product */
+    for (size_t c = 0; c < D; c++) {
+        k[c] = 0x1p-1074;
+        k[D + c] = 0x1p-1073;
+    }
+    ck_assert_int_eq(npy_write(pk, k, 2, D), AR_OK);
+    snprintf(args, sizeof args, "--queries %s --keys %s --beta 0.6 --eps 5e-14 --format json", pq, pk);
+    ck_assert_int_eq(bracket_out(args, out, sizeof out), 0);
+    json_field(out, "lower", lo, sizeof lo);
+    json_field(out, "upper", up, sizeof up);
+    ck_assert_msg(atoi(lo) <= 2 && atoi(up) >= 2, "bracket [%s, %s] misses 2: %s", lo, up, out);
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
+/* Issue 24, item 2: self-attention inside [-1.5, 1.5]^3 goes through the ball route, which keeps
+ * the dense ends here; their report (enclosure, precision, streaming, the randomized sketch) must
+ * be the dense route's, as --engine dense prints it, also when the enclosure is streamed. */
+START_TEST(test_ball_route_keeps_dense_report)
+{
+    char dir[256], pts[300], args[600];
+    cli_tmpdir_make(dir, sizeof dir, "ballreport");
+    snprintf(pts, sizeof pts, "%s/P.npy", dir);
+    cli_run_t *r = malloc(sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    cli_run_ex(r, dir, (const char *[]){ "generate", "--geometry", "ball", "--family", "uniform", "--d", "3", "--n",
+                                         "700", "--seed", "7", "--out", pts, NULL }, 0, 60);
+    ck_assert_msg(r->status == 0, "generate: %s", r->err);
+    free(r);
+    static char a[16384], b[16384];
+    const char *keys[] = { "lower", "upper", "lower_route", "upper_route", "enclosure", "prec", "streamed",
+                           "rsvd_rank", "rsym_rank", "rsvd_sketch", "rsvd_power", "rsvd_seed", "rsvd_passes" };
+    for (int streamed = 0; streamed < 2; streamed++) {
+        if (streamed)
+            setenv("ATTNRANK_STREAM_MIB", "1", 1);
+        snprintf(args, sizeof args, "--points %s --beta 10 --eps 0.1 --format json", pts);
+        ck_assert_int_eq(bracket_out(args, a, sizeof a), 0);
+        snprintf(args, sizeof args, "--points %s --beta 10 --eps 0.1 --format json --engine dense", pts);
+        ck_assert_int_eq(bracket_out(args, b, sizeof b), 0);
+        unsetenv("ATTNRANK_STREAM_MIB");
+        char fa[64], fb[64];
+        json_field(a, "routes", fa, sizeof fa);
+        ck_assert_msg(strstr(fa, "ball") != NULL, "the default route is not the ball route here: %s", a);
+        json_field(a, "lower_route", fa, sizeof fa);
+        json_field(a, "upper_route", fb, sizeof fb);
+        ck_assert_msg(!strcmp(fa, "\"dense\"") && !strcmp(fb, "\"dense\""), "the ends are not the dense ones: %s", a);
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            json_field(a, keys[i], fa, sizeof fa);
+            json_field(b, keys[i], fb, sizeof fb);
+            ck_assert_msg(!strcmp(fa, fb), "%s: default %s, --engine dense %s (streamed %d)", keys[i], fa, fb,
+                          streamed);
+        }
+        json_field(a, "streamed", fa, sizeof fa);
+        ck_assert_str_eq(fa, streamed ? "true" : "false");
+    }
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
 Suite *suite_cli_route(void)
 {
     Suite *s = suite_create("cli_route");
@@ -110,6 +217,8 @@ Suite *suite_cli_route(void)
     tcase_add_test(tc, test_polygon_text_and_json);
     tcase_add_test(tc, test_sphere_polynomial_route);
     tcase_add_test(tc, test_rsvd_progress_cli);
+    tcase_add_test(tc, test_extreme_doubles_cli);
+    tcase_add_test(tc, test_ball_route_keeps_dense_report);
     suite_add_tcase(s, tc);
     return s;
 }

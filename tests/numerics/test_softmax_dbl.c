@@ -67,6 +67,61 @@ START_TEST(test_smxd_contains_arb)
 }
 END_TEST
 
+/* The edge of the double range (issue 24): a scaled key beta k that is
+ * subnormal (its rounding error is absolute, up to half its value) makes the
+ * double path decline, so the Arb enclosure is used; queries near 1e308
+ * against keys whose products with them are subnormal, or huge queries with
+ * tiny normal scaled keys, stay in the double path and are contained in a
+ * 300-bit Arb enclosure (the absolute underflow term of Lemma 2). */
+START_TEST(test_smxd_extreme_doubles)
+{
+    enum { D = 50 };
+    double q[2 * D], k[2 * D];
+    for (size_t c = 0; c < D; c++) {
+        q[c] = 1e308;
+        q[D + c] = -1e308;
+        k[c] = 2.5 * 0x1p-74;
+        k[D + c] = 0x1p-73;
+    }
+    smxd_t S;
+    double beta = 9.3326361850321888e-302;   /* beta k ~ 2.5 2^-1074: subnormal */
+    ck_assert_int_eq(smxd_prepare(&S, q, 2, k, 2, D, NULL, beta, 0), AR_OK);
+    ck_assert(S.subnormal && !S.ok);
+    smxd_clear(&S);
+    smx_t A;
+    ck_assert_int_eq(smx_compute_dbl(&A, q, 2, k, 2, D, NULL, beta, 0), AR_OK);
+    ck_assert_str_eq(A.method, "arb");
+    smx_clear(&A);
+    /* subnormal products q_ic (beta k_jc) with normal factors: tiny queries against tiny scaled keys,
+     * and, in the other cases, products near the overflow threshold that the bound must cover */
+    const double qs[] = { 1e-300, 3e-160, 1e300, -7e307 }, ks[] = { 1e-20, 2e-160, 1e-310 / 1e-3, 1e-305 };
+    for (size_t t = 0; t < 4; t++) {
+        for (size_t c = 0; c < D; c++) {
+            q[c] = qs[t] * (1 + 0.01 * (double)c);
+            q[D + c] = -qs[t] * (1 - 0.003 * (double)c);
+            k[c] = ks[t] * (1 + 0.02 * (double)c);
+            k[D + c] = ks[t] * (2 - 0.01 * (double)c);
+        }
+        smx_t Dd, T;
+        ck_assert_int_eq(smxd_prepare(&S, q, 2, k, 2, D, NULL, 1.0, 0), AR_OK);
+        int ok = S.ok;
+        smxd_clear(&S);
+        ck_assert_int_eq(smx_compute_dbl(&Dd, q, 2, k, 2, D, NULL, 1.0, 2), AR_OK);
+        ck_assert_int_eq(smx_compute(&T, q, 2, k, 2, D, NULL, 1.0, 300, 2), AR_OK);
+        ck_assert_str_eq(Dd.method, ok ? "double" : "arb");
+        for (size_t i = 0; i < 2; i++) {
+            double s = 0;
+            for (size_t j = 0; j < 2; j++)
+                s += fabs(Dd.a[i + j * 2] - T.a[i + j * 2]);
+            ck_assert_msg(s <= (Dd.rowerr[i] + T.rowerr[i]) * (1 + 1e-12), "case %zu row %zu: %.3g > %.3g + %.3g", t,
+                          i, s, Dd.rowerr[i], T.rowerr[i]);
+        }
+        smx_clear(&Dd);
+        smx_clear(&T);
+    }
+}
+END_TEST
+
 /* Same bits for any split into blocks, any row order (smxd_rows_at) and thread count. */
 START_TEST(test_smxd_blocking_deterministic)
 {
@@ -131,6 +186,7 @@ Suite *suite_softmax_dbl(void)
     tcase_add_test(tc, test_smxd_contains_arb);
     tcase_add_test(tc, test_smxd_blocking_deterministic);
     tcase_add_test(tc, test_smxd_falls_back);
+    tcase_add_test(tc, test_smxd_extreme_doubles);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,21 @@
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
 
+void bracket_copy_report(bracket_t *dst, const bracket_t *src)
+{
+    dst->maxerr = src->maxerr;
+    dst->prec = src->prec;
+    dst->seconds_enclose = src->seconds_enclose;
+    dst->up_svd = src->up_svd;
+    dst->up_symeig = src->up_symeig;
+    dst->up_pchol = src->up_pchol;
+    dst->up_rsvd = src->up_rsvd;
+    dst->up_rsym = src->up_rsym;
+    dst->rsvd = src->rsvd;
+    dst->streamed = src->streamed;
+    dst->enclosure = src->enclosure;
+}
+
 void bracket_opts_default(bracket_opts_t *o)
 {
     memset(o, 0, sizeof *o);

@@ -97,6 +97,14 @@ typedef struct {
     double seconds_upper;     /* time in the upper certificates */
 } bracket_t;
 
+/* Copy into dst src's report of how the dense ends were computed: the
+ * enclosure (kind, precision, error, time), whether it was streamed, each
+ * upper construction's result and the randomized sketch.  The ends (lower,
+ * upper, lo, up, status) are not touched: a caller that keeps src's ends
+ * (route_bracket, bracket_compute_ball) calls this so that what it prints
+ * about them is src's. */
+void bracket_copy_report(bracket_t *dst, const bracket_t *src);
+
 /* Q and K may be the same pointer (self-attention: symeig and pchol are
  * tried only then, with log t_i = (lognorm_i + log w_i)/2).  beta >= 0
  * finite, 0 < eps < 1, matching dimensions; o may be NULL (defaults).

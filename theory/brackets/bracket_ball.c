@@ -108,12 +108,7 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         info->seconds_dense = clock_now() - t1;
         info->dense_lower = b.lower;
         info->dense_upper = b.upper;
-        out->maxerr = b.maxerr;
-        out->prec = b.prec;
-        out->seconds_enclose = b.seconds_enclose;
-        out->up_svd = b.up_svd;
-        out->up_symeig = b.up_symeig;
-        out->up_pchol = b.up_pchol;
+        bracket_copy_report(out, &b);   /* enclosure, streaming, every upper construction, the sketch */
         /* each end is rigorous on its own (trivial ends are 1 and n, which never win) */
         if (b.lower > out->lo.rank)
             out->lo = b.lo;

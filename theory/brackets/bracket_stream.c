@@ -33,8 +33,12 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     if ((st = smxd_prepare(&S, Q->x, m, K->x, n, d, K->w, beta, o->threads)))
         return st;
     if (!S.ok) {
+        int sub = S.subnormal;
         smxd_clear(&S);
-        ar_error_set("bracket: the logits are too large for the streamed double enclosure (numerics/softmax_dbl.h)");
+        ar_error_set(sub ? "bracket: beta times a key coordinate is subnormal, which the streamed double "
+                                   "enclosure does not evaluate (numerics/softmax_dbl.h)"
+                                 : "bracket: the logits are too large for the streamed double enclosure "
+                                   "(numerics/softmax_dbl.h)");
         return AR_EINVAL;
     }
     out->streamed = 1;

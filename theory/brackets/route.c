@@ -150,11 +150,13 @@ static void take_bracket(route_result_t *r, const bracket_t *b, const char *rout
         take_lower(r, b->lower, route, b->lo.method, b->lo.invnorm, b->seconds_lower);
     if (!bracket_end_trivial(b->up.method))
         take_upper(r, b->upper, b->up.err, route, b->up.method, b->up.seconds);
-    if (b->maxerr > r->b.maxerr)
-        r->b.maxerr = b->maxerr;
-    if (b->prec > r->b.prec)
-        r->b.prec = b->prec;
-    r->b.seconds_enclose += b->seconds_enclose;
+    double maxerr = r->b.maxerr, enc = r->b.seconds_enclose;
+    long prec = r->b.prec;
+    if (b->enclosure)   /* b evaluated an enclosure of A: its report (kind, streaming, sketch) is the one to print */
+        bracket_copy_report(&r->b, b);
+    r->b.maxerr = maxerr > b->maxerr ? maxerr : b->maxerr;
+    r->b.prec = prec > b->prec ? prec : b->prec;
+    r->b.seconds_enclose = enc + b->seconds_enclose;
     r->b.seconds_lower += b->seconds_lower;
 }
 
@@ -231,6 +233,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             out->ball_run = 1;
             ran_structured = 1;
             take_bracket(out, &bb, "ball");
+            if (out->ball.dense_run)
+                out->upper_svd = bb.up_svd.rank;
             /* bracket_compute_ball also ran the dense certificates: name each end's true route */
             if (!strcmp(out->lower_route, "ball") && strncmp(out->b.lo.method, "ball-", 5) != 0)
                 snprintf(out->lower_route, sizeof out->lower_route, "dense");
@@ -304,14 +308,6 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         if ((st = bracket_compute(Q, K, beta, eps, &bo, &bd)))
             return st;
         out->upper_svd = bd.up_svd.rank;
-        out->b.up_svd = bd.up_svd;
-        out->b.up_symeig = bd.up_symeig;
-        out->b.up_pchol = bd.up_pchol;
-        out->b.up_rsvd = bd.up_rsvd;
-        out->b.up_rsym = bd.up_rsym;
-        out->b.rsvd = bd.rsvd;
-        out->b.streamed = bd.streamed;
-        out->b.enclosure = bd.enclosure;
         out->b.seconds_upper += bd.seconds_upper;
         take_bracket(out, &bd, "dense");
     }
