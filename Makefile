@@ -18,6 +18,79 @@
 # The targets check/verify/bench first run scripts/deps.sh, then re-invoke
 # make, so that pkg-config is evaluated after the packages are present.
 
+# ---- the variables a user sets (command line or environment) are checked before anything
+# expands them: make would expand their text (a $(shell ...) inside runs) and the recipes
+# paste values into shell commands.  Each check reads the raw text ($(value ...)) and stops
+# make with one line (exit 2) naming the variable and what it must be:
+#   always          SAN and WERROR empty, 0 or 1; BUILD, BIN and TEST_SRC (a list) paths of
+#                   [A-Za-z0-9._/+@-] only
+#   verify, verify-run   CLAIM empty or one of S B R T E; JOBS empty or a decimal integer in
+#                   1..256 without leading zeros; VERIFY_FORMAT empty, text or json; RESUME
+#                   empty, 0 or 1 (make has no TIER variable)
+#   fuzz, fuzz-smoke, fuzz-run   FUZZ_SECONDS a positive decimal integer, no leading zeros
+#   install         PREFIX and DESTDIR paths of [A-Za-z0-9._/+@-] only
+# Values are then single-quoted where a recipe passes them to the shell.  CC, CFLAGS,
+# LDFLAGS, AR and FUZZ_CC are the build's own commands and flags: they are run as given.
+ar_empty :=
+ar_comma := ,
+ar_space := $(ar_empty) $(ar_empty)
+ar_tab := $(ar_empty)	$(ar_empty)
+define ar_newline
+
+
+endef
+ar_nz := 1 2 3 4 5 6 7 8 9
+ar_digits := 0 $(ar_nz)
+ar_pathchars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
+                $(ar_digits) . _ / + @ -
+ar_1_256 := $(ar_nz) $(foreach a,$(ar_nz),$(addprefix $a,$(ar_digits))) \
+            $(addprefix 1,$(foreach a,$(ar_digits),$(addprefix $a,$(ar_digits)))) \
+            $(addprefix 2,$(foreach a,0 1 2 3 4,$(addprefix $a,$(ar_digits)))) 250 251 252 253 254 255 256
+# $(call ar_del,TEXT,CHARS): TEXT without the characters CHARS
+ar_del = $(if $2,$(call ar_del,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+# $(call ar_only,TEXT,CHARS): 1 when TEXT is not empty and holds only CHARS (a blank is never one)
+ar_only = $(if $(call ar_del,$(subst $(ar_space),!,$(subst $(ar_tab),!,$(subst $(ar_newline),!,$1))),$2),,$(if $1,1))
+# $(call ar_eq,A,B): non-empty when A and B are the same text
+ar_eq = $(and $(findstring x$1,x$2),$(findstring x$2,x$1))
+# $(call ar_one_of,TEXT,WORDS): non-empty when TEXT is exactly one of WORDS
+ar_one_of = $(strip $(foreach w,$2,$(if $(call ar_eq,$1,$w),$w)))
+# the value as it may be shown in a message (only when made of path characters)
+ar_show = $(if $(call ar_only,$1,$(ar_pathchars)),'$1',a value with characters outside [A-Za-z0-9._/+@-])
+# VAR came from the command line or the environment (not from this Makefile)
+ar_user = $(filter command environment override,$(firstword $(origin $1)))
+# $(call ar_check_in,VAR,WORDS,WHAT): VAR empty or exactly one of WORDS
+ar_check_in = $(if $(value $1),$(if $(call ar_one_of,$(value $1),$2),,$(error $1 must be $3, got $(call ar_show,$(value $1)))))
+# $(call ar_check_path,VAR): VAR, when the user set it, empty or a path of [A-Za-z0-9._/+@-]
+ar_check_path = $(if $(and $(call ar_user,$1),$(value $1)),$(if $(call ar_only,$(value $1),$(ar_pathchars)),,$(error \
+                  $1 must be a path of the characters [A-Za-z0-9._/+@-] only (no blanks, quotes or shell metacharacters))))
+# $(call ar_check_list,VAR): the same for a space-separated list of paths
+ar_check_list = $(if $(and $(call ar_user,$1),$(strip $(value $1))),$(if $(call ar_only,$(subst $(ar_space),,$(value \
+                  $1)),$(ar_pathchars)),,$(error $1 must be paths of the characters [A-Za-z0-9._/+@-] separated by spaces)))
+ar_goals = $(filter $1,$(MAKECMDGOALS))
+
+$(call ar_check_in,SAN,0 1,empty$(ar_comma) 0 or 1)
+$(call ar_check_in,WERROR,0 1,empty$(ar_comma) 0 or 1)
+$(call ar_check_path,BUILD)
+$(call ar_check_path,BIN)
+$(call ar_check_list,TEST_SRC)
+ifneq ($(call ar_goals,verify verify-run),)
+$(call ar_check_in,CLAIM,S B R T E,empty or one of S B R T E)
+$(call ar_check_in,JOBS,$(ar_1_256),empty or a decimal integer in 1..256 without leading zeros)
+$(call ar_check_in,VERIFY_FORMAT,text json,empty$(ar_comma) text or json)
+$(call ar_check_in,RESUME,0 1,empty$(ar_comma) 0 or 1)
+endif
+ifneq ($(call ar_goals,fuzz fuzz-smoke fuzz-run),)
+ifneq ($(call ar_user,FUZZ_SECONDS),)
+ifeq ($(and $(call ar_only,$(value FUZZ_SECONDS),$(ar_digits)),$(filter-out 0%,$(value FUZZ_SECONDS))),)
+$(error FUZZ_SECONDS must be a positive decimal integer without leading zeros, got $(call ar_show,$(value FUZZ_SECONDS)))
+endif
+endif
+endif
+ifneq ($(call ar_goals,install),)
+$(call ar_check_path,PREFIX)
+$(call ar_check_path,DESTDIR)
+endif
+
 PREFIX ?= /usr/local
 SAN ?=
 WERROR ?=
@@ -36,7 +109,7 @@ PKGS_LIBS = $(shell pkg-config --libs lapacke blas check 2>/dev/null)
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -frounding-math -pthread -I. -Itests \
-             $(if $(WERROR),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
+             $(if $(filter 1,$(WERROR)),-Werror) $(SANFLAGS) $(PKGS_CFLAGS) $(CFLAGS)
 # The small libraries statically (jansson, nettle, protobuf-c, GSL without -lgslcblas):
 # only the objects used are linked in, GSL's cblas_* references bind to OpenBLAS's
 # libblas, and none of them is a shared object mapped at start-up: every mapping
@@ -59,7 +132,7 @@ VERIFY_SRC := $(sort $(wildcard tests/verify/verify_*.c))
 VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o $(BUILD)/cli/verify_print.o \
               $(BUILD)/cli/output.o $(BUILD)/cli/shards.o
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
-BIN ?= $(if $(SAN),$(BUILD)/bin/attnrank,bin/attnrank)
+BIN ?= $(if $(filter 1,$(SAN)),$(BUILD)/bin/attnrank,bin/attnrank)
 
 .PHONY: FORCE all deps check check-run check-slurm verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
@@ -71,40 +144,40 @@ check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: $(BUILD)/tests/run_tests $(BIN)
-	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
-	  $(BUILD)/tests/run_tests
+	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
+	  '$(BUILD)/tests/run_tests'
 
 verify: deps
 	@$(if $(JOBS),sh scripts/deps.sh parallel)
-	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then sh scripts/deps.sh calib || \
+	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then sh scripts/deps.sh calib || \
 	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
+# (CLAIM, JOBS, VERIFY_FORMAT and RESUME were checked at the top; verify_jobs.sh checks again)
 verify-run: $(BUILD)/tests/run_verify $(BIN)
-	@if [ -z "$(CLAIM)" ] || [ "$(CLAIM)" = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
+	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 ifeq ($(JOBS),)
-	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
-	  $(if $(CLAIM),CK_RUN_SUITE=verify_$(CLAIM)) $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
-	  $(BUILD)/tests/run_verify
+	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
+	  $(if $(CLAIM),CK_RUN_SUITE='verify_$(CLAIM)') $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
+	  '$(BUILD)/tests/run_verify'
 else
-	@ATTNRANK_BIN=$(abspath $(BIN)) CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
-	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT=$(VERIFY_FORMAT)) \
-	  sh scripts/verify_jobs.sh '$(JOBS)' $(abspath $(BIN)) $(abspath $(BUILD)/tests/run_verify) \
-	  $(abspath $(BUILD))/verify-shards/jobs$(JOBS)$(CLAIM) '$(CLAIM)'
+	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
+	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
+	  sh scripts/verify_jobs.sh '$(JOBS)' '$(abspath $(BIN))' '$(abspath $(BUILD))' '$(CLAIM)'
 endif
 
 check-slurm: deps
 	@sh scripts/deps.sh slurm
-	@$(MAKE) --no-print-directory $(BIN)
-	@bash scripts/slurm/check.sh $(abspath $(BIN))
+	@$(MAKE) --no-print-directory '$(BIN)'
+	@bash scripts/slurm/check.sh '$(abspath $(BIN))'
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run: $(BIN) $(BENCH_BIN) $(BUILD)/tests/run_verify
-	@BUILD=$(BUILD) sh bench/run.sh $(abspath $(BIN))
+	@BUILD='$(BUILD)' sh bench/run.sh '$(abspath $(BIN))'
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
 	@mkdir -p $(dir $@)
@@ -137,7 +210,7 @@ FORCE:
 # (numerics/version.h): rewritten only when it changes, so version.o rebuilds then
 $(BUILD)/version_commit.h: FORCE
 	@mkdir -p $(dir $@)
-	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null | tr -cd 'A-Za-z0-9._+-'); c=$${c:-unknown}; \
 	  echo "#define ATTNRANK_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(BUILD)/numerics/version.o: $(BUILD)/version_commit.h
@@ -191,7 +264,7 @@ fuzz-run: $(FUZZ_BIN)
 	@for h in $(FUZZ_NAMES); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/artifacts; \
 	  echo "== fuzz_$$h: $(FUZZ_SECONDS) s"; \
-	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=4096 \
+	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time='$(FUZZ_SECONDS)' -print_final_stats=1 -max_len=4096 \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$h- $(FUZZ_BUILD)/corpus/$$h tests/fuzz/corpus/$$h \
 	    2> $(FUZZ_BUILD)/fuzz_$$h.log || { tail -40 $(FUZZ_BUILD)/fuzz_$$h.log; exit 1; }; \
 	  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|Done " $(FUZZ_BUILD)/fuzz_$$h.log; \
@@ -221,8 +294,8 @@ calib-data:
 	@sh scripts/calib_data_ppocr.sh
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnrank
+	install -d '$(DESTDIR)$(PREFIX)/bin'
+	install -m 755 '$(BIN)' '$(DESTDIR)$(PREFIX)/bin/attnrank'
 
 clean:
 	rm -rf build build-asan build-fuzz bin

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
@@ -90,22 +91,21 @@ static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
 /* Stage messages on stderr, from PROGRESS_AFTER seconds on (the stage running
  * at that moment is shown when the next message arrives). */
 #define PROGRESS_AFTER 2.0
+#define PROGRESS_AFTER_MAX 1e6
 typedef struct {
-    double t0;
+    double t0, after;
     char pending[200];
 } progress_t;
+
+ar_status cmd_bracket_progress_after(double *seconds)
+{
+    return env_real("ATTNRANK_PROGRESS_AFTER", 0, PROGRESS_AFTER_MAX, PROGRESS_AFTER, seconds);
+}
 
 static void progress_print(void *ctx, const char *msg)
 {
     progress_t *p = ctx;
-    double t = clock_now() - p->t0, after = PROGRESS_AFTER;
-    const char *env = getenv("ATTNRANK_PROGRESS_AFTER");   /* seconds; 0 shows every stage */
-    if (env) {
-        char *end;
-        double v = strtod(env, &end);
-        if (end != env && !*end && v >= 0 && v < 1e9)
-            after = v;
-    }
+    double t = clock_now() - p->t0, after = p->after;
     if (t >= after) {
         if (p->pending[0])
             fprintf(stderr, "[bracket %7.1f s] %s\n", t, p->pending);
@@ -170,7 +170,11 @@ int cmd_bracket(int argc, char **argv)
         }
         ro.bracket.seed = (uint64_t)v;
     }
-    progress_t prog = { clock_now(), "" };
+    progress_t prog = { clock_now(), PROGRESS_AFTER, "" };
+    if ((st = cmd_bracket_progress_after(&prog.after))) {   /* checked at start-up too (cli/main.c) */
+        source_clear(&S);
+        return cmd_fail(st);
+    }
     if (args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2))) {
         ro.bracket.progress = progress_print;
         ro.bracket.progress_ctx = &prog;

@@ -6,10 +6,12 @@
 #include "cli/commands.h"
 #include "cli/shards.h"
 #include "numerics/blas_select.h"
+#include "numerics/envvar.h"
 #include "numerics/oom.h"
 #include "numerics/parallel.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
+#include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/bracket_scale.h"
 
@@ -41,9 +43,13 @@ static const char usage[] =
 static ar_status check_environment(void)
 {
     size_t v;
+    double x;
+    int set;
     ar_status st;
     if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()))
+        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) ||
+        (st = bracket_stream_mib(&v)) || (st = bracket_stream_max_n(&v)) || (st = cmd_bracket_progress_after(&x)) ||
+        (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)))   /* oom.c, shards.c; OpenBLAS's own default */
         return st;
     return AR_OK;
 }

@@ -23,6 +23,22 @@ ar_status env_size(const char *name, size_t lo, size_t hi, size_t def, size_t *o
     return AR_OK;
 }
 
+ar_status env_size_opt(const char *name, size_t lo, size_t hi, int *set, size_t *out)
+{
+    const char *s = getenv(name);
+    *set = 0;
+    if (!s)
+        return AR_OK;
+    uint64_t v;
+    if (!parse_digits(s, &v) || v < lo || v > hi) {
+        ar_error_set("%s='%s': expected a decimal integer in [%zu, %zu] (or unset it)", name, s, lo, hi);
+        return AR_EINVAL;
+    }
+    *out = (size_t)v;
+    *set = 1;
+    return AR_OK;
+}
+
 ar_status env_real(const char *name, double lo, double hi, double def, double *out)
 {
     const char *s = getenv(name);

@@ -15,6 +15,12 @@
 /* A decimal integer in [lo, hi] (default def when unset). */
 ar_status env_size(const char *name, size_t lo, size_t hi, size_t def, size_t *out);
 
+/* A variable whose default belongs to another library (OpenBLAS's
+ * OPENBLAS_NUM_THREADS): unset, *set = 0; set, a decimal integer in
+ * [lo, hi] into *out and *set = 1, otherwise AR_EINVAL naming the variable,
+ * its value and the range. */
+ar_status env_size_opt(const char *name, size_t lo, size_t hi, int *set, size_t *out);
+
 /* A finite decimal number in [lo, hi] (default def when unset). */
 ar_status env_real(const char *name, double lo, double hi, double def, double *out);
 

@@ -24,6 +24,27 @@ static const char *kind_name(mode_t m)
     return "not a regular file";
 }
 
+/* The descriptor handed over by infile_handoff (this thread only). */
+static _Thread_local struct {
+    const char *path;   /* NULL: nothing handed over */
+    int fd;             /* -1 once infile_open took it */
+} handoff = { NULL, -1 };
+
+void infile_handoff(const char *path, int fd)
+{
+    infile_handoff_end();
+    handoff.path = path;
+    handoff.fd = fd;
+}
+
+void infile_handoff_end(void)
+{
+    if (handoff.path && handoff.fd >= 0)
+        close(handoff.fd);
+    handoff.path = NULL;
+    handoff.fd = -1;
+}
+
 ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size)
 {
     *f = NULL;
@@ -40,7 +61,21 @@ ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE
                      path, what);
         return AR_EINVAL;
     }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd;
+    if (handoff.path) {                   /* the caller's descriptor, once, for its own path only */
+        if (strcmp(path, handoff.path) != 0) {
+            ar_error_set("%s: not the file handed over for reading (%s)", path, handoff.path);
+            return AR_EINVAL;
+        }
+        if (handoff.fd < 0) {
+            ar_error_set("%s: the descriptor handed over for it was already taken", path);
+            return AR_EINVAL;
+        }
+        fd = handoff.fd;
+        handoff.fd = -1;
+    } else {
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    }
     if (fd < 0) {
         ar_error_set("%s: cannot open: %s", path, strerror(errno));
         return AR_EIO;

@@ -39,4 +39,16 @@ ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE
  * and refuses any path that was not verified. */
 ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, char **buf, size_t *n);
 
+/* Hand the descriptor fd, which the caller opened itself (for example with
+ * numerics/path.h's path_open_beneath, confined to a directory), to the
+ * next infile_open(path, ...) on this thread: that call takes fd instead of
+ * opening path by name, then checks it exactly as it checks a file it
+ * opened (kind, blocking reads, size), so that a reader which takes a path
+ * (npy_read) reads the very file the caller opened: no check/use race.
+ * While fd is handed over, infile_open of any other path is refused
+ * (AR_EINVAL).  infile_handoff_end() withdraws it, closing fd when no
+ * infile_open took it; call it after the reader returns, on every path. */
+void infile_handoff(const char *path, int fd);
+void infile_handoff_end(void);
+
 #endif

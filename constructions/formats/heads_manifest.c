@@ -2,10 +2,13 @@
  * heads_manifest.h). */
 #include "constructions/formats/heads_manifest.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "constructions/formats/json.h"
 #include "constructions/formats/npy.h"
 #include "numerics/infile.h"
@@ -292,15 +295,27 @@ ar_status heads_manifest_parse(const char *buf, size_t n, const char *what, head
     return st;
 }
 
-/* Read dir/rel, which must be rows x cols. */
-static ar_status read_block(const char *dir, const char *rel, size_t rows, size_t cols, double **x)
+/* Read the .npy file rel of the manifest `manifest` (the entry `where`),
+ * which must be rows x cols: opened beneath dirfd, the manifest's directory
+ * `dir`, never through a symbolic link (path_open_beneath), then read from
+ * that very descriptor (infile_handoff). */
+static ar_status read_block(int dirfd, const char *dir, const char *manifest, const char *where, const char *rel,
+                            size_t rows, size_t cols, double **x)
 {
     char *p;
     ar_status st = path_join(dir, rel, &p);
     if (st)
         return st;
+    int fd;
+    if ((st = path_open_beneath(dirfd, rel, &fd))) {
+        ar_error_set("%s: %s: %s", manifest, where, ar_error_get());
+        free(p);
+        return st;
+    }
     size_t r, c;
+    infile_handoff(p, fd);
     st = npy_read(p, x, &r, &c);
+    infile_handoff_end();
     if (!st && (r != rows || c != cols)) {
         ar_error_set("%s: shape %zu x %zu, the manifest says %zu positions x head dimension %zu", p, r, c, rows, cols);
         free(*x);
@@ -325,8 +340,16 @@ ar_status heads_manifest_load(const char *path, size_t max_inputs, model_heads_t
     if (st)
         return st;
     char *dir = NULL;
+    int dirfd = -1;
     size_t ni = M.ninputs < max_inputs ? M.ninputs : max_inputs;
-    if (!(st = path_dir(path, &dir)))
+    if (!(st = path_dir(path, &dir))) {
+        dirfd = open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dirfd < 0) {
+            ar_error_set("%s: cannot open the manifest's directory: %s", path, strerror(errno));
+            st = AR_EIO;
+        }
+    }
+    if (!st)
         st = model_heads_alloc(D, M.model, M.nlayers, ni);
     for (size_t i = 0; !st && i < ni; i++)
         D->n[i] = M.positions[i];
@@ -347,9 +370,12 @@ ar_status heads_manifest_load(const char *path, size_t max_inputs, model_heads_t
             for (size_t h = 0; !st && h < L->nheads; h++) {
                 const heads_manifest_file_t *E = &M.file[M.first[l] + h * M.ninputs + i];
                 double *q = NULL, *k = NULL;
-                st = read_block(*dir ? dir : ".", E->q, np, L->dh, &q);
+                char where[128];
+                snprintf(where, sizeof where, "the file entry of layer %zu head %zu input %zu, \"q\"", l, h, i);
+                st = read_block(dirfd, *dir ? dir : ".", path, where, E->q, np, L->dh, &q);
+                snprintf(where, sizeof where, "the file entry of layer %zu head %zu input %zu, \"k\"", l, h, i);
                 if (!st)
-                    st = read_block(*dir ? dir : ".", E->k, np, L->dh, &k);
+                    st = read_block(dirfd, *dir ? dir : ".", path, where, E->k, np, L->dh, &k);
                 for (size_t r = 0; !st && r < np; r++) {
                     memcpy(L->Q[i] + r * w + h * L->dh, q + r * L->dh, L->dh * sizeof(double));
                     memcpy(L->K[i] + r * w + h * L->dh, k + r * L->dh, L->dh * sizeof(double));
@@ -359,6 +385,8 @@ ar_status heads_manifest_load(const char *path, size_t max_inputs, model_heads_t
             }
         }
     }
+    if (dirfd >= 0)
+        close(dirfd);
     free(dir);
     heads_manifest_clear(&M);
     if (!st)

@@ -19,7 +19,14 @@
  * relative to the manifest's directory: 1..4096 bytes, not starting with
  * '/', no ".." component, no control characters or backslashes.  Anything
  * else is AR_EINVAL with one line naming the manifest and the offending
- * entry. */
+ * entry.  Symbolic links: heads_manifest_load opens every PATH beneath the
+ * manifest's directory one component at a time without following links
+ * (numerics/path.h, path_open_beneath), and refuses every symbolic link on
+ * the way -- a linked directory or a linked .npy file, whether it points
+ * outside the directory or inside it -- (AR_EINVAL, one line naming the
+ * manifest, the entry and the link), so that every file read lies inside
+ * the manifest's directory.  (The manifest's own path, given on the
+ * command line, may go through links.) */
 #ifndef ATTNRANK_CONSTRUCTIONS_HEADS_MANIFEST_H
 #define ATTNRANK_CONSTRUCTIONS_HEADS_MANIFEST_H
 
@@ -52,8 +59,9 @@ void heads_manifest_clear(heads_manifest_t *M);
 
 /* Read the manifest `path` (at most HEADS_MANIFEST_MAX_BYTES), then its
  * first min(max_inputs, ninputs) inputs' .npy files (relative to the
- * manifest's directory; each must be positions x head_dim) into D.
- * Messages name the manifest or the .npy file. */
+ * manifest's directory, opened without following any symbolic link; each
+ * must be positions x head_dim) into D.  Messages name the manifest or the
+ * .npy file. */
 ar_status heads_manifest_load(const char *path, size_t max_inputs, model_heads_t *D);
 
 #endif

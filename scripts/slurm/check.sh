@@ -14,6 +14,7 @@
 # the reason is printed).
 set -uo pipefail
 bin=${1:?usage: check.sh BIN}
+[[ $bin != *[[:cntrl:]]* && -x $bin ]] || { echo "check-slurm: FAIL: BIN is not an executable (or holds a control character)"; exit 1; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t_start=$(date +%s)
 skip() { echo "check-slurm: SKIPPED: $*"; exit 77; }
@@ -28,7 +29,8 @@ cluster_start
 echo "check-slurm: one-node cluster '$host' up in $(( $(date +%s) - t_start )) s (Slurm $(sinfo -V | cut -d' ' -f2))"
 
 norm() { sed -E 's/"seconds":[-+0-9.eE]+/"seconds":0/g' "$1"; }
-sweep="verify --claim S --d 3"
+sweep_words=(verify --claim S --d 3)
+sweep="${sweep_words[*]}"
 out=$scratch/out
 submit() {
     rm -f "$out/merged.rc"
@@ -47,7 +49,7 @@ rc=$(cat "$out/merged.rc")
 echo "check-slurm: array of 3 shards + merge in ${t_array} s; per shard (K N host cpus seconds load exit):"
 sed 's/^/    /' "$out/times.tsv"
 t0=$(date +%s)
-"$bin" $sweep --format json > "$scratch/one.jsonl" || fail "the one-process run failed"
+"$bin" "${sweep_words[@]}" --format json > "$scratch/one.jsonl" || fail "the one-process run failed"
 echo "check-slurm: one-process run in $(( $(date +%s) - t0 )) s"
 norm "$scratch/one.jsonl" > "$scratch/one.norm"
 norm "$out/merged.txt" > "$scratch/merged.norm"

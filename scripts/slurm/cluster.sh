@@ -5,29 +5,34 @@
 # $scratch is the scratch directory, SLURM_CONF is exported, and an EXIT trap
 # stops exactly the daemons started here (slurmd and slurmctld by their pid
 # files; munged only when no munge daemon answered before), keeping the
-# scratch directory's files in $root/build/$cluster_keep_dir when keep=1.
+# scratch directory's files in $root/build/$cluster_keep_dir (a plain name of
+# [A-Za-z0-9._-], else check-slurm) when keep=1; process ids read from the
+# pid files are killed only when they are decimal numbers.
 # cluster_start calls skip "reason" (defined by the caller) when the cluster
 # cannot be started.
 cluster_start() {
-scratch=$(mktemp -d /tmp/attnrank-slurm-XXXXXX)
+scratch=$(mktemp -d /tmp/attnrank-slurm-XXXXXX) && [ -d "$scratch" ] || skip "cannot make a scratch directory in /tmp"
 started_munge=""
+# the directory kept under build/ (a plain name, else the default)
+[[ ${cluster_keep_dir:-} =~ ^[A-Za-z0-9._-]+$ && $cluster_keep_dir != .* ]] || cluster_keep_dir=check-slurm
 cleanup() {
     for p in "$scratch/slurmd.pid" "$scratch/slurmctld.pid"; do
         if [ -s "$p" ]; then
             pid=$(cat "$p")
+            [[ $pid =~ ^[1-9][0-9]*$ ]] || { echo "slurm: $p holds no process id: not killed"; continue; }
             kill "$pid" 2>/dev/null
             for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
             kill -9 "$pid" 2>/dev/null
         fi
     done
-    if [ -n "$started_munge" ]; then
+    if [[ $started_munge =~ ^[1-9][0-9]*$ ]]; then
         kill "$started_munge" 2>/dev/null
         for _ in $(seq 50); do kill -0 "$started_munge" 2>/dev/null || break; sleep 0.1; done
     fi
     if [ "${keep:-0}" = 1 ]; then
-        mkdir -p "$root/build/${cluster_keep_dir:-check-slurm}" &&
-            cp -r "$scratch"/* "$root/build/${cluster_keep_dir:-check-slurm}/" 2>/dev/null
-        echo "slurm: logs kept in build/${cluster_keep_dir:-check-slurm}/"
+        mkdir -p "$root/build/$cluster_keep_dir" &&
+            cp -r "$scratch"/* "$root/build/$cluster_keep_dir/" 2>/dev/null
+        echo "slurm: logs kept in build/$cluster_keep_dir/"
     fi
     rm -rf "$scratch"
 }

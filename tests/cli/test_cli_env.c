@@ -76,6 +76,47 @@ START_TEST(test_env_refused)
 }
 END_TEST
 
+/* Issue 21 item 12: the streaming limits, the progress delay and
+ * OPENBLAS_NUM_THREADS were read where used, and "1x", "-3" or "soon"
+ * silently meant the default; now each is refused at start-up (exit 2, one
+ * line naming the variable and its value, nothing on stdout). */
+START_TEST(test_env_stream_progress)
+{
+    const char *int_bad[] = { "1x", "-3", "soon", "", " 4", "4 ", "+4", "0", "1e3", "18446744073709551616" };
+    for (size_t i = 0; i < sizeof int_bad / sizeof int_bad[0]; i++) {
+        version_with("ATTNRANK_STREAM_MIB", int_bad[i], 2);
+        version_with("ATTNRANK_MAX_STREAM_N", int_bad[i], 2);
+        version_with("OPENBLAS_NUM_THREADS", int_bad[i], 2);
+    }
+    version_with("ATTNRANK_STREAM_MIB", "1048577", 2);      /* above 1 TiB */
+    version_with("ATTNRANK_MAX_STREAM_N", "16777217", 2);   /* above 2^24 points */
+    version_with("OPENBLAS_NUM_THREADS", "1025", 2);
+    version_with("ATTNRANK_STREAM_MIB", "1", 0);
+    version_with("ATTNRANK_STREAM_MIB", "1048576", 0);
+    version_with("ATTNRANK_MAX_STREAM_N", "100", 0);
+    version_with("OPENBLAS_NUM_THREADS", "2", 0);
+    const char *sec_bad[] = { "soon", "-3", "-0.5", "1x", "", "nan", "inf", "1e7", "1e-320" };
+    for (size_t i = 0; i < sizeof sec_bad / sizeof sec_bad[0]; i++)
+        version_with("ATTNRANK_PROGRESS_AFTER", sec_bad[i], 2);
+    version_with("ATTNRANK_PROGRESS_AFTER", "0", 0);
+    version_with("ATTNRANK_PROGRESS_AFTER", "0.5", 0);
+    version_with("ATTNRANK_PROGRESS_AFTER", "1000000", 0);
+    /* the range is in the message, and the refusal comes before a bracket's own work */
+    const char *bargs[] = { "bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "8",
+                            "--beta", "1", "--eps", "0.1", "--progress", NULL };
+    ck_assert_int_eq(setenv("ATTNRANK_PROGRESS_AFTER", "soon", 1), 0);
+    cli_expect_refused(edir, bargs, 2, "ATTNRANK_PROGRESS_AFTER='soon' is not a finite number: expected a number in "
+                       "[0, 1000000]", 60);
+    unsetenv("ATTNRANK_PROGRESS_AFTER");
+    ck_assert_int_eq(setenv("ATTNRANK_STREAM_MIB", "1x", 1), 0);
+    cli_expect_refused(edir, bargs, 2, "ATTNRANK_STREAM_MIB='1x': expected a decimal integer in [1, 1048576]", 60);
+    unsetenv("ATTNRANK_STREAM_MIB");
+    ck_assert_int_eq(setenv("ATTNRANK_MAX_STREAM_N", "-3", 1), 0);
+    cli_expect_refused(edir, bargs, 2, "ATTNRANK_MAX_STREAM_N='-3': expected a decimal integer in [1, 16777216]", 60);
+    unsetenv("ATTNRANK_MAX_STREAM_N");
+}
+END_TEST
+
 /* The range is in the message, and the refusal comes before the command's
  * own work and messages. */
 START_TEST(test_env_message)
@@ -133,6 +174,7 @@ Suite *suite_cli_env(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_env_refused);
     tcase_add_test(tc, test_env_message);
+    tcase_add_test(tc, test_env_stream_progress);
     tcase_add_test(tc, test_forced_blas_core);
     suite_add_tcase(s, tc);
     return s;

@@ -29,6 +29,26 @@ START_TEST(sizes)
 }
 END_TEST
 
+/* env_size_opt: unset is "not set" (another library's default), set must be in range. */
+START_TEST(optional_sizes)
+{
+    size_t v = 77;
+    int set = -1;
+    unsetenv(VAR);
+    ck_assert(env_size_opt(VAR, 1, 8, &set, &v) == AR_OK && set == 0 && v == 77);
+    setenv(VAR, "8", 1);
+    ck_assert(env_size_opt(VAR, 1, 8, &set, &v) == AR_OK && set == 1 && v == 8);
+    const char *bad[] = { "", "0", "9", "-1", "2x", " 2", "1e0" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv(VAR, bad[i], 1);
+        v = 77;
+        ck_assert_msg(env_size_opt(VAR, 1, 8, &set, &v) == AR_EINVAL && v == 77 && set == 0, "'%s' accepted", bad[i]);
+        ck_assert_msg(strstr(ar_error_get(), VAR) && strstr(ar_error_get(), "[1, 8]"), "%s", ar_error_get());
+    }
+    unsetenv(VAR);
+}
+END_TEST
+
 START_TEST(reals_and_flags)
 {
     double x = 0;
@@ -80,6 +100,7 @@ Suite *suite_envvar(void)
     Suite *s = suite_create("envvar");
     TEST_TCASE(tc, "envvar");
     tcase_add_test(tc, sizes);
+    tcase_add_test(tc, optional_sizes);
     tcase_add_test(tc, reals_and_flags);
     tcase_add_test(tc, library_variables);
     suite_add_tcase(s, tc);

@@ -3,6 +3,7 @@
 #include "theory/brackets/bracket_impl.h"
 #include "theory/brackets/bracket_status.h"
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -39,23 +40,22 @@ void bracket_opts_default(bracket_opts_t *o)
     o->use_lower = 1;
 }
 
-size_t bracket_env_size(const char *name, size_t def)
+ar_status bracket_stream_mib(size_t *mib)
 {
-    const char *s = getenv(name);
-    if (s) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (end != s && *end == '\0' && v > 0 && v < ((unsigned long long)1 << 40) && s[0] != '-')
-            return (size_t)v;
-    }
-    return def;
+    return env_size("ATTNRANK_STREAM_MIB", 1, BRACKET_STREAM_MIB_MAX, 1024, mib);
 }
 
-size_t bracket_stream_bytes(const bracket_opts_t *o)
+ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
 {
-    if (o && o->stream_bytes)
-        return o->stream_bytes;
-    return bracket_env_size("ATTNRANK_STREAM_MIB", 1024) << 20;
+    if (o && o->stream_bytes) {
+        *bytes = o->stream_bytes;
+        return AR_OK;
+    }
+    size_t mib;
+    ar_status st = bracket_stream_mib(&mib);
+    if (st == AR_OK)
+        *bytes = mib << 20;
+    return st;
 }
 
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...)
@@ -353,9 +353,12 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     int rsvd_auto = o->use_rsvd < 0 && o->use_svd < 0 && big > BRACKET_RSVD_MIN_N;
     int rsvd_on = o->use_rsvd > 0 || rsvd_auto;
     int forced_full = o->use_svd > 0 || o->use_symeig > 0 || o->use_pchol > 0;
-    if (rsvd_on && !forced_full && o->prec == 0 && (double)m * (double)n * 8.0 > (double)bracket_stream_bytes(o)) {
+    size_t stream_bytes = 0, stream_max = 0;
+    if (rsvd_on && !forced_full && o->prec == 0 && (st = bracket_stream_bytes(o, &stream_bytes)))
+        return st;
+    if (rsvd_on && !forced_full && o->prec == 0 && (double)m * (double)n * 8.0 > (double)stream_bytes) {
         st = bracket_compute_stream(Q, K, beta, eps, o, out);
-        if (st != AR_EINVAL || out->enclosure || big > bracket_stream_max_n())
+        if (st != AR_EINVAL || out->enclosure || bracket_stream_max_n(&stream_max) || big > stream_max)
             return st;
         /* the double enclosure does not apply: the whole matrix in Arb below (if it fits) */
         memset(out, 0, sizeof *out);

@@ -61,8 +61,21 @@ void bracket_opts_default(bracket_opts_t *o);
 /* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */
 #define BRACKET_STREAM_LOWER_ROWS 2048
 
-/* Streaming threshold in bytes of the image (see bracket_opts_t.stream_bytes). */
-size_t bracket_stream_bytes(const bracket_opts_t *o);
+/* Accepted ranges of ATTNRANK_STREAM_MIB (MiB, default 1024) and
+ * ATTNRANK_MAX_STREAM_N (points per side, default 65536). */
+#define BRACKET_STREAM_MIB_MAX 1048576
+#define BRACKET_STREAM_MAX_N_MAX 16777216
+
+/* The default streaming threshold in MiB: ATTNRANK_STREAM_MIB, a decimal
+ * integer in [1, BRACKET_STREAM_MIB_MAX], 1024 when unset; any other value
+ * is AR_EINVAL with one line naming the variable and the range
+ * (numerics/envvar.h).  The CLI checks it once at start-up. */
+ar_status bracket_stream_mib(size_t *mib);
+
+/* *bytes = the streaming threshold in bytes of the image: o->stream_bytes
+ * when set (see bracket_opts_t.stream_bytes), else bracket_stream_mib()
+ * MiB (its AR_EINVAL for a bad value). */
+ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes);
 /* Largest spread max log t - min log t for which symeig stands in for the SVD. */
 #define BRACKET_SVD_SPREAD 0.05
 
@@ -123,9 +136,13 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
  * block + prefix n).  AR_EINVAL when the double enclosure does not apply
  * (logits too large: see numerics/softmax_dbl.h; bracket_compute then
  * tries the in-memory Arb enclosure) and, with a message naming
- * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n(). */
-/* Largest m or n the streamed route accepts: 65536, or ATTNRANK_MAX_STREAM_N. */
-size_t bracket_stream_max_n(void);
+ * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n() (or
+ * that variable's value is refused). */
+/* *out = the largest m or n the streamed route accepts: ATTNRANK_MAX_STREAM_N,
+ * a decimal integer in [1, BRACKET_STREAM_MAX_N_MAX], 65536 when unset; any
+ * other value is AR_EINVAL with one line naming the variable and the range
+ * (numerics/envvar.h).  The CLI checks it once at start-up. */
+ar_status bracket_stream_max_n(size_t *out);
 
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
                                  const bracket_opts_t *o, bracket_t *out);

@@ -13,10 +13,6 @@ ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, d
 /* out <- the trivial bracket 1 <= rank <= min(m, n), status "inconclusive". */
 void bracket_set_trivial(bracket_t *out, size_t m, size_t n);
 
-/* The positive decimal integer in environment variable name, or def when it is
- * unset or not one. */
-size_t bracket_env_size(const char *name, size_t def);
-
 /* Stage message through o->progress (printf-style), if set. */
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

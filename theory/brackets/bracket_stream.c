@@ -7,12 +7,13 @@
 #include <string.h>
 #include "numerics/amat.h"
 #include "numerics/clock.h"
+#include "numerics/envvar.h"
 #include "numerics/fps.h"
 #include "numerics/softmax_dbl.h"
 
-size_t bracket_stream_max_n(void)
+ar_status bracket_stream_max_n(size_t *out)
 {
-    return bracket_env_size("ATTNRANK_MAX_STREAM_N", 65536);
+    return env_size("ATTNRANK_MAX_STREAM_N", 1, BRACKET_STREAM_MAX_N_MAX, 65536, out);
 }
 
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,
@@ -23,7 +24,9 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
     if (st != AR_OK)
         return st;
-    size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax = bracket_stream_max_n();
+    size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax;
+    if ((st = bracket_stream_max_n(&nmax)))
+        return st;
     if (m > nmax || n > nmax) {
         ar_error_set("bracket: %zu x %zu exceeds the streamed dense route's limit of %zu points per side "
                      "(O(m n k) work per pass; set ATTNRANK_MAX_STREAM_N to raise it)", m, n, nmax);

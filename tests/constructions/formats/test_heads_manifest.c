@@ -5,8 +5,9 @@
  * manifest (format, version, keys, counts, integers, scale, names, paths
  * that leave the manifest's directory, duplicates, missing entries) and
  * every bad .npy (missing, wrong shape) is refused with one line naming the
- * manifest or the file. */
+ * manifest or the file; so is every path through a symbolic link. */
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,11 +110,11 @@ START_TEST(manifest_valid)
 }
 END_TEST
 
-/* The manifest text with `from` replaced by `to` must be refused, one line
- * containing `needle`. */
-static void refused(const char *from, const char *to, const char *needle)
+/* The manifest text of base.json (already written) with `from` replaced by
+ * `to` must be refused, one line containing `needle`; with status want
+ * unless want is AR_OK. */
+static void load_refused(const char *from, const char *to, ar_status want, const char *needle)
 {
-    write_model("base.json", NULL);
     char p[256], *buf;
     size_t n;
     snprintf(p, sizeof p, "%s/base.json", dir);
@@ -128,9 +129,17 @@ static void refused(const char *from, const char *to, const char *needle)
     model_heads_t D;
     ar_status st = heads_manifest_load(p, (size_t)-1, &D);
     ck_assert_msg(st != AR_OK, "accepted with '%s' -> '%s'", from, to);
+    ck_assert_msg(want == AR_OK || st == want, "'%s' -> '%s': status %d, expected %d", from, to, st, want);
     const char *m = ar_error_get();
     ck_assert_msg(strchr(m, '\n') == NULL && strstr(m, needle), "'%s' -> '%s': message '%s'", from, to, m);
     ck_assert_uint_eq(D.nlayers, 0);
+}
+
+/* write_model, then load_refused (any failing status). */
+static void refused(const char *from, const char *to, const char *needle)
+{
+    write_model("base.json", NULL);
+    load_refused(from, to, AR_OK, needle);
 }
 
 START_TEST(manifest_refused)
@@ -169,6 +178,89 @@ START_TEST(manifest_refused)
 }
 END_TEST
 
+/* Issue 21 (6): a path that passes the lexical checks but goes through a
+ * symbolic link -- a linked directory pointing outside the manifest's
+ * directory, a linked .npy file, or a link that stays inside -- is refused
+ * with one line naming the manifest, the entry and the link (AR_EINVAL),
+ * although the file behind it is a valid .npy of the right shape (which
+ * the old reader loaded). */
+START_TEST(manifest_symlinks)
+{
+    char out[64], p[256], t[256];
+    snprintf(out, sizeof out, "/tmp/attnrank_outside_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(out));
+    write_model("base.json", NULL);
+    double x[4 * 3];
+    for (size_t r = 0; r < 4; r++)
+        for (size_t c = 0; c < 3; c++)
+            x[r * 3 + c] = val(0, 0, 0, 0, r, c);
+    snprintf(p, sizeof p, "%s/q000.npy", out);            /* outside: the same valid 4 x 3 block */
+    ck_assert_int_eq(npy_write(p, x, 4, 3), AR_OK);
+    snprintf(p, sizeof p, "%s/link", dir);                 /* a directory link to outside */
+    ck_assert_int_eq(symlink(out, p), 0);
+    snprintf(p, sizeof p, "%s/alias", dir);                /* a directory link that stays inside */
+    ck_assert_int_eq(symlink("sub", p), 0);
+    snprintf(p, sizeof p, "%s/sub/linked.npy", dir);       /* a file link to outside */
+    snprintf(t, sizeof t, "%s/q000.npy", out);
+    ck_assert_int_eq(symlink(t, p), 0);
+    snprintf(p, sizeof p, "%s/sub/inner.npy", dir);        /* a file link that stays inside */
+    ck_assert_int_eq(symlink("q000.npy", p), 0);
+    char m[256];
+    snprintf(m, sizeof m, "%s/bad.json: the file entry of layer 0 head 0 input 0, \"q\": the path 'link/q000.npy' "
+             "goes through the symbolic link 'link'", dir);
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"link/q000.npy\"", AR_EINVAL, m);
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"./link//q000.npy\"", AR_EINVAL, "symbolic link 'link'");
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"alias/q000.npy\"", AR_EINVAL, "symbolic link 'alias'");
+    snprintf(m, sizeof m, "%s/bad.json: the file entry of layer 0 head 0 input 0, \"q\": the path 'sub/linked.npy' "
+             "is a symbolic link", dir);
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"sub/linked.npy\"", AR_EINVAL, m);
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"sub/inner.npy\"", AR_EINVAL, "'sub/inner.npy' is a symbolic");
+    load_refused("\"k\":\"./sub/k000.npy\"", "\"k\":\"sub/linked.npy\"", AR_EINVAL, "0, \"k\": the path");
+    /* a component that is a file, and a missing one: not links, the OS's reason (missing: AR_EIO) */
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"sub/q000.npy/x\"", AR_EINVAL, "'q000.npy' is not a directory");
+    load_refused("\"q\":\"sub/q000.npy\"", "\"q\":\"nodir/q000.npy\"", AR_EIO, "cannot open 'nodir'");
+    /* the outside file is untouched and still readable; the valid manifest still loads */
+    model_heads_t D;
+    snprintf(p, sizeof p, "%s/base.json", dir);
+    ck_assert_msg(heads_manifest_load(p, (size_t)-1, &D) == AR_OK, "%s", ar_error_get());
+    model_heads_clear(&D);
+    snprintf(t, sizeof t, "rm -rf '%s'", out);
+    ck_assert_int_eq(system(t), 0);
+}
+END_TEST
+
+/* infile_handoff (what the manifest reader uses to read the descriptor it
+ * opened): the next infile_open of that path takes the descriptor, once;
+ * any other path is refused meanwhile; withdrawn, names open again. */
+START_TEST(infile_handoff_once)
+{
+    char p[256], o[256];
+    ck_assert_int_eq(test_write_file(dir, "a.txt", "abc", 3), 0);
+    ck_assert_int_eq(test_write_file(dir, "b.txt", "xyz", 3), 0);
+    snprintf(p, sizeof p, "%s/a.txt", dir);
+    snprintf(o, sizeof o, "%s/b.txt", dir);
+    int fd = open(o, O_RDONLY | O_CLOEXEC);                /* b's bytes, handed over under a's name */
+    ck_assert_int_ge(fd, 0);
+    infile_handoff(p, fd);
+    char *buf;
+    size_t n;
+    ck_assert_int_eq(infile_read_all(o, NULL, 100, &buf, &n), AR_EINVAL);
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "not the file handed over"));
+    ck_assert_int_eq(infile_read_all(p, NULL, 100, &buf, &n), AR_OK);
+    ck_assert(n == 3 && memcmp(buf, "xyz", 3) == 0);
+    free(buf);
+    ck_assert_int_eq(infile_read_all(p, NULL, 100, &buf, &n), AR_EINVAL);   /* taken: not twice */
+    infile_handoff_end();
+    ck_assert_int_eq(infile_read_all(p, NULL, 100, &buf, &n), AR_OK);
+    ck_assert(n == 3 && memcmp(buf, "abc", 3) == 0);
+    free(buf);
+    fd = open(o, O_RDONLY | O_CLOEXEC);                    /* not taken: closed by infile_handoff_end */
+    infile_handoff(p, fd);
+    infile_handoff_end();
+    ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+}
+END_TEST
+
 Suite *suite_heads_manifest(void)
 {
     Suite *s = suite_create("heads_manifest");
@@ -176,6 +268,8 @@ Suite *suite_heads_manifest(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, manifest_valid);
     tcase_add_test(tc, manifest_refused);
+    tcase_add_test(tc, manifest_symlinks);
+    tcase_add_test(tc, infile_handoff_once);
     suite_add_tcase(s, tc);
     return s;
 }
