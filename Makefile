@@ -147,25 +147,31 @@ check-run: $(BUILD)/tests/run_tests $(BIN)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
 	  '$(BUILD)/tests/run_tests'
 
+# JOBS: the shards of make verify side by side under GNU parallel; default the
+# number of CPUs (nproc, at most 256), JOBS=1 one process.  Every number is the
+# one-process run's (tests/cli/test_merge.c); only the times differ.
+ar_nproc := $(shell nproc 2>/dev/null)
+VJOBS = $(if $(JOBS),$(JOBS),$(if $(call ar_one_of,$(ar_nproc),$(ar_1_256)),$(ar_nproc),1))
+
 verify: deps
-	@$(if $(JOBS),sh scripts/deps.sh parallel)
+	@$(if $(filter-out 1,$(VJOBS)),sh scripts/deps.sh parallel)
 	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then sh scripts/deps.sh calib || \
 	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
 
-# make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json]: one Check run of the theorem suites
+# make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json] [JOBS=N]: one Check run of the theorem suites
 # (CLAIM, JOBS, VERIFY_FORMAT and RESUME were checked at the top; verify_jobs.sh checks again)
 verify-run: $(BUILD)/tests/run_verify $(BIN)
 	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
-ifeq ($(JOBS),)
+ifeq ($(VJOBS),1)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE='verify_$(CLAIM)') $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
 	  '$(BUILD)/tests/run_verify'
 else
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
-	  sh scripts/verify_jobs.sh '$(JOBS)' '$(abspath $(BIN))' '$(abspath $(BUILD))' '$(CLAIM)'
+	  sh scripts/verify_jobs.sh '$(VJOBS)' '$(abspath $(BIN))' '$(abspath $(BUILD))' '$(CLAIM)'
 endif
 
 check-slurm: deps
