@@ -687,7 +687,8 @@ static ar_status cast(onnx_run_t *R, const onnx_node_t *N, const onnx_tensor_t *
                          !isfinite(x) ? "not finite" : to == ONNX_I64 ? "beyond 2^53" : "out of range");
             return AR_EINVAL;
         } else {
-            O->data[k] = trunc(x);
+            double t = trunc(x);
+            O->data[k] = t == 0 ? 0.0 : t;            /* an integer has no -0 (trunc(-0.5) is -0) */
         }
     }
     O->dtype = (int)to;
@@ -792,6 +793,10 @@ static ar_status concat(onnx_run_t *R, const onnx_node_t *N, const onnx_tensor_t
             memcpy(O->data + o * (size_t)od[ax] * inner + off, in[k]->data + o * blk, blk * sizeof(double));
         off += blk;
     }
+    if (is_int_type(X->dtype))
+        for (size_t k = 0; k < O->size; k++)
+            if (O->data[k] == 0)
+                O->data[k] = 0.0;                     /* a float input's -0 */
     return AR_OK;
 }
 

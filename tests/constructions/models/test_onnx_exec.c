@@ -191,6 +191,11 @@ START_TEST(cast_nonfinite_to_int64)
     ck_assert(out.dtype == ONNX_I64 && out.size == 1 && out.data[0] == -3.0);
     onnx_tensor_clear(&out);
     onnx_graph_clear(&G);
+    cast_graph(&G, ONNX_F64, -1.0, 4.0, ONNX_I32);   /* -0.25: the integer 0, not -0 */
+    ck_assert_msg(run(&G, &X, "c", &out) == AR_OK, "%s", ar_error_get());
+    ck_assert(out.dtype == ONNX_I32 && out.data[0] == 0.0 && !signbit(out.data[0]));
+    onnx_tensor_clear(&out);
+    onnx_graph_clear(&G);
     cast_graph(&G, ONNX_F64, 3.0, 2.0, ONNX_I64);    /* Reshape(k, [1]) */
     ck_assert_msg(run(&G, &X, "y", &out) == AR_OK, "%s", ar_error_get());
     ck_assert(out.rank == 1 && out.dims[0] == 1 && out.data[0] == 1.0);
