@@ -252,7 +252,7 @@ FUZZ_LIB_SRC := numerics/infile.c numerics/pinstore.c numerics/parse.c numerics/
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
                 constructions/formats/spm_tokenizer.c constructions/formats/corpus.c constructions/formats/onnx.c \
                 constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c \
-                constructions/formats/shardfile.c
+                constructions/formats/shardfile.c constructions/models/onnx_exec.c constructions/models/onnx_ops.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
