@@ -248,14 +248,19 @@ ar_status sphere_zonal_count(size_t d, double theta, size_t max_points, size_t *
 ar_status sphere_zonal(pointset_t *P, size_t d, double theta, size_t max_points)
 {
     memset(P, 0, sizeof *P);
-    size_t n = 0;
-    ar_status st = sphere_zonal_count(d, theta, max_points, &n);
+    if (!args_ok(d, theta, max_points))
+        return AR_EINVAL;
+    /* count at most one point more than the allocation limit holds (the count
+     * pass is then bounded by memory too) */
+    size_t room = ar_max_alloc() / (d * sizeof(double));
+    size_t cap = max_points <= room ? max_points : room + 1, n = 0;
+    ar_status st = zgen_run(d, theta, cap, NULL, &n);
     if (st != AR_OK)
         return st;
-    if (n > SIZE_MAX / (d * sizeof(double)) || n * d * sizeof(double) > ar_max_alloc()) {
-        ar_error_set("sphere_zonal: %zu points in d = %zu need %.3g GiB, above the allocation limit "
-                     "(ATTNRANK_MAX_ALLOC_GB); lower the number of points or raise theta", n, d,
-                     (double)n * (double)d * 8.0 / 1073741824.0);
+    if (n > room) {
+        ar_error_set("sphere_zonal: more than %zu points in d = %zu (theta = %g) exceed the allocation "
+                     "limit (ATTNRANK_MAX_ALLOC_GB); lower the number of points or raise theta", room, d,
+                     theta);
         return AR_ENOMEM;
     }
     if ((st = pointset_init(P, n, d)) != AR_OK)
