@@ -710,9 +710,17 @@ static ar_status probe(size_t d, double theta, double beta, double eps, uint64_t
 {
     pointset_t P;
     memset(&P, 0, sizeof P);
-    ar_status st = gen == PACK_GEN_ZONAL && d >= 3
-                       ? sphere_zonal(&P, d, fmax(theta, SPHERE_ZONAL_THETA_MIN), max_points)
-                       : sphere_packing(&P, d, theta, max_points, seed, patience);
+    if (gen == PACK_GEN_AUTO && d >= 3) {
+        size_t npool = 0;
+        ar_status sc = sphere_zonal_count(d, fmax(0.5 * theta, SPHERE_ZONAL_THETA_MIN), PACK_POOL_MAX + 1, &npool);
+        if (sc)
+            return sc;
+        gen = npool <= PACK_POOL_MAX && theta >= 2 * SPHERE_ZONAL_THETA_MIN ? PACK_GEN_POOL : PACK_GEN_ZONAL;
+    }
+    ar_status st = d < 3 || gen == PACK_GEN_GREEDY
+                       ? sphere_packing(&P, d, theta, max_points, seed, patience)
+                   : gen == PACK_GEN_POOL ? sphere_packing_pool(&P, d, theta, max_points, seed, PACK_POOL_MAX)
+                                          : sphere_zonal(&P, d, fmax(theta, SPHERE_ZONAL_THETA_MIN), max_points);
     if (st != AR_OK)
         return st;
     st = method == PACK_INVNORM ? pack_invnorm(&P, beta, eps, c)
@@ -729,7 +737,7 @@ ar_status pack_lower_search_gen(size_t d, double beta, double eps, uint64_t seed
 {
     if (!out || d < 2 || d > 16 || !isfinite(beta) || beta < 0 || !(eps > 0 && eps < 1) ||
         max_points == 0 || (method != PACK_DIAGDOM && method != PACK_INVNORM) ||
-        (gen != PACK_GEN_ZONAL && gen != PACK_GEN_GREEDY) ||
+        (gen != PACK_GEN_ZONAL && gen != PACK_GEN_GREEDY && gen != PACK_GEN_POOL && gen != PACK_GEN_AUTO) ||
         (method == PACK_INVNORM && max_points > INVNORM_MAX)) {
         ar_error_set("pack_lower_search: need out != NULL, 2 <= d <= 16, finite beta >= 0, "
                      "0 < eps < 1, max_points >= 1 (<= %d for invnorm) (d=%zu beta=%g eps=%g "
@@ -808,7 +816,7 @@ ar_status pack_lower_search_gen(size_t d, double beta, double eps, uint64_t seed
 ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t seed,
                                  size_t max_points, pack_method_t method, pack_cert_t *out)
 {
-    return pack_lower_search_gen(d, beta, eps, seed, max_points, method, PACK_GEN_ZONAL, out);
+    return pack_lower_search_gen(d, beta, eps, seed, max_points, method, PACK_GEN_AUTO, out);
 }
 
 ar_status pack_lower_search(size_t d, double beta, double eps, uint64_t seed,

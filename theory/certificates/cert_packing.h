@@ -41,10 +41,20 @@ typedef struct {
 typedef enum { PACK_DIAGDOM = 0, PACK_INVNORM = 1 } pack_method_t;
 
 /* The packings pack_lower_search probes: the recursive zonal code
- * (sphere_zonal, deterministic; the default) or the greedy random caps of
- * sphere_packing (the construction before issue 22, kept for comparison).
- * d = 2 is the regular polygon either way. */
-typedef enum { PACK_GEN_ZONAL = 0, PACK_GEN_GREEDY = 1 } pack_gen_t;
+ * (sphere_zonal, deterministic), the greedy random caps of sphere_packing
+ * (the construction before issue 22, kept for comparison), or the saturated
+ * greedy over the zonal code at theta/2 (sphere_packing_pool).  PACK_GEN_AUTO
+ * (the default) takes the pool wherever its candidates number at most
+ * PACK_POOL_MAX, else the zonal code: a saturated random packing has a
+ * density relative to the densest packing that does not depend on its size,
+ * so its certified sizes grow with the law's exponent from small beta on,
+ * while the zonal code's relative density grows with n (pre-asymptotic
+ * slopes up to 0.12 above the law in d = 4 on beta 20..200); the zonal code
+ * reaches millions of points (proofs-notes/packing-lower-bounds.md,
+ * section 6).  d = 2 is the regular polygon in every case. */
+typedef enum { PACK_GEN_ZONAL = 0, PACK_GEN_GREEDY = 1, PACK_GEN_POOL = 2, PACK_GEN_AUTO = 3 } pack_gen_t;
+
+#define PACK_POOL_MAX 4000000   /* candidates of the pooled greedy (about 300 MB in d = 8) */
 
 /* The diagonal-dominance inequality (THEORY 3.4(a)) in its row-sum form: 1 iff
  * (1 - R)/(1 + R) > eps is proven for the ball R (Arb at 96 bits; an
