@@ -7,6 +7,7 @@
 #include <string.h>
 #include <flint/flint.h>
 #include "numerics/cancel.h"
+#include "numerics/blas_select.h"
 #include "numerics/envvar.h"
 #include "numerics/oom.h"
 #include "numerics/parallel.h"
@@ -52,7 +53,7 @@ attnrank_status attnrank_check_environment(void)
     ar_status st;
     ar_error_set("%s", "");
     if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = oom_check_env()) || (st = par_flint_threads_env()) || (st = bracket_stream_mib(&v)) ||
+        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) || (st = bracket_stream_mib(&v)) ||
         (st = bracket_stream_max_n(&v)) || (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)))
         return (attnrank_status)st;
     return ATTNRANK_OK;
@@ -60,7 +61,7 @@ attnrank_status attnrank_check_environment(void)
 
 void attnrank_cleanup(void)
 {
-    flint_cleanup();
+    flint_cleanup_master();
 }
 
 void attnrank_options_default(attnrank_options *o)

@@ -157,7 +157,7 @@ attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n,
         ar_error_set("sphere_generate: beta must be finite and >= 0 (got %g)", beta);
         return ATTNRANK_EINVAL;
     }
-    if (!(theta > 0))
+    if (isnan(theta))
         theta = sphere_packing_theta(beta);
     pointset_t P;
     memset(&P, 0, sizeof P);

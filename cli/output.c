@@ -63,25 +63,14 @@ int cmd_fail(int st)
     return st == AR_EINVAL ? 2 : 1;
 }
 
-void out_json_fmpz(FILE *f, const fmpz_t x)
+void out_json_decimal(FILE *f, const char *x)
 {
-    fmpz_t lim;
-    fmpz_init(lim);
-    fmpz_one(lim);
-    fmpz_mul_2exp(lim, lim, 53);
-    if (fmpz_cmpabs(x, lim) < 0) {
-        fmpz_fprint(f, x);
-    } else {
-        fputc('"', f);
-        fmpz_fprint(f, x);
-        fputc('"', f);
-    }
-    fmpz_clear(lim);
-}
-
-double out_log10_fmpz(const fmpz_t x)
-{
-    return fmpz_dlog(x) / log(10.0);
+    static const char lim[] = "9007199254740992";   /* 2^53 */
+    size_t k = strlen(x), kl = sizeof lim - 1;
+    if (k < kl || (k == kl && strcmp(x, lim) < 0))
+        fputs(x, f);
+    else
+        fprintf(f, "\"%s\"", x);
 }
 
 double out_now(void)

@@ -3,7 +3,6 @@
 #define ATTNRANK_CLI_OUTPUT_H
 
 #include <stdio.h>
-#include <flint/fmpz.h>
 
 /* Print s as a JSON string literal, encoded by jansson in pure ASCII (every
  * character outside printable ASCII as \uXXXX; invalid UTF-8 bytes as the
@@ -18,12 +17,9 @@ void out_json_number(FILE *f, double v);
  * as "\|".  For every string that may come from a file. */
 void out_text(FILE *f, const char *s, int md);
 
-/* Print an exact integer for JSON: a number when it fits in 2^53, else a
- * decimal string in quotes. */
-void out_json_fmpz(FILE *f, const fmpz_t x);
-
-/* log10 of a positive integer of any size. */
-double out_log10_fmpz(const fmpz_t x);
+/* Print an exact non-negative integer given as decimal digits for JSON: a
+ * number when it is below 2^53, else a decimal string in quotes. */
+void out_json_decimal(FILE *f, const char *digits);
 
 /* Wall clock (monotonic) in seconds. */
 double out_now(void);

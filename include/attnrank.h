@@ -84,13 +84,15 @@ ATTNRANK_EXPORT const char *attnrank_status_name(attnrank_status s);
 
 /* Check once, before any work, every environment variable the library reads
  * (ATTNRANK_MAX_ALLOC_GB, ATTNRANK_BALL_DENSE_MAX, ATTNRANK_MAX_SCALE_N,
- * ATTNRANK_STREAM_MIB, ATTNRANK_MAX_STREAM_N, ATTNRANK_FLINT_THREADS,
- * ATTNRANK_SHARD_KEY, OPENBLAS_NUM_THREADS; README "Usage"): ATTNRANK_EINVAL
+ * OPENBLAS_CORETYPE, ATTNRANK_BLAS_AUTO, ATTNRANK_OOM_REEXEC, ATTNRANK_STREAM_MIB,
+ * ATTNRANK_MAX_STREAM_N, ATTNRANK_FLINT_THREADS, OPENBLAS_NUM_THREADS,
+ * ATTNRANK_SHARD_KEY; README "Usage"): ATTNRANK_EINVAL
  * with a line naming the variable and its range for any value outside it.
  * Optional (a bad value is also refused by the call that reads it). */
 ATTNRANK_EXPORT attnrank_status attnrank_check_environment(void);
 
-/* Release the library's per-thread caches (FLINT's); optional, before exit. */
+/* Release FLINT's caches and thread pool; optional, once, from the main
+ * thread before exit, when no other call runs. */
 ATTNRANK_EXPORT void attnrank_cleanup(void);
 
 /* ---- options of a computation ---- */
@@ -157,8 +159,8 @@ ATTNRANK_EXPORT attnrank_status attnrank_points_read(const char *npy_path, const
 /* The points of sphere family `family` ("polygon" (d = 2), "fibonacci"
  * (d = 3), "packing" (separation theta, at most n points) or "uniform"
  * (seeded)) of n points in dimension d: the CLI's --geometry sphere.  theta
- * <= 0 means the default separation attnrank_sphere_packing_theta(beta) for
- * the packing family (ignored by the others). */
+ * NaN means the default separation attnrank_sphere_packing_theta(beta) for
+ * the packing family (ignored by the others; the packing needs theta > 0). */
 ATTNRANK_EXPORT attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n, double theta,
                                                          double beta, uint64_t seed, attnrank_points **out);
 
@@ -334,6 +336,26 @@ ATTNRANK_EXPORT attnrank_status attnrank_head_weights(const double *wq, const do
                                                       const attnrank_options *o, attnrank_head_result *h);
 
 ATTNRANK_EXPORT void attnrank_head_clear(attnrank_head_result *h);
+
+/* ---- the Funk-Hecke spectral check (not a certificate) ---- */
+
+typedef struct {
+    size_t n, d;
+    double beta, tau;
+    size_t count_pred;          /* continuum eigenvalues >= tau lambda_0, with multiplicity */
+    size_t count_num;           /* computed eigenvalues >= tau (largest computed) */
+    unsigned long max_degree;   /* largest k with lambda_k >= tau lambda_0 */
+    double max_relerr;          /* largest relative error over the first count_pred */
+    size_t worst_index;
+    double lambda0_pred, lambda0_num;
+    double seconds;
+} attnrank_funk_hecke_result;
+
+/* `attnrank funk-hecke`: the eigenvalues of K/n, K_ij = exp(beta (x_i.x_j - 1)),
+ * for the points P on the unit sphere (no multiplicities), against the
+ * continuum's Funk-Hecke eigenvalues, in double precision; 0 < tau <= 1. */
+ATTNRANK_EXPORT attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, double tau,
+                                                    const attnrank_options *o, attnrank_funk_hecke_result *r);
 
 /* ---- the laws table (read-only) and one row's verdict ---- */
 
