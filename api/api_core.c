@@ -12,6 +12,7 @@
 #include "numerics/oom.h"
 #include "numerics/parallel.h"
 #include "numerics/version.h"
+#include "sweeps/shards.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/bracket_scale.h"
@@ -54,7 +55,8 @@ attnrank_status attnrank_check_environment(void)
     ar_error_set("%s", "");
     if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
         (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) || (st = bracket_stream_mib(&v)) ||
-        (st = bracket_stream_max_n(&v)) || (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)))
+        (st = bracket_stream_max_n(&v)) || (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)) ||
+        (st = shards_key_env_check()))
         return (attnrank_status)st;
     return ATTNRANK_OK;
 }

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "cli/source.h"
 #include "include/attnrank.h"
 #include <math.h>

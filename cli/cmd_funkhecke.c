@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "cli/source.h"
 #include "numerics/version.h"
 #include "include/attnrank.h"

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "include/attnrank.h"
 #include "numerics/version.h"
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/shards.h"
 #include "numerics/blas_select.h"
 #include "numerics/envvar.h"
 #include "numerics/oom.h"
@@ -93,8 +92,6 @@ int main(int argc, char **argv)
 {
     oom_install("attnrank");
     ar_status st = check_environment();
-    if (st == AR_OK)
-        st = shards_key_env_check();
     if (st)
         return cmd_fail(st);
     oom_blas_guard(argv);

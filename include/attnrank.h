@@ -408,6 +408,22 @@ typedef struct {
  * cancel are honoured, the other fields ignored (the rows declare theirs). */
 ATTNRANK_EXPORT attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_law_verdict *v);
 
+/* ---- the sweeps of the CLI: verify, scale, calib, merge ----
+ *
+ * Runs one sweep command as `attnrank` does: argv[1] is "verify", "scale",
+ * "calib" or "merge" and argv[2..argc) its options (`attnrank COMMAND
+ * --help`; README "Sweeps on a cluster"), argv[0] ignored.  The report
+ * (tables, fits, verdicts, JSON lines) is written to standard output, shard
+ * files where --out says, progress on standard error when it is a terminal.
+ * Returns the command's exit code: 0, 1 (runtime failure), 2 (bad input), 3
+ * (verify --strict or a verify merge: an asserted row did not pass); on 1
+ * and 2 attnrank_error_message() holds the one-line reason, which this
+ * function does not print.  The options are parsed here, below the CLI,
+ * because a merge re-reads the options recorded in the shard headers with
+ * the sweep's own parser.  Not re-entrant across threads (the sweeps keep
+ * process-wide state: the shard key, the merge's records). */
+ATTNRANK_EXPORT int attnrank_sweep_command(int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif

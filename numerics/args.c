@@ -1,5 +1,5 @@
 /* args.c -- strict option parsing and number conversion. */
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "numerics/parse.h"
 
 #include <stdio.h>

@@ -1,17 +1,17 @@
-/* cmd_calib.c -- `attnrank calib`: claim E on real attention heads (USE
+/* sweep_calib.c -- `attnrank calib`: claim E on real attention heads (USE
  * lite over the license corpus, PP-OCRv4 over rendered text lines, both
  * fetched by `make calib-data`, or a user's model through a manifest):
- * parses, loads, calls theory/heads/calib and prints (cli/calib_print). */
+ * parses, loads, calls theory/heads/calib and prints (sweeps/calib_print). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/args.h"
-#include "cli/calib_print.h"
-#include "cli/calib_shard.h"
-#include "cli/commands.h"
-#include "cli/shards.h"
+#include "numerics/args.h"
+#include "sweeps/calib_print.h"
+#include "sweeps/calib_shard.h"
+#include "sweeps/sweeps.h"
+#include "sweeps/shards.h"
 #include "constructions/formats/corpus.h"
 #include "constructions/models/real_model.h"
 #include "constructions/formats/heads_manifest.h"
@@ -141,10 +141,10 @@ static int print_results(calib_result_t *R, size_t nd, out_format_t fmt, int per
         calib_print(R, nd, nd > 1 ? &pooled : NULL, fmt, per_sentence);
     for (size_t i = 0; i < nd; i++)
         calib_result_clear(&R[i]);
-    return st ? cmd_fail(st) : 0;
+    return st ? sweep_fail(st) : 0;
 }
 
-int cmd_calib(int argc, char **argv)
+int sweep_calib(int argc, char **argv)
 {
     opt_t o[] = { { "data", 1, NULL }, { "licenses", 1, NULL }, { "sentences", 1, NULL }, { "eps", 1, NULL },
                   { "scales", 1, NULL }, { "taus", 1, NULL }, { "tau-main", 1, NULL }, { "perms", 1, NULL },
@@ -154,11 +154,11 @@ int cmd_calib(int argc, char **argv)
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "calib")))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (calib_merge_files && (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") ||
                               args_get(o, no, "key"))) {
         ar_error_set("calib: a merge cannot run a shard, write a file or print help");   /* refused by the allow-list first */
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
@@ -169,59 +169,59 @@ int cmd_calib(int argc, char **argv)
     out_format_t fmt;
     const char *v;
     if ((st = args_format(args_get(o, no, "format"), &fmt)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     int per_sentence = args_get(o, no, "per-sentence") != NULL;
     if (per_sentence && fmt != FMT_JSON) {
         ar_error_set("--per-sentence needs --format json");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if ((v = args_get(o, no, "eps")) && (st = args_eps(v, &co.eps)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if ((v = args_get(o, no, "scales")) && (st = args_double_list("scales", v, co.scales, CALIB_MAX_SCALES, &co.nscales)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if ((v = args_get(o, no, "taus"))) {
         if ((st = args_double_list("taus", v, co.taus, CALIB_MAX_TAUS, &co.ntau)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         co.tau_main = co.ntau / 2;
     }
     if ((v = args_get(o, no, "tau-main"))) {
         double tm;
         if ((st = args_double("tau-main", v, &tm)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         size_t t = 0;
         while (t < co.ntau && co.taus[t] != tm)
             t++;
         if (t == co.ntau) {
             ar_error_set("--tau-main: %g is not one of the taus", tm);
-            return cmd_fail(AR_EINVAL);
+            return sweep_fail(AR_EINVAL);
         }
         co.tau_main = t;
     }
     if ((v = args_get(o, no, "perms")) && (st = args_size("perms", v, 1, 10000000, &co.nperm)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if ((v = args_get(o, no, "boot")) && (st = args_size("boot", v, 1, 1000000, &co.nboot)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if ((v = args_get(o, no, "level"))) {
         if ((st = args_double("level", v, &co.level)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         if (!(co.level > 0 && co.level < 1)) {
             ar_error_set("--level: %g is not in (0, 1)", co.level);
-            return cmd_fail(AR_EINVAL);
+            return sweep_fail(AR_EINVAL);
         }
     }
     if ((v = args_get(o, no, "seed")) && (st = args_u64("seed", v, &co.seed)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     size_t thr = 0;
     if ((v = args_get(o, no, "threads")) && (st = args_size("threads", v, 1, 64, &thr)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     co.threads = (int)thr;
     size_t m = (size_t)-1;
     if ((v = args_get(o, no, "sentences")) && (st = args_size("sentences", v, 1, 1000000, &m)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     const char *model = args_get(o, no, "model"), *manifest = args_get(o, no, "manifest");
     if (model && manifest) {
         ar_error_set("--model and --manifest exclude each other");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (!model)
         model = "use-lite";
@@ -229,26 +229,26 @@ int cmd_calib(int argc, char **argv)
     int ocr = !manifest && (!strcmp(model, "pp-ocrv4") || !strcmp(model, "all"));
     if (!manifest && !use && !ocr) {
         ar_error_set("--model: '%s' is not use-lite, pp-ocrv4 or all", model);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const char *shard = args_get(o, no, "shard"), *out = args_get(o, no, "out");
     if (!shard != !out) {
         ar_error_set("--shard K/N and --out FILE go together");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "key") && !shard) {
         ar_error_set("calib: --key is for --shard K/N --out FILE");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const shardfile_key_t *key = NULL;
     if (shard && ((st = shards_key(args_get(o, no, "key"), &key)) || (st = shardfile_check_target(out))))
-        return cmd_fail(st);   /* before the models are loaded */
+        return sweep_fail(st);   /* before the models are loaded */
     calib_result_t R[2];
     memset(R, 0, sizeof R);
     size_t nd = 0;
     if (calib_merge_files) {                 /* attnrank merge: every setting from its record */
         if ((st = calib_shard_collect(&co, o, no, R, &nd)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         return print_results(R, nd, fmt, per_sentence);
     }
     const char *data = args_get(o, no, "data");
@@ -265,7 +265,7 @@ int cmd_calib(int argc, char **argv)
     if (st) {
         for (size_t i = 0; i < nd; i++)
             model_heads_clear(&D[i]);
-        return cmd_fail(st);
+        return sweep_fail(st);
     }
     if (shard) {                             /* one shard of the settings into a shard file */
         int rc = calib_shard_run(D, nd, &co, o, no, shard, out, key);
@@ -282,7 +282,7 @@ int cmd_calib(int argc, char **argv)
     if (st) {
         for (size_t i = 0; i < nd; i++)
             calib_result_clear(&R[i]);
-        return cmd_fail(st);
+        return sweep_fail(st);
     }
     return print_results(R, nd, fmt, per_sentence);
 }

@@ -1,14 +1,14 @@
-/* cmd_verify.c -- `attnrank verify`: judge the claims of the laws table
+/* sweep_verify.c -- `attnrank verify`: judge the claims of the laws table
  * (whole, or one shard of its point list: theory/claims/vplan.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/args.h"
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/shards.h"
-#include "cli/verify_print.h"
+#include "numerics/args.h"
+#include "sweeps/sweeps.h"
+#include "numerics/textout.h"
+#include "sweeps/shards.h"
+#include "sweeps/verify_print.h"
 #include "numerics/version.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
@@ -70,23 +70,23 @@ static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const s
     const char **ids;
     ar_status st = verify_plan_owners(p, sel.n, &owner, &ids);
     if (st)
-        return cmd_fail(st);
+        return sweep_fail(st);
     json_t *h = shards_header("verify", verify_shard_params(p), p->digest, sel, shards_precision());
     if (!h) {
         free(owner);
         free((void *)ids);
         ar_error_set("verify: out of memory for the shard header");
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     vctx_t c = { p };
     st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, isatty(2), key);
     json_decref(h);
     free(owner);
     free((void *)ids);
-    return st ? cmd_fail(st) : 0;
+    return st ? sweep_fail(st) : 0;
 }
 
-int cmd_verify(int argc, char **argv)
+int sweep_verify(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "format", 1, NULL }, { "strict", 0, NULL },
                   { "help", 0, NULL }, { "tier", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL },
@@ -94,48 +94,48 @@ int cmd_verify(int argc, char **argv)
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "verify")))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
         return 0;
     }
     out_format_t fmt;
     if ((st = args_format(args_get(o, no, "format"), &fmt)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (fmt == FMT_TSV) {
         ar_error_set("verify: --format must be text or json");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const char *claim = args_get(o, no, "claim");
     size_t dsel = 0;
     if (args_get(o, no, "d") && (st = args_size("d", args_get(o, no, "d"), 1, 64, &dsel)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     vtier_t tier = dsel ? VTIER_ALL : VTIER_DEFAULT;
     if (args_get(o, no, "tier") && (st = vplan_tier_parse("tier", args_get(o, no, "tier"), &tier)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     shard_sel_t sel = { 0, 1 };
     const char *shard = args_get(o, no, "shard"), *out = args_get(o, no, "out");
     if (shard && (st = shard_parse("shard", shard, &sel)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (!shard != !out) {
         ar_error_set("verify: --shard K/N and --out FILE go together");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const shardfile_key_t *key = NULL;
     if (args_get(o, no, "key") && !shard) {
         ar_error_set("verify: --key is for --shard K/N --out FILE");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (shard && ((st = shards_key(args_get(o, no, "key"), &key)) || (st = shardfile_check_target(out))))
-        return cmd_fail(st);
+        return sweep_fail(st);
     vplan_t p;
     if ((st = vplan_build(claim, (int)dsel, tier, &p)))   /* a request that selects nothing is an error */
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (p.nunits == 0) {
         ar_error_set("verify: --tier %s selects no row of %s%s", vplan_tier_name(tier), claim ? "claim " : "the table",
                      claim ? claim : "");
         vplan_clear(&p);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (shard) {
         int rc = run_shard(&p, sel, out, key);
@@ -145,7 +145,7 @@ int cmd_verify(int argc, char **argv)
     vresult_t *res = ar_calloc(p.nunits, sizeof *res, "verify results");
     if (!res) {
         vplan_clear(&p);
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     int tty = isatty(2), rc = 0;
     verify_out_t vo = { .json = fmt == FMT_JSON };
@@ -160,12 +160,12 @@ int cmd_verify(int argc, char **argv)
             if (tty)
                 fprintf(stderr, "\r\033[K");
             if (st) {
-                rc = cmd_fail(st);
+                rc = sweep_fail(st);
                 break;
             }
         }
         if (rc == 0 && (st = verify_print_group(stdout, &vo, &p, g, res)))
-            rc = cmd_fail(st);
+            rc = sweep_fail(st);
         fflush(stdout);
     }
     free(res);

@@ -1,6 +1,7 @@
-/* output.h -- small formatting helpers shared by the subcommands. */
-#ifndef ATTNRANK_CLI_OUTPUT_H
-#define ATTNRANK_CLI_OUTPUT_H
+/* textout.h -- text and JSON output helpers shared by the CLI and the sweeps'
+ * reports (strings from files escaped, numbers that JSON can hold). */
+#ifndef ATTNRANK_NUMERICS_TEXTOUT_H
+#define ATTNRANK_NUMERICS_TEXTOUT_H
 
 #include <stdio.h>
 

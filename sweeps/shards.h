@@ -2,8 +2,8 @@
  * set of shard files back (constructions/formats/shardfile.h), for
  * `attnrank verify|scale|calib --shard K/N --out FILE` and `attnrank merge`
  * (and the `make verify JOBS=N` Check runner, which links this file). */
-#ifndef ATTNRANK_CLI_SHARDS_H
-#define ATTNRANK_CLI_SHARDS_H
+#ifndef ATTNRANK_SWEEPS_SHARDS_H
+#define ATTNRANK_SWEEPS_SHARDS_H
 
 #include <stddef.h>
 #include <jansson.h>
@@ -11,7 +11,7 @@
 #include "numerics/shard.h"
 #include "numerics/status.h"
 #include "theory/claims/vplan.h"
-#include "cli/args.h"
+#include "numerics/args.h"
 
 /* The header of shard sel of a sweep: sweep, shard, shards, plan, params
  * and precision (both stolen), this binary's provenance

@@ -1,13 +1,13 @@
 /* calib_shard.c -- shards of `attnrank calib` (see calib_shard.h). */
-#include "cli/calib_shard.h"
+#include "sweeps/calib_shard.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/commands.h"
-#include "cli/shards.h"
+#include "sweeps/sweeps.h"
+#include "sweeps/shards.h"
 #include "constructions/formats/json.h"
 #include "numerics/sha256.h"
 #include "numerics/shard.h"
@@ -19,7 +19,7 @@ size_t calib_merge_nf;
 static const char *const skip[] = { "format", "shard", "out", "per-sentence", "help", "key" };
 
 /* The options a merge reads from a calib header: those that define the
- * settings and the printed statistics (cmd_calib.c); --data, --licenses,
+ * settings and the printed statistics (sweep_calib.c); --data, --licenses,
  * --manifest and --threads are recorded but never used by a merge, which
  * reads no model data. */
 static const shards_allowed_t allowed[] = {
@@ -320,11 +320,11 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
     shard_sel_t sel;
     ar_status st;
     if ((st = shard_parse("shard", shard, &sel)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     json_t *params = params_of(D, nd, o, no);
     if (!params) {
         ar_error_set("calib: out of memory for the shard header");
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     /* the plan from the params as the reader will see them */
     char *ptxt = shardfile_dump(params);
@@ -354,7 +354,7 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
     free(owner);
     if (p.ids)
         plan_clear(&p);
-    return st ? cmd_fail(st) : 0;
+    return st ? sweep_fail(st) : 0;
 }
 
 ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no, calib_result_t *R, size_t *nd)
@@ -401,7 +401,7 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
     return st;
 }
 
-int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence)
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence)
 {
     const json_t *pa = json_object_get(files[0].header, "params");
     const json_t *op = json_object_get(pa, "options");
@@ -409,21 +409,21 @@ int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int
         !json_is_array(json_object_get(pa, "models"))) {
         ar_error_set("%s: header: 'params' must be {\"options\":{...},\"models\":[...]} of attnrank calib",
                      files[0].what);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     ar_status st = shards_options_allowed(op, allowed, sizeof allowed / sizeof allowed[0], files[0].what);
     if (st)
-        return cmd_fail(st);
+        return sweep_fail(st);
     shards_argv_t a;
     if ((st = shards_options_argv(op, "calib", files[0].what, 3, &a)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     a.argv[a.argc++] = "--format";
     a.argv[a.argc++] = (char *)(format ? format : "text");
     if (per_sentence)
         a.argv[a.argc++] = "--per-sentence";
     calib_merge_files = files;
     calib_merge_nf = nf;
-    int rc = cmd_calib(a.argc, a.argv);
+    int rc = sweep_calib(a.argc, a.argv);
     calib_merge_files = NULL;
     calib_merge_nf = 0;
     shards_argv_free(&a);

@@ -15,12 +15,12 @@
  * and prints with calib's own code; nothing is recomputed and no model data
  * are read.  It reads only an allow-list of the header's options, bounds the
  * plan's size and compares its digest before building it. */
-#ifndef ATTNRANK_CLI_CALIB_SHARD_H
-#define ATTNRANK_CLI_CALIB_SHARD_H
+#ifndef ATTNRANK_SWEEPS_CALIB_SHARD_H
+#define ATTNRANK_SWEEPS_CALIB_SHARD_H
 
 #include <stddef.h>
 #include <jansson.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "constructions/formats/shardfile.h"
 #include "constructions/pointsets/model_heads.h"
 #include "theory/heads/calib.h"
@@ -30,7 +30,7 @@
 
 /* --shard: compute the settings of shard `shard` ("K/N") of the models
  * D[0..nd) with options co (o, no: the parsed options, for the header)
- * into `out` (cli/shards.h: resumable) under key (NULL: none); exit code. */
+ * into `out` (sweeps/shards.h: resumable) under key (NULL: none); exit code. */
 int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const opt_t *o, size_t no,
                     const char *shard, const char *out, const shardfile_key_t *key);
 
@@ -42,9 +42,9 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
 
 /* `attnrank merge` of calib shards: calib run on the shards' options with
  * its results taken from the records; format text|tsv|json (NULL: text). */
-int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence);
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence);
 
-/* Set by cmd_merge_calib for the duration of one cmd_calib call. */
+/* Set by sweep_merge_calib for the duration of one sweep_calib call. */
 extern const shardfile_t *calib_merge_files;
 extern size_t calib_merge_nf;
 

@@ -1,10 +1,10 @@
 /* verify_print.c -- the verdict table (see verify_print.h). */
-#include "cli/verify_print.h"
+#include "sweeps/verify_print.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "numerics/version.h"
 #include "theory/heads/visible.h"
 

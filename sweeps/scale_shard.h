@@ -11,12 +11,12 @@
  * instead of computing it.  A merge reads only an explicit allow-list of
  * those options (the ones that define the grid and the points): a header
  * cannot make it run a shard, write a file or print help. */
-#ifndef ATTNRANK_CLI_SCALE_SHARD_H
-#define ATTNRANK_CLI_SCALE_SHARD_H
+#ifndef ATTNRANK_SWEEPS_SCALE_SHARD_H
+#define ATTNRANK_SWEEPS_SCALE_SHARD_H
 
 #include <stddef.h>
 #include <jansson.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "constructions/formats/shardfile.h"
 #include "theory/claims/law_point.h"
 
@@ -40,7 +40,7 @@ ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double ep
                            const double *betas, size_t count, double law_exponent);
 void scale_sweep_clear(scale_sweep_t *s);
 
-/* --shard: run shard sel into out (cli/shards.h) under the key of keyfile
+/* --shard: run shard sel into out (sweeps/shards.h) under the key of keyfile
  * (--key; NULL: ATTNRANK_SHARD_KEY or none); exit code. */
 int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, const char *keyfile, scale_point_fn fn,
                       void *ctx);
@@ -57,7 +57,7 @@ ar_status scale_sweep_record(const scale_sweep_t *s, size_t t, law_point_t *lp, 
 const char *scale_prov_json(void);
 const char *scale_prov_line(void);
 
-/* Set by cmd_merge for the duration of one cmd_scale call. */
+/* Set by sweep_merge for the duration of one sweep_scale call. */
 extern const shardfile_t *scale_merge_files;
 extern size_t scale_merge_nf;
 

@@ -1,4 +1,4 @@
-/* cmd_scale.c -- `attnrank scale`: a sweep over beta for one claim and
+/* sweep_scale.c -- `attnrank scale`: a sweep over beta for one claim and
  * dimension, as a table (markdown, TSV or JSON lines), with the fitted
  * exponents of each column. */
 #include <math.h>
@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/args.h"
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/scale_shard.h"
+#include "numerics/args.h"
+#include "sweeps/sweeps.h"
+#include "numerics/textout.h"
+#include "sweeps/scale_shard.h"
 #include "numerics/version.h"
 #include "theory/claims/claim_s.h"
 #include "theory/claims/fit.h"
@@ -63,7 +63,7 @@ static ar_status s_point(void *ctx, size_t t, law_point_t *lp, size_t *sphere)
     return claim_s_point(c->d, c->betas[t], c->eps, c->co, lp);
 }
 
-int cmd_scale(int argc, char **argv)
+int sweep_scale(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
@@ -72,14 +72,14 @@ int cmd_scale(int argc, char **argv)
                   { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
-    if (cmd_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
-        return cmd_scale_ball(argc, argv);
+    if (sweep_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
+        return sweep_scale_ball(argc, argv);
     if ((st = args_parse(argc, argv, 2, o, no, "scale")))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (scale_sweep_merging() &&
         (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
         ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
@@ -89,18 +89,18 @@ int cmd_scale(int argc, char **argv)
     if (!claim || strcmp(claim, "S") != 0) {
         ar_error_set(claim ? "scale: --claim must be S or B, the claims with a sweep (got '%s')"
                            : "scale: --claim S or --claim B is required%s", claim ? claim : "");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     size_t d = 0, count = 0;
     double lo, hi, eps;
     if (!args_get(o, no, "d")) {
         ar_error_set("scale: --d is required");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) ||
         (st = args_beta_grid(args_get(o, no, "beta"), SCALE_MAX, &lo, &hi, &count)) ||
         (st = args_eps(args_get(o, no, "eps"), &eps)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     scale_fmt_t fmt = SF_MD;
     const char *fs = args_get(o, no, "format");
     if (fs && !strcmp(fs, "tsv"))
@@ -109,7 +109,7 @@ int cmd_scale(int argc, char **argv)
         fmt = SF_JSON;
     else if (fs && strcmp(fs, "md")) {
         ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     claim_s_opts_t co;
     claim_s_opts_default(&co);
@@ -117,18 +117,18 @@ int cmd_scale(int argc, char **argv)
     if (co.family && strcmp(co.family, "polygon") && strcmp(co.family, "fibonacci") &&
         strcmp(co.family, "uniform")) {
         ar_error_set("--family: expected polygon, fibonacci or uniform, got '%s'", co.family);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (co.family && ((!strcmp(co.family, "polygon") && d != 2) || (!strcmp(co.family, "fibonacci") && d != 3))) {
         ar_error_set("--family %s does not exist in d = %zu", co.family, d);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "n") && (st = args_size("n", args_get(o, no, "n"), 2, 1u << 24, &co.n)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (args_get(o, no, "n-max") && (st = args_size("n-max", args_get(o, no, "n-max"), 2, 1u << 24, &co.n_max)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &co.seed)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     co.continuum = args_get(o, no, "continuum") != NULL;
     co.instance = args_get(o, no, "no-instance") == NULL;
     const char *eng = args_get(o, no, "engine");
@@ -136,17 +136,17 @@ int cmd_scale(int argc, char **argv)
         co.engine = CLAIM_S_DENSE;
     else if (eng && strcmp(eng, "scale")) {
         ar_error_set("--engine: expected scale or dense, got '%s'", eng);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     co.packing = args_get(o, no, "no-packing") == NULL;
 
     if (!args_get(o, no, "shard") != !args_get(o, no, "out")) {
         ar_error_set("scale: --shard K/N and --out FILE go together");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "key") && !args_get(o, no, "shard")) {
         ar_error_set("scale: --key is for --shard K/N --out FILE");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     claim_s_point_t *pts = calloc(count, sizeof *pts);
     double *betas = calloc(count, sizeof *betas);
@@ -154,7 +154,7 @@ int cmd_scale(int argc, char **argv)
         free(pts);
         free(betas);
         ar_error_set("scale: out of memory");
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     for (size_t t = 0; t < count; t++)
         betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
@@ -163,7 +163,7 @@ int cmd_scale(int argc, char **argv)
     if ((st = scale_sweep_init(&sw, "S", (int)d, eps, o, no, betas, count, 0.5 * (double)(d - 1)))) {
         free(pts);
         free(betas);
-        return cmd_fail(st);
+        return sweep_fail(st);
     }
     if (args_get(o, no, "shard")) {
         int rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), args_get(o, no, "key"),
@@ -188,7 +188,7 @@ int cmd_scale(int argc, char **argv)
     free(betas);
     if (st) {
         free(pts);
-        return cmd_fail(st);
+        return sweep_fail(st);
     }
 
     /* fits of each column against 1+beta */

@@ -1,10 +1,10 @@
 /* calib_print.h -- the output of `attnrank calib` (text, TSV, JSON lines)
  * for the results of one or more models and their pooled association. */
-#ifndef ATTNRANK_CLI_CALIB_PRINT_H
-#define ATTNRANK_CLI_CALIB_PRINT_H
+#ifndef ATTNRANK_SWEEPS_CALIB_PRINT_H
+#define ATTNRANK_SWEEPS_CALIB_PRINT_H
 
 #include <stddef.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "theory/heads/calib.h"
 
 /* Print R[0..nr) in format fmt; `pooled` (NULL when nr == 1) is the

@@ -1,5 +1,5 @@
 /* shards.c -- shard runs and shard sets (see shards.h). */
-#include "cli/shards.h"
+#include "sweeps/shards.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* verify_print.h -- the verdict table of the laws (text and JSON), shared by
  * `attnrank verify` and the `make verify` Check runner. */
-#ifndef ATTNRANK_CLI_VERIFY_PRINT_H
-#define ATTNRANK_CLI_VERIFY_PRINT_H
+#ifndef ATTNRANK_SWEEPS_VERIFY_PRINT_H
+#define ATTNRANK_SWEEPS_VERIFY_PRINT_H
 
 #include <stdio.h>
 #include "theory/claims/verify.h"

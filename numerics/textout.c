@@ -1,5 +1,5 @@
-/* output.c -- JSON helpers and timing. */
-#include "cli/output.h"
+/* textout.c -- JSON and text output helpers, timing. */
+#include "numerics/textout.h"
 #include "numerics/clock.h"
 
 #include <jansson.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "cli/commands.h"
 #include "numerics/status.h"
 
 /* s with control characters and invalid UTF-8 written as \xNN (ar_escape),
@@ -55,12 +54,6 @@ void out_text(FILE *f, const char *s, int md)
         fputc(*e, f);
     }
     free(heap);
-}
-
-int cmd_fail(int st)
-{
-    fprintf(stderr, "attnrank: %s\n", *ar_error_get() ? ar_error_get() : ar_status_str(st));
-    return st == AR_EINVAL ? 2 : 1;
 }
 
 void out_json_decimal(FILE *f, const char *x)

@@ -1,11 +1,11 @@
-/* cmd_merge.c -- `attnrank merge`: the tables, fits and verdicts of a sweep
- * rebuilt from its shard files (cli/shards.h), without recomputing. */
+/* sweep_merge.c -- `attnrank merge`: the tables, fits and verdicts of a sweep
+ * rebuilt from its shard files (sweeps/shards.h), without recomputing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/commands.h"
-#include "cli/shards.h"
-#include "cli/verify_print.h"
+#include "sweeps/sweeps.h"
+#include "sweeps/shards.h"
+#include "sweeps/verify_print.h"
 
 static const char help[] =
     "Usage: attnrank merge [--format text|json|tsv] [--per-sentence] [--key KEYFILE] FILES...\n"
@@ -27,8 +27,8 @@ static const char help[] =
     "Exit status (verify): 0 when every asserted row and claim-T case passes, 3 when one\n"
     "does not (as make verify fails); 2: bad input, 1: other errors.\n";
 
-int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format);
-int cmd_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence);
+int sweep_merge_scale(const shardfile_t *files, size_t nf, const char *format);
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence);
 
 static int merge_verify(const shardfile_t *files, size_t nf, int json)
 {
@@ -37,7 +37,7 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
     char *prov;
     ar_status st = verify_shards_load(files, nf, &p, &res, &prov);
     if (st)
-        return cmd_fail(st);
+        return sweep_fail(st);
     verify_out_t vo = { .json = json, .prov = prov };
     for (size_t g = 0; g < p.ngroups && st == AR_OK; g++)
         st = verify_print_group(stdout, &vo, &p, g, res);
@@ -47,11 +47,11 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
     free(prov);
     vplan_clear(&p);
     if (st)
-        return cmd_fail(st);
+        return sweep_fail(st);
     return vo.not_pass ? 3 : 0;
 }
 
-int cmd_merge(int argc, char **argv)
+int sweep_merge(int argc, char **argv)
 {
     const char *format = NULL, *keyfile = NULL;
     int per_sentence = 0;
@@ -59,7 +59,7 @@ int cmd_merge(int argc, char **argv)
     size_t nf = 0;
     if (!paths) {
         ar_error_set("merge: out of memory");
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     int rc = 0;
     for (int i = 2; i < argc && rc == 0; i++) {
@@ -72,14 +72,14 @@ int cmd_merge(int argc, char **argv)
             const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
             if (!v || format) {
                 ar_error_set(v ? "merge: --format given twice" : "merge: --format needs a value");
-                rc = cmd_fail(AR_EINVAL);
+                rc = sweep_fail(AR_EINVAL);
             }
             format = v;
         } else if (!strcmp(a, "--key") || !strncmp(a, "--key=", 6)) {
             const char *v = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
             if (!v || keyfile) {
                 ar_error_set(v ? "merge: --key given twice" : "merge: --key needs a file");
-                rc = cmd_fail(AR_EINVAL);
+                rc = sweep_fail(AR_EINVAL);
             }
             keyfile = v;
         } else if (!strcmp(a, "--per-sentence")) {
@@ -89,25 +89,25 @@ int cmd_merge(int argc, char **argv)
                 paths[nf++] = argv[i];
         } else if (a[0] == '-' && a[1] == '-') {
             ar_error_set("merge: unknown option '%s' (see 'attnrank merge --help')", a);
-            rc = cmd_fail(AR_EINVAL);
+            rc = sweep_fail(AR_EINVAL);
         } else
             paths[nf++] = argv[i];
     }
     if (rc == 0 && format && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "tsv")) {
         ar_error_set("merge: --format: expected text, json or tsv (tsv for scale and calib), got '%s'", format);
-        rc = cmd_fail(AR_EINVAL);
+        rc = sweep_fail(AR_EINVAL);
     }
     if (rc == 0 && nf == 0) {
         ar_error_set("merge: no shard files given (attnrank merge [--format text|json] FILES...)");
-        rc = cmd_fail(AR_EINVAL);
+        rc = sweep_fail(AR_EINVAL);
     }
     shardfile_t *files = NULL;
     ar_status st;
     const shardfile_key_t *key = NULL;
     if (rc == 0 && (st = shards_key(keyfile, &key)))
-        rc = cmd_fail(st);
+        rc = sweep_fail(st);
     if (rc == 0 && (st = shards_read_all(paths, nf, key, &files)))
-        rc = cmd_fail(st);
+        rc = sweep_fail(st);
     free(paths);
     if (rc)
         return rc;
@@ -115,21 +115,21 @@ int cmd_merge(int argc, char **argv)
     if (per_sentence && strcmp(sweep, "calib")) {
         ar_error_set("merge: --per-sentence is for calib sweeps, these are shards of '%s'", sweep);
         shards_free_all(files, nf);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (!strcmp(sweep, "verify")) {
         if (format && !strcmp(format, "tsv")) {
             ar_error_set("merge: --format tsv is for scale sweeps; verify merges print text or json");
-            rc = cmd_fail(AR_EINVAL);
+            rc = sweep_fail(AR_EINVAL);
         } else
             rc = merge_verify(files, nf, format && !strcmp(format, "json"));
     } else if (!strcmp(sweep, "scale")) {
-        rc = cmd_merge_scale(files, nf, format);
+        rc = sweep_merge_scale(files, nf, format);
     } else if (!strcmp(sweep, "calib")) {
-        rc = cmd_merge_calib(files, nf, format, per_sentence);
+        rc = sweep_merge_calib(files, nf, format, per_sentence);
     } else {
         ar_error_set("%s: a shard of 'attnrank %s', which this attnrank cannot merge", files[0].what, sweep);
-        rc = cmd_fail(AR_EINVAL);
+        rc = sweep_fail(AR_EINVAL);
     }
     shards_free_all(files, nf);
     return rc;

@@ -1,10 +1,10 @@
 /* calib_print.c -- text, TSV and JSON output of `attnrank calib` (see
  * calib_print.h).  Uncertified measures are always labelled as such. */
-#include "cli/calib_print.h"
+#include "sweeps/calib_print.h"
 
 #include <math.h>
 #include <stdio.h>
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "theory/heads/visible.h"
 
 static void json_num(double x)

@@ -1,15 +1,15 @@
-/* cmd_scale_ball.c -- `attnrank scale --claim B`: a beta sweep of claim B
+/* sweep_scale_ball.c -- `attnrank scale --claim B`: a beta sweep of claim B
  * (ball instances with Gaussian multiplicities), one claim_b_point per beta,
  * with the sphere packing at the same beta as a contrast column and the
- * fitted exponents.  Called from cmd_scale when --claim B is given. */
+ * fitted exponents.  Called from sweep_scale when --claim B is given. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/args.h"
-#include "cli/commands.h"
-#include "cli/output.h"
-#include "cli/scale_shard.h"
+#include "numerics/args.h"
+#include "sweeps/sweeps.h"
+#include "numerics/textout.h"
+#include "sweeps/scale_shard.h"
 #include "numerics/version.h"
 #include "theory/certificates/cert_packing.h"
 #include "theory/claims/claim_b.h"
@@ -36,7 +36,7 @@ static const char help[] =
     "table; --key or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help').\n";
 
 /* 1 if argv asks for --claim B. */
-int cmd_scale_is_ball(int argc, char **argv)
+int sweep_scale_is_ball(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--claim=B") == 0)
@@ -81,7 +81,7 @@ static ar_status b_point(void *ctx, size_t t, law_point_t *lp, size_t *sph)
     return st;
 }
 
-int cmd_scale_ball(int argc, char **argv)
+int sweep_scale_ball(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
                   { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
@@ -90,11 +90,11 @@ int cmd_scale_ball(int argc, char **argv)
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (scale_sweep_merging() &&
         (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
         ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if (args_get(o, no, "help")) {
         fputs(help, stdout);
@@ -104,11 +104,11 @@ int cmd_scale_ball(int argc, char **argv)
     double lo, hi, eps;
     if (!args_get(o, no, "d")) {
         ar_error_set("scale --claim B needs --d");
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) || (st = grid_b(args_get(o, no, "beta"), &lo, &hi, &count)) ||
         (st = args_eps(args_get(o, no, "eps"), &eps)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     const char *fs = args_get(o, no, "format");
     int fmt = 0;   /* 0 md, 1 tsv, 2 json */
     if (fs && !strcmp(fs, "tsv"))
@@ -117,37 +117,37 @@ int cmd_scale_ball(int argc, char **argv)
         fmt = 2;
     else if (fs && strcmp(fs, "md")) {
         ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     claim_b_opts_t co;
     claim_b_opts_default(&co);
     if (args_get(o, no, "rho0")) {
         if ((st = args_double("rho0", args_get(o, no, "rho0"), &co.rho0)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         if (!(co.rho0 >= 0 && co.rho0 < 1)) {
             ar_error_set("--rho0 must be in [0, 1), got %g", co.rho0);
-            return cmd_fail(AR_EINVAL);
+            return sweep_fail(AR_EINVAL);
         }
     }
     co.unweighted = args_get(o, no, "unweighted") != NULL;
     co.upper = args_get(o, no, "upper") != NULL;
     if (args_get(o, no, "npoints") && (st = args_size("npoints", args_get(o, no, "npoints"), 1, 100000, &co.npoints)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     if (args_get(o, no, "continuum")) {
         if (d > 4) {
             ar_error_set("--continuum: the shells-continuum certificate covers d = 2, 3, 4 (got --d %zu)", d);
-            return cmd_fail(AR_EINVAL);
+            return sweep_fail(AR_EINVAL);
         }
         co.continuum = 1;
         co.lower_route = 1;
     }
     if (args_get(o, no, "hs")) {
         if ((st = args_double("hs", args_get(o, no, "hs"), &co.hs)))
-            return cmd_fail(st);
+            return sweep_fail(st);
         if (!(co.hs > 0 && co.hs <= CLAIM_B_HS_MAX) || !co.continuum) {
             ar_error_set("--hs needs --continuum and a value in (0, %g] (radial spacing in kernel widths: a coarser "
                          "shells continuum no longer measures the ball), got %s", CLAIM_B_HS_MAX, args_get(o, no, "hs"));
-            return cmd_fail(AR_EINVAL);
+            return sweep_fail(AR_EINVAL);
         }
     }
     int sphere = args_get(o, no, "no-sphere") == NULL;
@@ -158,7 +158,7 @@ int cmd_scale_ball(int argc, char **argv)
     if (!pts || !sph || !xs || !yl || !yu || !ys || !yc) {
         free(pts); free(sph); free(xs); free(yl); free(yu); free(ys); free(yc);
         ar_error_set("scale: out of memory");
-        return cmd_fail(AR_ENOMEM);
+        return sweep_fail(AR_ENOMEM);
     }
     int rc = 0;
     scale_sweep_t sw;
@@ -167,20 +167,20 @@ int cmd_scale_ball(int argc, char **argv)
     double *betas = calloc(count, sizeof *betas);
     if (!betas) {
         ar_error_set("scale: out of memory");
-        rc = cmd_fail(AR_ENOMEM);
+        rc = sweep_fail(AR_ENOMEM);
         goto done;
     }
     for (size_t t = 0; t < count; t++)
         betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
     b_ctx_t bc = { d, eps, &co, sphere, betas };
     if ((st = scale_sweep_init(&sw, "B", (int)d, eps, o, no, betas, count, 0.5 * (double)d))) {
-        rc = cmd_fail(st);
+        rc = sweep_fail(st);
         goto done;
     }
     if (!args_get(o, no, "shard") != !args_get(o, no, "out") || (args_get(o, no, "key") && !args_get(o, no, "shard"))) {
         ar_error_set(args_get(o, no, "key") && !args_get(o, no, "shard") ? "scale: --key is for --shard K/N --out FILE"
                                                                           : "scale: --shard K/N and --out FILE go together");
-        rc = cmd_fail(AR_EINVAL);
+        rc = sweep_fail(AR_EINVAL);
         goto done;
     }
     if (args_get(o, no, "shard")) {
@@ -189,13 +189,13 @@ int cmd_scale_ball(int argc, char **argv)
         goto done;
     }
     if (merging && (st = scale_sweep_collect(&sw))) {
-        rc = cmd_fail(st);
+        rc = sweep_fail(st);
         goto done;
     }
     for (size_t t = 0; t < count; t++) {
         double beta = betas[t];
         if ((st = merging ? scale_sweep_record(&sw, t, &pts[t], &sph[t]) : b_point(&bc, t, &pts[t], &sph[t]))) {
-            rc = cmd_fail(st);
+            rc = sweep_fail(st);
             goto done;
         }
         xs[t] = beta;

@@ -1,12 +1,12 @@
 /* scale_shard.c -- shards of `attnrank scale` (see scale_shard.h). */
-#include "cli/scale_shard.h"
+#include "sweeps/scale_shard.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/commands.h"
-#include "cli/shards.h"
+#include "sweeps/sweeps.h"
+#include "sweeps/shards.h"
 #include "numerics/sha256.h"
 #include "numerics/shard.h"
 #include "numerics/version.h"
@@ -18,7 +18,7 @@ size_t scale_merge_nf;
 static const char *const skip[] = { "format", "shard", "out", "help", "key" };
 
 /* The options a merge reads from a scale header: those that define the grid
- * and the points (cmd_scale.c, cmd_scale_ball.c), nothing else. */
+ * and the points (sweep_scale.c, sweep_scale_ball.c), nothing else. */
 static const shards_allowed_t allowed_S[] = {
     { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "family", 0 }, { "n", 0 }, { "n-max", 0 },
     { "continuum", 1 }, { "no-packing", 1 }, { "seed", 0 }, { "engine", 0 }, { "no-instance", 1 },
@@ -159,13 +159,13 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, cons
     ar_status st;
     const shardfile_key_t *key;
     if ((st = shard_parse("shard", shard, &sel)) || (st = shards_key(keyfile, &key)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     size_t *owner = NULL;
     char **ids = NULL;
     if ((st = owners(s, sel.n, &owner, &ids))) {
         free(owner);
         free_ids(ids, s->count);
-        return cmd_fail(st);
+        return sweep_fail(st);
     }
     json_t *params = json_pack("{s:s,s:O}", "claim", s->claim, "options", s->params);
     json_t *h = shards_header("scale", params, s->digest, sel, shards_precision());
@@ -175,7 +175,7 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, cons
     json_decref(h);
     free(owner);
     free_ids(ids, s->count);
-    return st ? cmd_fail(st) : 0;
+    return st ? sweep_fail(st) : 0;
 }
 
 int scale_sweep_merging(void)
@@ -213,39 +213,39 @@ ar_status scale_sweep_record(const scale_sweep_t *s, size_t t, law_point_t *lp, 
 
 /* `attnrank merge` of scale shards: the command itself, run on the shards'
  * options with the points taken from the records. */
-int cmd_merge_scale(const shardfile_t *files, size_t nf, const char *format)
+int sweep_merge_scale(const shardfile_t *files, size_t nf, const char *format)
 {
     const json_t *pa = json_object_get(files[0].header, "params");
     const json_t *cl = json_object_get(pa, "claim"), *op = json_object_get(pa, "options");
     if (!json_is_object(pa) || json_object_size(pa) != 2 || !json_is_string(cl) || !json_is_object(op)) {
         ar_error_set("%s: header: 'params' must be {\"claim\":C,\"options\":{...}} of attnrank scale", files[0].what);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const char *claim = json_string_value(cl);
     if (strcmp(claim, "S") && strcmp(claim, "B")) {
         ar_error_set("%s: header: scale of claim '%s'", files[0].what, claim);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     const json_t *oc = json_object_get(op, "claim");
     if (!json_is_string(oc) || strcmp(json_string_value(oc), claim)) {
         ar_error_set("%s: header: 'params.options.claim' is not the sweep's claim '%s'", files[0].what, claim);
-        return cmd_fail(AR_EINVAL);
+        return sweep_fail(AR_EINVAL);
     }
     ar_status st = !strcmp(claim, "S")
                        ? shards_options_allowed(op, allowed_S, sizeof allowed_S / sizeof allowed_S[0], files[0].what)
                        : shards_options_allowed(op, allowed_B, sizeof allowed_B / sizeof allowed_B[0], files[0].what);
     if (st)
-        return cmd_fail(st);
+        return sweep_fail(st);
     shards_argv_t a;
     if ((st = shards_options_argv(op, "scale", files[0].what, 2, &a)))
-        return cmd_fail(st);
+        return sweep_fail(st);
     int rc;
     a.argv[a.argc++] = "--format";
     a.argv[a.argc++] = (char *)(!format || !strcmp(format, "text") ? "md" : format);
     {
         scale_merge_files = files;
         scale_merge_nf = nf;
-        rc = cmd_scale(a.argc, a.argv);
+        rc = sweep_scale(a.argc, a.argv);
         scale_merge_files = NULL;
         scale_merge_nf = 0;
     }
