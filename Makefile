@@ -135,18 +135,22 @@ VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(filter 1,$(SAN)),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all lib deps check check-run check-slurm verify verify-run bench bench-run calib-data install clean
+.PHONY: FORCE all lib deps check check-build check-run check-slurm verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
 	@sh scripts/deps.sh
 
+# the build of make check runs on every CPU (nproc, at most 256): the shared library's second
+# object tree (build/pic) then costs about what the serial build saved; the suites run as before
 check: deps
+	@$(MAKE) --no-print-directory -j$(if $(call ar_one_of,$(ar_nproc),$(ar_1_256)),$(ar_nproc),1) check-build
 	@$(MAKE) --no-print-directory check-run
 
 # the Python suite (tests/api/test_python.c) loads the plain build's shared library;
 # the sanitizer build's cannot be loaded by /usr/bin/python3, so SAN=1 skips it
 CHECK_SO := $(if $(filter 1,$(SAN)),,$(BUILD)/lib/libattnrank.so)
+check-build: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 check-run: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
 	  ATTNRANK_TEST_LIBRARY='$(if $(CHECK_SO),$(abspath $(BUILD)/lib/$(SO_NAME)))' \

@@ -98,15 +98,15 @@ def test_bracket_options_same_as_cli(files):
 
 
 def test_generate_and_structured_bracket_same_as_cli(tmp_path):
-    g = attnrank.generate("sphere", "polygon", 2, 3000)
-    subprocess.run([BIN, "generate", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "3000",
+    g = attnrank.generate("sphere", "polygon", 2, 800)
+    subprocess.run([BIN, "generate", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "800",
                     "--out", str(tmp_path / "P.npy")], check=True, capture_output=True)
     assert np.load(tmp_path / "P.npy").tobytes() == g.points.tobytes()
-    r = attnrank.bracket(g.points, None, 1000, 0.1)
-    j = cli_json("bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "3000", "--beta",
-                 "1000", "--eps", "0.1")
+    r = attnrank.bracket(g.points, None, 300, 0.1)
+    j = cli_json("bracket", "--geometry", "sphere", "--family", "polygon", "--d", "2", "--n", "800", "--beta",
+                 "300", "--eps", "0.1")
     assert_same_as_cli(r, j)
-    assert r.polygon_n == 3000
+    assert r.polygon_n == 800 and "circulant" in r.routes
     b = attnrank.generate("ball", "uniform", 3, 400, seed=2, unweighted=True, rho0=0.0, beta=1.0)
     subprocess.run([BIN, "generate", "--geometry", "ball", "--family", "uniform", "--d", "3", "--n", "400",
                     "--seed", "2", "--out", str(tmp_path / "B.npy")], check=True, capture_output=True)
@@ -182,7 +182,7 @@ def test_keyboard_interrupt_cancels():
 
 def test_gil_released():
     """Another Python thread runs while a bracket computes."""
-    X = attnrank.generate("sphere", "uniform", 3, 1500, seed=4).points
+    X = attnrank.generate("sphere", "uniform", 3, 1000, seed=4).points
     ticks = []
     stop = threading.Event()
 
