@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <flint/flint.h>
+#include <glpk.h>
 #include "numerics/cancel.h"
 #include "numerics/blas_select.h"
 #include "numerics/envvar.h"
@@ -64,6 +65,12 @@ attnrank_status attnrank_check_environment(void)
 void attnrank_cleanup(void)
 {
     flint_cleanup_master();
+}
+
+void attnrank_thread_cleanup(void)
+{
+    flint_cleanup();
+    glp_free_env();
 }
 
 void attnrank_options_default(attnrank_options *o)

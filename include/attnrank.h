@@ -95,6 +95,11 @@ ATTNRANK_EXPORT attnrank_status attnrank_check_environment(void);
  * thread before exit, when no other call runs. */
 ATTNRANK_EXPORT void attnrank_cleanup(void);
 
+/* Release the calling thread's caches (FLINT/Arb's thread-local caches,
+ * GLPK's environment): call it in a thread other than the main one before
+ * the thread exits, or they leak (the Python package's worker threads do). */
+ATTNRANK_EXPORT void attnrank_thread_cleanup(void);
+
 /* ---- options of a computation ---- */
 
 typedef enum {

@@ -99,9 +99,12 @@ def _run(fn: Callable[..., int], args: Sequence[Any], opts: "_lib.Options") -> N
     box = {}
 
     def work():
-        box["st"] = fn(*args)
-        if box["st"]:
-            box["msg"] = _lib.lib.attnrank_error_message()   # the worker thread's own message
+        try:
+            box["st"] = fn(*args)
+            if box["st"]:
+                box["msg"] = _lib.lib.attnrank_error_message()   # the worker thread's own message
+        finally:
+            _lib.lib.attnrank_thread_cleanup()   # its FLINT and GLPK caches die with the thread
 
     t = threading.Thread(target=work, name="attnrank", daemon=True)
     t.start()

@@ -149,6 +149,7 @@ _protos = {
     "attnrank_version_line": (ctypes.c_char_p, []),
     "attnrank_error_message": (ctypes.c_char_p, []),
     "attnrank_check_environment": (c_int, []),
+    "attnrank_thread_cleanup": (None, []),
     "attnrank_points_new": (c_int, [dptr, c_size, c_size, P(ctypes.c_uint64), P(ctypes.c_char_p), ctypes.c_char_p,
                                     P(c_void)]),
     "attnrank_points_free": (None, [c_void]),

@@ -439,6 +439,7 @@ static void *job_run(void *arg)
     attnrank_points *p = NULL;
     attnrank_points_new(j->x, 0, j->d, NULL, NULL, NULL, &p);
     snprintf(j->msg, sizeof j->msg, "%s", attnrank_error_message());
+    attnrank_thread_cleanup();   /* the thread's FLINT and GLPK caches */
     return NULL;
 }
 
