@@ -231,7 +231,8 @@ typedef struct {
     char lower_certificate[ATTNRANK_NAME_LEN];   /* e.g. "invnorm", "circulant-blocks", "trivial" */
     char upper_certificate[ATTNRANK_NAME_LEN];   /* e.g. "rsvd", "polynomial", "trivial" */
     double lower_invnorm_bound;       /* certified ||M^-1||_inf of the lower end (eps * it < 1);
-                                         -1 when the certificate has none (packing-diagdom) */
+                                         -1 when the certificate has none (packing-diagdom);
+                                         attnrank_bracket_ball: the cluster certificate's, as computed */
     double upper_err_bound;           /* certified ||A - B||_r1 of the upper end (<= eps) */
     char *n;                          /* total key multiplicity, exact decimal (owned: attnrank_bracket_clear) */
     char *m;                          /* total query multiplicity, exact decimal (owned) */
