@@ -60,10 +60,12 @@ ATTNRANK_EXPORT const char *attnrank_version(void);
 /* ATTNRANK_API_VERSION of the library actually loaded (compare with the header's). */
 ATTNRANK_EXPORT int attnrank_api_version(void);
 /* One line naming attnrank, its source commit, MPFR, GMP, FLINT, Arb and the
- * BLAS core ("attnrank 0.1.0 (commit ...; MPFR ...)"), static storage. */
+ * BLAS core ("attnrank 0.1.0 (commit ...; MPFR ...)"), in a buffer of the
+ * calling thread (valid until its next call of this function). */
 ATTNRANK_EXPORT const char *attnrank_version_line(void);
 /* The same as JSON object members ("\"attnrank\":\"0.1.0\",\"commit\":...",
- * no braces), static storage: what the CLI appends to each JSON line. */
+ * no braces), in a buffer of the calling thread: what the CLI appends to
+ * each JSON line. */
 ATTNRANK_EXPORT const char *attnrank_version_json(void);
 
 /* ---- status and errors ---- */
