@@ -13,7 +13,9 @@
 #   make check SAN=1   the same suites under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer runs of the file and model readers, FUZZ_SECONDS (600) each (clang)
 #   make fuzz-smoke the same, 30 s each (.ci/run)
-#   make install PREFIX=/usr/local
+#   make lib        build/lib/libattnrank.so (and .a): the public C API, include/attnrank.h
+#   make install PREFIX=/usr/local [DESTDIR=...]   bin, lib (.so, .a), include, lib/pkgconfig,
+#                   share/man/man1 and the Python package (lib/python3/dist-packages/attnrank)
 #
 # The targets check/verify/bench first run scripts/deps.sh, then re-invoke
 # make, so that pkg-config is evaluated after the packages are present.
@@ -120,7 +122,7 @@ LDLIBS_ALL = -lglpk -lflint-arb -lflint -lmpfr -lgmp -Wl,-Bstatic -ljansson -lne
              $(PKGS_LIBS) -lm -ldl -lpthread
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c))
+LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c sweeps/*.c api/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
@@ -130,22 +132,29 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SUITES := $(basename $(notdir $(TEST_SRC)))
 VERIFY_SRC := $(sort $(wildcard tests/verify/verify_*.c))
-VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o $(BUILD)/cli/verify_print.o \
-              $(BUILD)/cli/output.o $(BUILD)/cli/shards.o
+VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/verify/verifyutil.o
 VSUITES := $(basename $(notdir $(VERIFY_SRC)))
 BIN ?= $(if $(filter 1,$(SAN)),$(BUILD)/bin/attnrank,bin/attnrank)
 
-.PHONY: FORCE all deps check check-run check-slurm verify verify-run bench bench-run calib-data install clean
+.PHONY: FORCE all lib deps check check-build check-run check-slurm verify verify-run bench bench-run calib-data install clean
 all: $(BIN)
 
 deps:
 	@sh scripts/deps.sh
 
+# the build of make check runs on every CPU (nproc, at most 256): the shared library's second
+# object tree (build/pic) then costs about what the serial build saved; the suites run as before
 check: deps
+	@$(MAKE) --no-print-directory -j$(if $(call ar_one_of,$(ar_nproc),$(ar_1_256)),$(ar_nproc),1) check-build
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(BUILD)/tests/run_tests $(BIN)
+# the Python suite (tests/api/test_python.c) loads the plain build's shared library;
+# the sanitizer build's cannot be loaded by /usr/bin/python3, so SAN=1 skips it
+CHECK_SO := $(if $(filter 1,$(SAN)),,$(BUILD)/lib/libattnrank.so)
+check-build: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
+check-run: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
+	  ATTNRANK_TEST_LIBRARY='$(if $(CHECK_SO),$(abspath $(BUILD)/lib/$(SO_NAME)))' \
 	  '$(BUILD)/tests/run_tests'
 
 # JOBS: the shards of make verify side by side under GNU parallel; default the
@@ -193,6 +202,44 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/lib/libattnrank.a
 $(BUILD)/lib/libattnrank.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@; $(AR) rcs $@ $^
+
+# ---- the shared library: the same sources as position-independent objects in a second
+# tree, symbols hidden but the public API's (api/libattnrank.map, checked by
+# tests/api/test_install.c with nm -D), its small libraries linked as shared objects
+# (a process loading it pays their mappings; the binary keeps its static link above)
+SO_MAJOR := 0
+SO_VERSION := 0.1.0
+SO_NAME := libattnrank.so.$(SO_MAJOR)
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+SO_FILE := $(BUILD)/lib/libattnrank.so.$(SO_VERSION)
+LDLIBS_SO = -lglpk -lflint-arb -lflint -lmpfr -lgmp $(shell pkg-config --libs lapacke blas 2>/dev/null) \
+            -ljansson -lnettle -lprotobuf-c -lgsl -lm -ldl -lpthread
+
+lib: $(SO_FILE) $(BUILD)/lib/libattnrank.so $(BUILD)/lib/libattnrank.a $(BUILD)/attnrank.pc
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DATTNRANK_BUILDING -MMD -MP -c $< -o $@
+$(BUILD)/pic/numerics/version.o: $(BUILD)/version_commit.h
+$(BUILD)/pic/numerics/version.o: ALL_CFLAGS += -I$(BUILD)
+
+$(SO_FILE): $(PIC_OBJ) api/libattnrank.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=api/libattnrank.map -Wl,--no-undefined \
+	  -o $@ $(PIC_OBJ) $(LDLIBS_SO)
+
+$(BUILD)/lib/libattnrank.so: $(SO_FILE)
+	ln -sf libattnrank.so.$(SO_VERSION) $(BUILD)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $@
+
+# pkg-config file of an installed copy (PREFIX as given to make install)
+$(BUILD)/attnrank.pc: api/attnrank.pc.in FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(SO_VERSION)|g' api/attnrank.pc.in > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/attnrank.1: $(BIN) scripts/gen_man.sh
+	sh scripts/gen_man.sh '$(BIN)' > $@.tmp && mv $@.tmp $@
 
 $(BIN): $(CLI_OBJ) $(BUILD)/lib/libattnrank.a
 	@mkdir -p $(dir $@)
@@ -249,7 +296,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -frounding-math -I. -Itests/fuzz \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_SRC := numerics/infile.c numerics/pinstore.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c cli/args.c \
+FUZZ_LIB_SRC := numerics/infile.c numerics/pinstore.c numerics/parse.c numerics/envvar.c constructions/formats/npy.c constructions/pointsets/pointset.c numerics/status.c cli/table.c numerics/args.c \
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
                 constructions/formats/spm_tokenizer.c constructions/formats/corpus.c constructions/formats/onnx.c \
                 constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c \
@@ -300,11 +347,20 @@ calib-data:
 	@sh scripts/calib_data.sh
 	@sh scripts/calib_data_ppocr.sh
 
-install: $(BIN)
-	install -d '$(DESTDIR)$(PREFIX)/bin'
+install: $(BIN) lib $(BUILD)/attnrank.1
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/lib/pkgconfig' '$(DESTDIR)$(PREFIX)/include' \
+	  '$(DESTDIR)$(PREFIX)/share/man/man1' '$(DESTDIR)$(PREFIX)/lib/python3/dist-packages/attnrank'
 	install -m 755 '$(BIN)' '$(DESTDIR)$(PREFIX)/bin/attnrank'
+	install -m 644 include/attnrank.h '$(DESTDIR)$(PREFIX)/include/attnrank.h'
+	install -m 755 '$(SO_FILE)' '$(DESTDIR)$(PREFIX)/lib/libattnrank.so.$(SO_VERSION)'
+	ln -sf libattnrank.so.$(SO_VERSION) '$(DESTDIR)$(PREFIX)/lib/$(SO_NAME)'
+	ln -sf $(SO_NAME) '$(DESTDIR)$(PREFIX)/lib/libattnrank.so'
+	install -m 644 '$(BUILD)/lib/libattnrank.a' '$(DESTDIR)$(PREFIX)/lib/libattnrank.a'
+	install -m 644 '$(BUILD)/attnrank.pc' '$(DESTDIR)$(PREFIX)/lib/pkgconfig/attnrank.pc'
+	install -m 644 '$(BUILD)/attnrank.1' '$(DESTDIR)$(PREFIX)/share/man/man1/attnrank.1'
+	install -m 644 python/attnrank/*.py '$(DESTDIR)$(PREFIX)/lib/python3/dist-packages/attnrank/'
 
 clean:
 	rm -rf build build-asan build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

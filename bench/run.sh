@@ -2,7 +2,7 @@
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
 # Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_circulant, bench_poly,
-# bench_packing, bench_instances, bench_routes, claim_S, verify) to run one.
+# bench_packing, bench_instances, bench_routes, python_overhead, claim_S, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-build}
@@ -93,6 +93,11 @@ print("\t".join(str(x) for x in [sys.argv[1], sys.argv[2], sys.argv[3], d["lower
     rm -rf "$tmp"
 }
 run bench_routes routes
+# issue #23: a 2000 x 2000 head bracketed from NumPy (python/attnrank) against the CLI, alternating
+if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = python_overhead ]; then
+    echo "== python_overhead ($stamp)" >&2
+    sh "$here/python_overhead.sh" "$bin" 3 | tee "$here/results/python_overhead.tsv"
+fi
 # issue #8: visible dimension of a 64-dim head, and `attnrank head` on 512 tokens
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = head ]; then sh "$here/head_bench.sh" "$bin"; fi
 # issue #3: claim-S sweep tables for d = 2..5 and their plot (bench/results/claim_S/)

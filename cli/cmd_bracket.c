@@ -2,17 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "cli/source.h"
-#include "numerics/version.h"
-#include "theory/brackets/bracket.h"
-#include "theory/brackets/bracket_scale.h"
-#include "theory/brackets/route.h"
+#include "include/attnrank.h"
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "numerics/clock.h"
 #include "numerics/envvar.h"
+#include "numerics/version.h"
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"
@@ -47,10 +45,10 @@ static const char help[] =
     "seconds), when stderr is a terminal or --progress is given (never under --format json\n"
     "without --progress).\n";
 
-/* Parse the comma-separated --upper list into o. */
-static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
+/* Parse the comma-separated --upper list into the API's mask. */
+static ar_status parse_upper(const char *s, int self, unsigned *mask)
 {
-    o->use_svd = o->use_symeig = o->use_pchol = o->use_rsvd = 0;
+    *mask = 0;
     char buf[128], *items[4];
     size_t k;
     if (strlen(s) >= sizeof buf) {
@@ -64,24 +62,21 @@ static ar_status parse_upper(const char *s, int self, bracket_opts_t *o)
     for (size_t i = 0; i < k; i++) {
         const char *t = items[i];
         if (!strcmp(t, "svd"))
-            o->use_svd = 1;
+            *mask |= ATTNRANK_UPPER_SVD;
         else if (!strcmp(t, "rsvd"))
-            o->use_rsvd = 1;
+            *mask |= ATTNRANK_UPPER_RSVD;
         else if (!strcmp(t, "symeig") || !strcmp(t, "pchol")) {
             if (!self) {
                 ar_error_set("--upper: %s needs self-attention (--points or --geometry)", t);
                 return AR_EINVAL;
             }
-            if (!strcmp(t, "symeig"))
-                o->use_symeig = 1;
-            else
-                o->use_pchol = 1;
+            *mask |= !strcmp(t, "symeig") ? ATTNRANK_UPPER_SYMEIG : ATTNRANK_UPPER_PCHOL;
         } else {
             ar_error_set("--upper: unknown construction '%s' (svd, symeig, pchol, rsvd)", t);
             return AR_EINVAL;
         }
     }
-    if (!o->use_svd && !o->use_symeig && !o->use_pchol && !o->use_rsvd) {
+    if (!*mask) {
         ar_error_set("--upper: empty list");
         return AR_EINVAL;
     }
@@ -134,31 +129,28 @@ int cmd_bracket(int argc, char **argv)
     }
     double beta, eps;
     out_format_t fmt;
-    bracket_opts_t bo;
-    bracket_opts_default(&bo);
+    attnrank_options ao;
+    attnrank_options_default(&ao);
     if ((st = args_beta(args_get(o, no, "beta"), &beta)) || (st = args_eps(args_get(o, no, "eps"), &eps)) ||
         (st = args_format(args_get(o, no, "format"), &fmt)))
         return cmd_fail(st);
-    if ((st = args_prec_threads(o, no, &bo.prec, &bo.threads)))
+    if ((st = args_prec_threads(o, no, &ao.prec, &ao.threads)))
         return cmd_fail(st);
     source_t S;
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);
-    const pointset_t *Q = &S.Q, *K = S.self ? &S.Q : &S.K;
-    if (args_get(o, no, "upper") && (st = parse_upper(args_get(o, no, "upper"), S.self, &bo))) {
+    if (args_get(o, no, "upper") && (st = parse_upper(args_get(o, no, "upper"), S.self, &ao.upper))) {
         source_clear(&S);
         return cmd_fail(st);
     }
     const char *eng = args_get(o, no, "engine");
-    route_opts_t ro;
-    route_opts_default(&ro);
-    ro.bracket = bo;
     if (eng && strcmp(eng, "auto") && strcmp(eng, "dense") && strcmp(eng, "scale")) {
         source_clear(&S);
         ar_error_set("--engine: expected auto, dense or scale, got '%s'", eng);
         return cmd_fail(AR_EINVAL);
     }
-    ro.engine = !eng || !strcmp(eng, "auto") ? ROUTE_AUTO : !strcmp(eng, "dense") ? ROUTE_DENSE : ROUTE_SCALE;
+    ao.engine = !eng || !strcmp(eng, "auto") ? ATTNRANK_ENGINE_AUTO
+              : !strcmp(eng, "dense") ? ATTNRANK_ENGINE_DENSE : ATTNRANK_ENGINE_SCALE;
     const char *ss = args_get(o, no, "seed-sketch");
     if (ss) {
         char *end;
@@ -168,7 +160,7 @@ int cmd_bracket(int argc, char **argv)
             ar_error_set("--seed-sketch: expected a positive integer, got '%s'", ss);
             return cmd_fail(AR_EINVAL);
         }
-        ro.bracket.seed = (uint64_t)v;
+        ao.sketch_seed = (uint64_t)v;
     }
     progress_t prog = { clock_now(), PROGRESS_AFTER, "" };
     if ((st = cmd_bracket_progress_after(&prog.after))) {   /* checked at start-up too (cli/main.c) */
@@ -176,90 +168,79 @@ int cmd_bracket(int argc, char **argv)
         return cmd_fail(st);
     }
     if (args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2))) {
-        ro.bracket.progress = progress_print;
-        ro.bracket.progress_ctx = &prog;
+        ao.progress = progress_print;
+        ao.progress_ctx = &prog;
     }
-    route_result_t rr;
-    st = route_bracket(Q, K, beta, eps, &ro, &rr);
+    attnrank_bracket_result r;
+    st = (ar_status)attnrank_bracket(S.Q, S.self ? NULL : S.K, beta, eps, &ao, &r);
     if (st) {
         source_clear(&S);
         return cmd_fail(st);
     }
-    const bracket_t *b = &rr.b;
-    fmpz_t nk, mq;
-    fmpz_init(nk);
-    fmpz_init(mq);
-    pointset_total_multiplicity(nk, K);
-    pointset_total_multiplicity(mq, Q);
     char seedbuf[32] = "null";
     if (S.has_seed)
         snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)S.seed);
     if (fmt == FMT_JSON) {
-        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", b->lower, b->upper, b->status);
-        out_json_fmpz(stdout, nk);
-        printf(",\"log10_n\":%.6f,\"m\":", out_log10_fmpz(nk));
-        out_json_fmpz(stdout, mq);
+        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", r.lower, r.upper, r.status);
+        out_json_decimal(stdout, r.n);
+        printf(",\"log10_n\":%.6f,\"m\":", r.log10_n);
+        out_json_decimal(stdout, r.m);
         printf(",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
                "\"self_attention\":%s,\"engine\":\"%s\",\"routes\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
                "\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
                "\"prec\":%ld,\"enclosure\":\"%s\",\"streamed\":%s,\"seed\":%s,",
-               K->n, Q->n, Q->d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto", rr.routes, rr.lower_route,
-               rr.upper_route, b->seconds, b->seconds_enclose, b->lo.method, isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0,
-               b->up.method, b->up.err, b->maxerr, b->prec, b->enclosure ? b->enclosure : "arb",
-               b->streamed ? "true" : "false", seedbuf);
-        if (b->rsvd.rounds)
+               r.distinct_keys, r.distinct_queries, r.d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto",
+               r.routes, r.lower_route, r.upper_route, r.seconds, r.seconds_enclose, r.lower_certificate,
+               r.lower_invnorm_bound, r.upper_certificate, r.upper_err_bound, r.enclosure_err, r.prec, r.enclosure,
+               r.streamed ? "true" : "false", seedbuf);
+        if (r.rsvd_run)
             printf("\"rsvd_rank\":%zu,\"rsym_rank\":%zu,\"rsvd_sketch\":%zu,\"rsvd_power\":%d,\"rsvd_seed\":%llu,"
                    "\"rsvd_passes\":%zu,",
-                   b->up_rsvd.rank, b->up_rsym.rank, b->rsvd.sketch, b->rsvd.power, (unsigned long long)b->rsvd.seed,
-                   b->rsvd.passes);
-        if (rr.polygon_n)
-            printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", rr.polygon_n, rr.polygon_eta);
+                   r.rsvd_rank, r.rsym_rank, r.rsvd_sketch, r.rsvd_power, (unsigned long long)r.rsvd_seed,
+                   r.rsvd_passes);
+        if (r.polygon_n)
+            printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", r.polygon_n, r.polygon_eta);
         printf("\"source\":");
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
-        printf("%zu\t%zu\t%s\t", b->lower, b->upper, b->status);
-        fmpz_fprint(stdout, nk);
-        putchar('\t');
-        fmpz_fprint(stdout, mq);
-        printf("\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", Q->d, beta, eps, b->lo.method, b->up.method,
-               b->up.err, b->seconds);
+        printf("%zu\t%zu\t%s\t%s\t%s", r.lower, r.upper, r.status, r.n, r.m);
+        printf("\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", r.d, beta, eps, r.lower_certificate,
+               r.upper_certificate, r.upper_err_bound, r.seconds);
     } else {
         printf("instance   %s\n", S.description);
-        printf("           %s-attention, %zu x %zu distinct rows x keys, d = %zu, n = ",
-               S.self ? "self" : "cross", Q->n, K->n, Q->d);
-        fmpz_fprint(stdout, nk);
-        printf(" (with multiplicity)\n");
+        printf("           %s-attention, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
+               S.self ? "self" : "cross", r.distinct_queries, r.distinct_keys, r.d, r.n);
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
-        printf("rank_eps   in [%zu, %zu]   (%s)\n", b->lower, b->upper, b->status);
-        printf("lower      %zu by %s route, %s", b->lower, rr.lower_route, b->lo.method);
-        if (strcmp(b->lo.method, "trivial") != 0 && isfinite(b->lo.invnorm))
-            printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", b->lo.invnorm, eps * b->lo.invnorm);
-        else if (!strcmp(b->lo.method, "packing-diagdom"))
+        printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
+        printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);
+        if (strcmp(r.lower_certificate, "trivial") != 0 && r.lower_invnorm_bound >= 0)
+            printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", r.lower_invnorm_bound,
+                   eps * r.lower_invnorm_bound);
+        else if (!strcmp(r.lower_certificate, "packing-diagdom"))
             printf(": every row diagonally dominant (rank_eps = n)");
-        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", b->upper, rr.upper_route,
-               b->up.method, b->up.err);
-        printf("routes     %s", rr.routes);
-        if (rr.polygon_n)
-            printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", rr.polygon_n,
-                   rr.polygon_eta);
+        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", r.upper, r.upper_route,
+               r.upper_certificate, r.upper_err_bound);
+        printf("routes     %s", r.routes);
+        if (r.polygon_n)
+            printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", r.polygon_n,
+                   r.polygon_eta);
         printf("\n");
-        if (b->enclosure && !strcmp(b->enclosure, "double"))
-            printf("enclosure  max row-l1 rounding of A <= %.3g (double arithmetic, a-priori bound%s)\n", b->maxerr,
-                   b->streamed ? "; streamed in row blocks" : "");
+        if (!strcmp(r.enclosure, "double"))
+            printf("enclosure  max row-l1 rounding of A <= %.3g (double arithmetic, a-priori bound%s)\n",
+                   r.enclosure_err, r.streamed ? "; streamed in row blocks" : "");
         else
-            printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", b->maxerr, b->prec);
-        if (b->rsvd.rounds)
-            printf("sketch     rsvd %zu columns, %d power iterations, seed %llu, %zu passes over A\n", b->rsvd.sketch,
-                   b->rsvd.power, (unsigned long long)b->rsvd.seed, b->rsvd.passes);
-        printf("time       %.3f s (enclosure %.3f s)\n", b->seconds, b->seconds_enclose);
+            printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", r.enclosure_err, r.prec);
+        if (r.rsvd_run)
+            printf("sketch     rsvd %zu columns, %d power iterations, seed %llu, %zu passes over A\n", r.rsvd_sketch,
+                   r.rsvd_power, (unsigned long long)r.rsvd_seed, r.rsvd_passes);
+        printf("time       %.3f s (enclosure %.3f s)\n", r.seconds, r.seconds_enclose);
         printf("versions   %s\n", version_line());
     }
-    fmpz_clear(nk);
-    fmpz_clear(mq);
+    attnrank_bracket_clear(&r);
     source_clear(&S);
     return 0;
 }

@@ -1,18 +1,16 @@
 /* cmd_bracket_ball.c -- `attnrank bracket --geometry ball ...`: certified
  * eps-rank bracket of a ball instance with Gaussian multiplicities (claim B).
  * Called from cmd_bracket when --geometry ball is given; parses its own
- * options and calls the route chooser (theory/brackets/route.h), whose ball route is
- * bracket_compute_ball. */
+ * options and calls attnrank_bracket_ball (include/attnrank.h), which runs the
+ * route chooser on the generated instance. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "cli/commands.h"
-#include "cli/output.h"
-#include "constructions/pointsets/ball.h"
+#include "numerics/textout.h"
+#include "include/attnrank.h"
 #include "numerics/version.h"
-#include "theory/brackets/bracket_ball.h"
-#include "theory/brackets/route.h"
 
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"
@@ -61,22 +59,22 @@ int cmd_bracket_ball(int argc, char **argv)
     double beta, eps;
     out_format_t fmt;
     size_t d;
-    ball_family_t fam;
     if (!args_get(o, no, "family") || !args_get(o, no, "d")) {
         ar_error_set("--geometry ball needs --family shells|dense|uniform and --d");
         return cmd_fail(AR_EINVAL);
     }
+    attnrank_ball_spec s;
     if ((st = args_beta(args_get(o, no, "beta"), &beta)) || (st = args_eps(args_get(o, no, "eps"), &eps)) ||
         (st = args_format(args_get(o, no, "format"), &fmt)) ||
-        (st = ball_family_parse(args_get(o, no, "family"), &fam)) ||
+        (st = (ar_status)attnrank_ball_spec_default(&s, args_get(o, no, "family"), 2, 1.0)) ||
         (st = args_size("d", args_get(o, no, "d"), 2, 16, &d)))
         return cmd_fail(st);
     if (!(beta > 0)) {
         ar_error_set("--geometry ball needs beta > 0");
         return cmd_fail(AR_EINVAL);
     }
-    ball_spec_t s;
-    ball_spec_default(&s, fam, d, beta);
+    const char *fam = args_get(o, no, "family");
+    attnrank_ball_spec_default(&s, fam, d, beta);
     s.unweighted = args_get(o, no, "unweighted") != NULL;
     if (args_get(o, no, "rho0")) {
         if ((st = args_double("rho0", args_get(o, no, "rho0"), &s.rho0)))
@@ -87,7 +85,7 @@ int cmd_bracket_ball(int argc, char **argv)
         }
     }
     if (args_get(o, no, "npoints")) {
-        if (fam == BALL_SHELLS) {
+        if (!strcmp(s.family, "shells")) {
             ar_error_set("--npoints applies to the dense and uniform families (shells are set by beta)");
             return cmd_fail(AR_EINVAL);
         }
@@ -97,43 +95,28 @@ int cmd_bracket_ball(int argc, char **argv)
     if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &s.seed)))
         return cmd_fail(st);
     if (args_get(o, no, "m0")) {
-        if ((st = args_double("m0", args_get(o, no, "m0"), &s.M0)))
+        if ((st = args_double("m0", args_get(o, no, "m0"), &s.m0)))
             return cmd_fail(st);
-        if (!(s.M0 >= 1)) {
-            ar_error_set("--m0 must be >= 1, got %g", s.M0);
+        if (!(s.m0 >= 1)) {
+            ar_error_set("--m0 must be >= 1, got %g", s.m0);
             return cmd_fail(AR_EINVAL);
         }
     }
-    bracket_opts_t bo;
-    bracket_opts_default(&bo);
-    if ((st = args_prec_threads(o, no, &bo.prec, &bo.threads)))
+    attnrank_options ao;
+    attnrank_options_default(&ao);
+    if ((st = args_prec_threads(o, no, &ao.prec, &ao.threads)))
         return cmd_fail(st);
-    double t0 = out_now();
-    pointset_t P;
-    memset(&P, 0, sizeof P);
-    if ((st = ball_generate(&P, &s)))
+    attnrank_bracket_result r;
+    attnrank_points *P = NULL;
+    if ((st = (ar_status)attnrank_bracket_ball(&s, eps, &ao, &r, &P)))
         return cmd_fail(st);
-    double tgen = out_now() - t0;
-    route_opts_t ro;
-    route_opts_default(&ro);
-    ro.bracket = bo;
-    route_result_t rr;                 /* the one route chooser: ball, dense, ... */
-    if ((st = route_bracket(&P, &P, beta, eps, &ro, &rr))) {
-        pointset_clear(&P);
-        return cmd_fail(st);
-    }
-    const bracket_t b = rr.b;
-    const ball_bracket_info_t info = rr.ball;
-    fmpz_t N, wmax;
-    fmpz_init(N);
-    fmpz_init(wmax);
-    double l10 = ball_total_count(&P, N), l10w = ball_max_weight(&P, wmax);
+    double l10 = r.log10_n, l10w = r.log10_max_multiplicity;
     double need = beta / 8.0 / log(10.0);
-    double total = out_now() - t0;
+    double total = r.seconds;
     if (fmt == FMT_JSON) {
         printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"routes\":\"%s\",\"lower_route\":\"%s\","
-               "\"upper_route\":\"%s\",\"n\":", b.lower, b.upper, b.status, rr.routes, rr.lower_route, rr.upper_route);
-        out_json_fmpz(stdout, N);
+               "\"upper_route\":\"%s\",\"n\":", r.lower, r.upper, r.status, r.routes, r.lower_route, r.upper_route);
+        out_json_decimal(stdout, r.n);
         printf(",\"log10_n\":%.6f,\"distinct_points\":%zu,\"log10_max_multiplicity\":%.6f,"
                "\"log10_e_beta_over_8\":%.6f,\"n_condition_holds\":%s,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
                "\"geometry\":\"ball\",\"family\":\"%s\",\"rho0\":%.17g,\"weighted\":%s,\"m0\":%.17g,"
@@ -142,39 +125,39 @@ int cmd_bracket_ball(int argc, char **argv)
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"tensor_points_per_axis\":%zu,"
                "\"tensor_rank\":%zu,\"tensor_capped\":%s,\"tensor_ratio\":%.6g,\"dense_run\":%s,"
                "\"seconds\":%.3f,\"seconds_generate\":%.3f,\"source\":",
-               l10, P.n, l10w, need, l10 >= need ? "true" : "false", d, beta, eps, ball_family_name(fam), s.rho0,
-               s.unweighted ? "false" : "true", s.M0, b.lo.method, b.lo.invnorm, info.cluster.m,
-               info.cluster.delta, info.cluster.max_R, b.up.method, b.up.err, info.tensor.p, info.tensor.rank,
-               info.tensor.capped ? "true" : "false", info.tensor.ratio, info.dense_run ? "true" : "false", total,
-               tgen);
-        out_json_string(stdout, P.provenance);
+               l10, r.distinct_keys, l10w, need, l10 >= need ? "true" : "false", d, beta, eps, s.family, s.rho0,
+               s.unweighted ? "false" : "true", s.m0, r.lower_certificate, r.lower_invnorm_bound, r.cluster_centres,
+               r.cluster_delta, r.cluster_max_r, r.upper_certificate, r.upper_err_bound, r.tensor_points_per_axis,
+               r.tensor_rank, r.tensor_capped ? "true" : "false", r.tensor_ratio, r.dense_run ? "true" : "false",
+               total, r.seconds_generate);
+        out_json_string(stdout, attnrank_points_provenance(P));
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tlog10_n\tdistinct\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
-        printf("%zu\t%zu\t%s\t%.6f\t%zu\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", b.lower, b.upper, b.status, l10,
-               P.n, d, beta, eps, b.lo.method, b.up.method, b.up.err, total);
+        printf("%zu\t%zu\t%s\t%.6f\t%zu\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", r.lower, r.upper, r.status, l10,
+               r.distinct_keys, d, beta, eps, r.lower_certificate, r.upper_certificate, r.upper_err_bound, total);
     } else {
-        printf("instance   %s\n", P.provenance);
-        printf("           %zu distinct points, n = 10^%.2f with multiplicity (largest 10^%.2f)\n", P.n, l10, l10w);
+        printf("instance   %s\n", attnrank_points_provenance(P));
+        printf("           %zu distinct points, n = 10^%.2f with multiplicity (largest 10^%.2f)\n", r.distinct_keys,
+               l10, l10w);
         printf("condition  n >= e^{beta/8} = 10^%.2f: %s\n", need, l10 >= need ? "holds" : "does not hold");
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
-        printf("rank_eps   in [%zu, %zu]   (%s)\n", b.lower, b.upper, b.status);
-        printf("lower      %zu by %s route, %s", b.lower, rr.lower_route, b.lo.method);
-        if (strcmp(b.lo.method, "trivial") != 0)
-            printf(": ||M^-1||_inf <= %.6g, eps * bound < 1", b.lo.invnorm);
-        if (strncmp(b.lo.method, "ball-", 5) == 0)
-            printf(" (%zu centres, delta %.4g, max R %.4g)", info.cluster.m, info.cluster.delta, info.cluster.max_R);
-        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", b.upper, rr.upper_route, b.up.method,
-               b.up.err);
-        printf("routes     %s\n", rr.routes);
-        if (info.tensor.p)
-            printf("tensor     %zu Chebyshev points per axis (rank %zu%s), max_i G/Z_i <= %.4g\n", info.tensor.p,
-                   info.tensor.rank, info.tensor.capped ? ", not below n" : "", info.tensor.ratio);
+        printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
+        printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);
+        if (strcmp(r.lower_certificate, "trivial") != 0)
+            printf(": ||M^-1||_inf <= %.6g, eps * bound < 1", r.lower_invnorm_bound);
+        if (strncmp(r.lower_certificate, "ball-", 5) == 0)
+            printf(" (%zu centres, delta %.4g, max R %.4g)", r.cluster_centres, r.cluster_delta, r.cluster_max_r);
+        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", r.upper, r.upper_route,
+               r.upper_certificate, r.upper_err_bound);
+        printf("routes     %s\n", r.routes);
+        if (r.tensor_points_per_axis)
+            printf("tensor     %zu Chebyshev points per axis (rank %zu%s), max_i G/Z_i <= %.4g\n",
+                   r.tensor_points_per_axis, r.tensor_rank, r.tensor_capped ? ", not below n" : "", r.tensor_ratio);
         printf("time       %.3f s\n", total);
         printf("versions   %s\n", version_line());
     }
-    fmpz_clear(N);
-    fmpz_clear(wmax);
-    pointset_clear(&P);
+    attnrank_bracket_clear(&r);
+    attnrank_points_free(P);
     return 0;
 }

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "numerics/textout.h"
 #include "cli/source.h"
 #include "numerics/version.h"
-#include "theory/spectra/funkhecke.h"
+#include "include/attnrank.h"
 
 static const char help[] =
     "Usage: attnrank funk-hecke --d D --beta B --n N [--family polygon|fibonacci|uniform]\n"
@@ -73,13 +73,9 @@ int cmd_funkhecke(int argc, char **argv)
     source_t S;
     if ((st = source_load(so, nso, beta, &S)))
         return cmd_fail(st);
-    fh_report_t r;
-    size_t cont = 0;
-    double t0 = out_now();
-    st = fh_check(&S.Q, beta, tau, &r);
-    if (!st)
-        st = fh_count((int)d, beta, tau, &cont);
-    double secs = out_now() - t0;
+    attnrank_funk_hecke_result r;
+    st = (ar_status)attnrank_funk_hecke(S.Q, beta, tau, NULL, &r);
+    double secs = r.seconds;
     if (st) {
         source_clear(&S);
         return cmd_fail(st);

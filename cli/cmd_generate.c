@@ -2,9 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "constructions/pointsets/ball.h"
 #include "cli/source.h"
-#include "constructions/formats/npy.h"
+#include "include/attnrank.h"
 
 static const char help[] =
     "Usage: attnrank generate --geometry sphere --family polygon|fibonacci|packing|uniform\n"
@@ -35,20 +34,20 @@ static int generate_ball(const opt_t *o, size_t no, const char *out)
         (st = args_size("n", args_get(o, no, "n"), 1, 5000000, &n)) ||
         (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &seed))))
         return cmd_fail(st);
-    ball_spec_t bs;
-    ball_spec_default(&bs, BALL_UNIFORM, d, 1.0);
+    attnrank_ball_spec bs;
+    attnrank_ball_spec_default(&bs, "uniform", d, 1.0);
     bs.rho0 = 0.0;
     bs.npoints = n;
     bs.seed = seed;
     bs.unweighted = 1;
-    pointset_t P = { 0 };
-    if ((st = ball_generate(&P, &bs)))
+    attnrank_points *P = NULL;
+    if ((st = (ar_status)attnrank_ball_generate(&bs, &P)))
         return cmd_fail(st);
-    st = npy_write(out, P.x, P.n, P.d);
+    st = (ar_status)attnrank_points_write_npy(P, out);
     if (!st)
-        printf("wrote %zu x %zu points (uniform in the unit ball, seed %llu) to %s\n", P.n, P.d,
-               (unsigned long long)seed, out);
-    pointset_clear(&P);
+        printf("wrote %zu x %zu points (uniform in the unit ball, seed %llu) to %s\n", attnrank_points_count(P),
+               attnrank_points_dim(P), (unsigned long long)seed, out);
+    attnrank_points_free(P);
     return st ? cmd_fail(st) : 0;
 }
 
@@ -80,9 +79,10 @@ int cmd_generate(int argc, char **argv)
     source_t S;
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);
-    st = npy_write(out, S.Q.x, S.Q.n, S.Q.d);
+    st = (ar_status)attnrank_points_write_npy(S.Q, out);
     if (!st)
-        printf("wrote %zu x %zu points (%s) to %s\n", S.Q.n, S.Q.d, S.description, out);
+        printf("wrote %zu x %zu points (%s) to %s\n", attnrank_points_count(S.Q), attnrank_points_dim(S.Q),
+               S.description, out);
     source_clear(&S);
     return st ? cmd_fail(st) : 0;
 }

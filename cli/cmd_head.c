@@ -5,16 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/args.h"
+#include "numerics/args.h"
 #include "cli/commands.h"
-#include "cli/output.h"
-#include "constructions/formats/npy.h"
-#include "numerics/clock.h"
+#include "numerics/textout.h"
+#include "include/attnrank.h"
 #include "numerics/version.h"
-#include "theory/brackets/bracket.h"
-#include "theory/heads/visible.h"
 
-#define HEAD_MAX_TAUS 32
+#define HEAD_MAX_TAUS ATTNRANK_HEAD_MAX_TAUS
+#define VISIBLE_NONE ATTNRANK_NONE
 
 static const char help[] =
     "Usage: attnrank head --queries Q.npy --keys K.npy [--multiplicities W.txt]\n"
@@ -99,35 +97,30 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         ar_error_set("--radius must be > 0 (got %s)", pr);
         return cmd_fail(AR_EINVAL);
     }
-    if ((st = npy_read(pq, &WQ, &rq, &cq)))
+    if ((st = (ar_status)attnrank_npy_read(pq, &WQ, &rq, &cq)))
         return cmd_fail(st);
-    if ((st = npy_read(pk, &WK, &rk, &ck))) {
-        free(WQ);
+    if ((st = (ar_status)attnrank_npy_read(pk, &WK, &rk, &ck))) {
+        attnrank_free(WQ);
         return cmd_fail(st);
     }
     if (rq != rk || cq != ck) {
         ar_error_set("--wq is %zu x %zu but --wk is %zu x %zu (both must be dmodel x dh)", rq, cq, rk, ck);
-        free(WQ); free(WK);
+        attnrank_free(WQ); attnrank_free(WK);
         return cmd_fail(AR_EINVAL);
     }
     double beta = 1.0 / sqrt((double)cq);
     if (args_get(o, no, "beta") && (st = args_beta(args_get(o, no, "beta"), &beta))) {
-        free(WQ); free(WK);
+        attnrank_free(WQ); attnrank_free(WK);
         return cmd_fail(st);
     }
-    double t0 = clock_now();
-    visible_bilinear_t v;
-    size_t rt[HEAD_MAX_TAUS];
-    double et[HEAD_MAX_TAUS];
-    st = visible_bilinear(WQ, WK, rq, cq, beta, radius, NULL, &v);
-    free(WQ); free(WK);
+    attnrank_head_result v;
+    st = (ar_status)attnrank_head_weights(WQ, WK, rq, cq, beta, radius, taus, ntau, NULL, &v);
+    attnrank_free(WQ); attnrank_free(WK);
     if (st)
         return cmd_fail(st);
-    if ((st = visible_bilinear_rtau(&v, taus, ntau, rt, et))) {
-        visible_bilinear_clear(&v);
-        return cmd_fail(st);
-    }
-    double secs = clock_now() - t0;
+    const size_t *rt = v.r_tau;
+    const double *et = v.eta;
+    double secs = v.seconds;
     if (fmt == FMT_JSON) {
         printf("{\"mode\":\"weights\",\"r\":%zu,\"r_exact\":", v.r);
         if (v.r_exact < 0) printf("null"); else printf("%ld", v.r_exact);
@@ -135,8 +128,8 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         print_size_or_null(rt[0]);
         printf(",\"eta\":");
         print_double_or_null(et[0]);
-        printf(",\"head_dim\":%zu,\"model_dim\":%zu,\"beta\":%.17g,\"radius\":%.17g,\"taus\":[", v.dh, v.dmodel,
-               beta, radius);
+        printf(",\"head_dim\":%zu,\"model_dim\":%zu,\"beta\":%.17g,\"radius\":%.17g,\"taus\":[", v.head_dim,
+               v.model_dim, beta, radius);
         for (size_t t = 0; t < ntau; t++) {
             printf("%s{\"tau\":%.17g,\"r\":", t ? "," : "", taus[t]);
             print_size_or_null(rt[t]);
@@ -153,7 +146,7 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         out_json_string(stdout, src);
         printf(",%s}\n", version_json_fields());
     } else {
-        printf("weights    %s, %s: dmodel = %zu, head dim = %zu\n", pq, pk, v.dmodel, v.dh);
+        printf("weights    %s, %s: dmodel = %zu, head dim = %zu\n", pq, pk, v.model_dim, v.head_dim);
         printf("beta, R    %.17g, %.17g (inputs with norm <= R)\n", beta, radius);
         printf("r          %zu   (numerical rank of W_Q W_K^T, tolerance %.3g)\n", v.r, v.tol);
         if (v.r_exact >= 0)
@@ -168,7 +161,7 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         printf("time       %.3f s\n", secs);
         printf("versions   %s\n", version_line());
     }
-    visible_bilinear_clear(&v);
+    attnrank_head_clear(&v);
     return 0;
 }
 
@@ -210,112 +203,46 @@ int cmd_head(int argc, char **argv)
     double eps = 0.1;
     if (args_get(o, no, "eps") && (st = args_eps(args_get(o, no, "eps"), &eps)))
         return cmd_fail(st);
-    visible_opts_t vo;
-    visible_opts_default(&vo);
+    size_t exact_max = 0;
     if (args_get(o, no, "exact-max")) {
         size_t x;
         if (!strcmp(args_get(o, no, "exact-max"), "0"))
             x = 1;                                  /* never */
         else if ((st = args_size("exact-max", args_get(o, no, "exact-max"), 1, (size_t)1 << 40, &x)))
             return cmd_fail(st);
-        vo.exact_max = x;
+        exact_max = x;
     }
-    pointset_t Q, K;
-    memset(&Q, 0, sizeof Q);
-    memset(&K, 0, sizeof K);
-    if ((st = pointset_read(&Q, args_get(o, no, "queries"), NULL)) ||
-        (st = pointset_read(&K, args_get(o, no, "keys"), args_get(o, no, "multiplicities")))) {
-        pointset_clear(&Q);
-        pointset_clear(&K);
+    attnrank_points *Q = NULL, *K = NULL;
+    if ((st = (ar_status)attnrank_points_read(args_get(o, no, "queries"), NULL, &Q)) ||
+        (st = (ar_status)attnrank_points_read(args_get(o, no, "keys"), args_get(o, no, "multiplicities"), &K))) {
+        attnrank_points_free(Q);
+        attnrank_points_free(K);
         return cmd_fail(st);
     }
     int rc = 0;
-    visible_t v;
+    attnrank_head_result v;
     memset(&v, 0, sizeof v);
-    if (Q.d != K.d) {
-        ar_error_set("head: queries have dimension %zu but keys have %zu", Q.d, K.d);
+    if (attnrank_points_dim(Q) != attnrank_points_dim(K)) {
+        ar_error_set("head: queries have dimension %zu but keys have %zu", attnrank_points_dim(Q),
+                     attnrank_points_dim(K));
         rc = cmd_fail(AR_EINVAL);
         goto out;
     }
-    size_t dh = Q.d;
+    size_t dh = attnrank_points_dim(Q);
     double beta = 1.0 / sqrt((double)dh);
     if (args_get(o, no, "beta") && (st = args_beta(args_get(o, no, "beta"), &beta))) {
         rc = cmd_fail(st);
         goto out;
     }
-    double t0 = clock_now();
-    if ((st = visible_compute(Q.x, Q.n, K.x, K.n, dh, beta, &vo, &v))) {
+    if ((st = (ar_status)attnrank_head(Q, K, beta, eps, taus, ntau, exact_max, NULL, &v))) {
         rc = cmd_fail(st);
         goto out;
     }
-    size_t rt[HEAD_MAX_TAUS], up_tau[HEAD_MAX_TAUS];
-    double et[HEAD_MAX_TAUS];
-    if ((st = visible_rtau(&v, taus, ntau, rt, et))) {
-        rc = cmd_fail(st);
-        goto out;
-    }
-    /* direct bracket */
-    bracket_t b;
-    if ((st = bracket_compute(&Q, &K, beta, eps, NULL, &b))) {
-        rc = cmd_fail(st);
-        goto out;
-    }
-    size_t lower = b.lower, upper = b.upper;
-    const char *lo_route = "direct", *up_route = "direct";
-    /* through the rank-r visible logits */
-    size_t vlo = 0, vup = 0;
-    double veta = NAN;
-    const char *vstat = "not run";
-    if (v.r >= 1) {
-        st = visible_bracket_via(&v, v.r, K.w, eps, NULL, &vlo, &vup, &veta, &vstat);
-        if (st == AR_EINVAL) {
-            vstat = "no slack (eta >= eps)";
-            vlo = vup = 0;
-        } else if (st) {
-            rc = cmd_fail(st);
-            goto out;
-        } else {
-            if (vlo > lower) { lower = vlo; lo_route = "visible"; }
-            if (vup < upper) { upper = vup; up_route = "visible"; }
-        }
-    }
-    /* upper through each r(tau) */
-    for (size_t t = 0; t < ntau; t++) {
-        up_tau[t] = VISIBLE_NONE;
-        if (rt[t] == VISIBLE_NONE || !(et[t] < eps))
-            continue;
-        size_t u = VISIBLE_NONE;
-        for (size_t p = 0; p < t; p++)              /* same rank as an earlier tau: same bound */
-            if (rt[p] == rt[t])
-                u = up_tau[p];
-        if (rt[t] == v.r && vup > 0)
-            u = vup;                                /* already computed through the rank-r logits */
-        if (u != VISIBLE_NONE) {
-            up_tau[t] = u;
-            continue;
-        }
-        st = visible_upper_via(&v, rt[t], K.w, eps, NULL, &u, NULL, NULL);
-        if (st == AR_OK) {
-            up_tau[t] = u;
-            if (u < upper) { upper = u; up_route = "r(tau)"; }
-        } else if (st != AR_EINVAL) {
-            rc = cmd_fail(st);
-            goto out;
-        }
-    }
-    if (lower > upper) {
-        ar_error_set("head: BUG: certified lower %zu exceeds certified upper %zu", lower, upper);
-        rc = cmd_fail(AR_ENUMERIC);
-        goto out;
-    }
-    /* both ends are rigorous whatever their route; "certified" unless neither
-     * the direct bracket nor the visible route could certify anything */
-    const char *status = (!strcmp(b.status, "certified") || !strcmp(vstat, "certified")) ? "certified"
-                                                                                         : "inconclusive";
-    double secs = clock_now() - t0;
-    fmpz_t nk;
-    fmpz_init(nk);
-    pointset_total_multiplicity(nk, &K);
+    const size_t *rt = v.r_tau, *up_tau = v.upper_via;
+    const double *et = v.eta;
+    size_t lower = v.lower, upper = v.upper, vlo = v.visible_lower, vup = v.visible_upper;
+    const char *lo_route = v.lower_route, *up_route = v.upper_route, *status = v.status, *vstat = v.visible_status;
+    double veta = v.visible_eta, secs = v.seconds;
     if (fmt == FMT_JSON) {
         printf("{\"mode\":\"instance\",\"r\":%zu,\"r_exact\":", v.r);
         if (v.r_exact < 0) printf("null"); else printf("%ld", v.r_exact);
@@ -325,12 +252,13 @@ int cmd_head(int argc, char **argv)
         print_double_or_null(et[0]);
         printf(",\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
                "\"head_dim\":%zu,\"m\":%zu,\"distinct_keys\":%zu,\"n\":",
-               lower, upper, status, lo_route, up_route, dh, Q.n, K.n);
-        out_json_fmpz(stdout, nk);
+               lower, upper, status, lo_route, up_route, dh, v.m, v.distinct_keys);
+        out_json_decimal(stdout, v.n);
         printf(",\"beta\":%.17g,\"eps\":%.17g,\"direct\":{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
                "\"lower_certificate\":\"%s\",\"upper_certificate\":\"%s\"},\"visible\":{\"k\":%zu,\"lower\":%zu,"
                "\"upper\":%zu,\"eta\":",
-               beta, eps, b.lower, b.upper, b.status, b.lo.method, b.up.method, v.r, vlo, vup);
+               beta, eps, v.direct_lower, v.direct_upper, v.direct_status, v.direct_lower_certificate,
+               v.direct_upper_certificate, v.r, vlo, vup);
         print_double_or_null(veta);
         printf(",\"status\":\"%s\"},\"taus\":[", vstat);
         for (size_t t = 0; t < ntau; t++) {
@@ -354,9 +282,8 @@ int cmd_head(int argc, char **argv)
         out_json_string(stdout, src);
         printf(",%s}\n", version_json_fields());
     } else {
-        printf("head       %zu queries x %zu distinct keys (n = ", Q.n, K.n);
-        fmpz_fprint(stdout, nk);
-        printf(" with multiplicity), head dim %zu\n", dh);
+        printf("head       %zu queries x %zu distinct keys (n = %s with multiplicity), head dim %zu\n", v.m,
+               v.distinct_keys, v.n, dh);
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
         printf("r          %zu   (singular values of the row-centred logits above tol = %.3g)\n", v.r, v.tol);
         if (v.r_exact >= 0)
@@ -381,16 +308,16 @@ int cmd_head(int argc, char **argv)
         }
         printf("rank_eps   in [%zu, %zu]   (%s; lower: %s, upper: %s)\n", lower, upper, status, lo_route,
                up_route);
-        printf("direct     [%zu, %zu] (%s / %s)\n", b.lower, b.upper, b.lo.method, b.up.method);
+        printf("direct     [%zu, %zu] (%s / %s)\n", v.direct_lower, v.direct_upper, v.direct_lower_certificate,
+               v.direct_upper_certificate);
         if (v.r >= 1)
             printf("visible    [%zu, %zu] through the rank-%zu logits, eta = %.3g (%s)\n", vlo, vup, v.r, veta, vstat);
         printf("time       %.3f s\n", secs);
         printf("versions   %s\n", version_line());
     }
-    fmpz_clear(nk);
 out:
-    visible_clear(&v);
-    pointset_clear(&Q);
-    pointset_clear(&K);
+    attnrank_head_clear(&v);
+    attnrank_points_free(Q);
+    attnrank_points_free(K);
     return rc;
 }

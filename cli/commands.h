@@ -1,5 +1,6 @@
 /* commands.h -- the attnrank subcommands.  Each parses its own options
- * (argv[2..]), calls the library and prints; returns the process exit code
+ * (argv[2..]), calls the public API (include/attnrank.h) and prints (the
+ * sweeps' options are parsed below the API, sweeps/sweeps.h); returns the process exit code
  * (0 ok, 1 runtime failure, 2 usage error).  Errors go to stderr as one line
  * "attnrank: <message>" and nothing is printed on stdout. */
 #ifndef ATTNRANK_CLI_COMMANDS_H
@@ -12,14 +13,12 @@ int cmd_bracket(int argc, char **argv);
 int cmd_bracket_ball(int argc, char **argv);
 int cmd_bracket_is_ball(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
 int cmd_funkhecke(int argc, char **argv);
-int cmd_scale(int argc, char **argv);
-/* `scale --claim B` (cli/cmd_scale_ball.c) and its detection in argv. */
-int cmd_scale_ball(int argc, char **argv);
-int cmd_scale_is_ball(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_head(int argc, char **argv);
+/* The sweeps (cli/cmd_sweep.c): attnrank_sweep_command, its one error line printed. */
+int cmd_verify(int argc, char **argv);
+int cmd_scale(int argc, char **argv);
 int cmd_calib(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 

@@ -2,18 +2,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <flint/flint.h>
 #include "cli/commands.h"
-#include "cli/shards.h"
 #include "numerics/blas_select.h"
 #include "numerics/envvar.h"
 #include "numerics/oom.h"
 #include "numerics/parallel.h"
 #include "numerics/status.h"
 #include "numerics/version.h"
-#include "theory/brackets/bracket.h"
-#include "theory/brackets/bracket_ball.h"
-#include "theory/brackets/bracket_scale.h"
+#include "include/attnrank.h"
 
 static const char usage[] =
     "Usage: attnrank COMMAND [OPTIONS]\n"
@@ -42,14 +38,9 @@ static const char usage[] =
  * a bad value is refused (exit 2) instead of silently meaning a default. */
 static ar_status check_environment(void)
 {
-    size_t v;
     double x;
-    int set;
     ar_status st;
-    if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) ||
-        (st = bracket_stream_mib(&v)) || (st = bracket_stream_max_n(&v)) || (st = cmd_bracket_progress_after(&x)) ||
-        (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)))   /* oom.c, shards.c; OpenBLAS's own default */
+    if ((st = (ar_status)attnrank_check_environment()) || (st = cmd_bracket_progress_after(&x)))
         return st;
     return AR_OK;
 }
@@ -93,7 +84,7 @@ static int run(int argc, char **argv)
         ar_error_set("unknown command '%s' (see 'attnrank --help')", c);
         return cmd_fail(AR_EINVAL);
     }
-    flint_cleanup_master();
+    attnrank_cleanup();
     return rc;
 }
 
@@ -101,8 +92,6 @@ int main(int argc, char **argv)
 {
     oom_install("attnrank");
     ar_status st = check_environment();
-    if (st == AR_OK)
-        st = shards_key_env_check();
     if (st)
         return cmd_fail(st);
     oom_blas_guard(argv);

@@ -1,13 +1,24 @@
 /* source.c -- build the instance from the command-line options. */
 #include "cli/source.h"
 
+#include <stdio.h>
 #include <string.h>
-#include "constructions/pointsets/family.h"
-#include "constructions/formats/npy.h"
-#include "constructions/pointsets/sphere.h"
 
 #define MAX_POINTS ((size_t)1 << 26)
 #define MAX_DIM 4096
+
+/* The family name's check before the sizes (the order of the messages). */
+static ar_status source_family_check(const char *fs)
+{
+    static const char *const names[] = { "polygon", "fibonacci", "packing", "uniform" };
+    for (size_t i = 0; i < 4; i++)
+        if (!strcmp(fs, names[i]))
+            return AR_OK;
+    attnrank_points *p = NULL;     /* the library's own message for an unknown family */
+    ar_status st = (ar_status)attnrank_sphere_generate(fs, 1, 1, 1.0, 0, 1, &p);
+    attnrank_points_free(p);
+    return st ? st : AR_EINVAL;
+}
 
 ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
 {
@@ -31,7 +42,7 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
     ar_status st;
     if (pts) {
         S->self = 1;
-        if ((st = pointset_read(&S->Q, pts, ws)))
+        if ((st = (ar_status)attnrank_points_read(pts, ws, &S->Q)))
             return st;
         snprintf(S->description, sizeof S->description, "points %s%s%s", pts, ws ? " weights " : "", ws ? ws : "");
         return AR_OK;
@@ -42,14 +53,15 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
             return AR_EINVAL;
         }
         S->self = 0;
-        if ((st = pointset_read(&S->Q, qs, NULL)))
+        if ((st = (ar_status)attnrank_points_read(qs, NULL, &S->Q)))
             return st;
-        if ((st = pointset_read(&S->K, ks, ws))) {
-            pointset_clear(&S->Q);
+        if ((st = (ar_status)attnrank_points_read(ks, ws, &S->K))) {
+            source_clear(S);
             return st;
         }
-        if (S->Q.d != S->K.d) {
-            ar_error_set("shape mismatch: queries have %zu columns, keys have %zu", S->Q.d, S->K.d);
+        if (attnrank_points_dim(S->Q) != attnrank_points_dim(S->K)) {
+            ar_error_set("shape mismatch: queries have %zu columns, keys have %zu", attnrank_points_dim(S->Q),
+                         attnrank_points_dim(S->K));
             source_clear(S);
             return AR_EINVAL;
         }
@@ -67,14 +79,13 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
     }
     const char *fs = args_get(o, no, "family"), *ds = args_get(o, no, "d"), *ns = args_get(o, no, "n"),
                *ss = args_get(o, no, "seed"), *ts = args_get(o, no, "theta");
-    sphere_family_t fam;
     size_t d = 0, n = 0;
-    double theta = sphere_packing_theta(beta);
+    double theta = attnrank_sphere_packing_theta(beta);
     if (!fs || !ds || !ns) {
         ar_error_set("--geometry sphere needs --family, --d and --n");
         return AR_EINVAL;
     }
-    if ((st = sphere_family_parse(fs, &fam)) || (st = args_size("d", ds, 1, MAX_DIM, &d)) ||
+    if ((st = source_family_check(fs)) || (st = args_size("d", ds, 1, MAX_DIM, &d)) ||
         (st = args_size("n", ns, 1, MAX_POINTS, &n)))
         return st;
     S->seed = 1;
@@ -84,14 +95,15 @@ ar_status source_load(const opt_t *o, size_t no, double beta, source_t *S)
     if (ts && (st = args_double("theta", ts, &theta)))
         return st;
     S->self = 1;
-    if ((st = sphere_generate(&S->Q, fam, n, d, theta, S->seed)))
+    if ((st = (ar_status)attnrank_sphere_generate(fs, d, n, theta, beta, S->seed, &S->Q)))
         return st;
-    snprintf(S->description, sizeof S->description, "%s", S->Q.provenance);
+    snprintf(S->description, sizeof S->description, "%s", attnrank_points_provenance(S->Q));
     return AR_OK;
 }
 
 void source_clear(source_t *S)
 {
-    pointset_clear(&S->Q);
-    pointset_clear(&S->K);
+    attnrank_points_free(S->Q);
+    attnrank_points_free(S->K);
+    S->Q = S->K = NULL;
 }

@@ -2,20 +2,23 @@
  *   --points X.npy [--multiplicities W.txt]             self-attention
  *   --queries Q.npy --keys K.npy [--multiplicities W]   cross-attention (weights on keys)
  *   --geometry sphere --family F --d D --n N [--seed S] [--theta T]
- * Exactly one of the three forms must be given. */
+ * Exactly one of the three forms must be given.  Built through the public
+ * API (include/attnrank.h). */
 #ifndef ATTNRANK_CLI_SOURCE_H
 #define ATTNRANK_CLI_SOURCE_H
 
 #include <stdint.h>
-#include "cli/args.h"
-#include "constructions/pointsets/pointset.h"
+#include "numerics/args.h"
+#include "include/attnrank.h"
+
+#define SOURCE_DESC_LEN 256
 
 typedef struct {
-    pointset_t Q, K;     /* for self-attention only Q is used (self = 1) */
+    attnrank_points *Q, *K;   /* for self-attention only Q is set (self = 1) */
     int self;
     uint64_t seed;
-    int has_seed;        /* 1 for generated instances */
-    char description[POINTSET_PROV_LEN];
+    int has_seed;             /* 1 for generated instances */
+    char description[SOURCE_DESC_LEN];
 } source_t;
 
 /* Load the instance described by the options; beta is used only for the

@@ -1,5 +1,6 @@
 /* amat.c -- blocks of rows of an enclosed matrix, in memory or streamed (see amat.h). */
 #include "numerics/amat.h"
+#include "numerics/cancel.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
         }
     }
     ar_status st = AR_OK;
-    for (size_t i0 = 0; i0 < m && st == AR_OK; i0 += b) {
+    for (size_t i0 = 0; i0 < m && st == AR_OK && (st = cancel_check()) == AR_OK; i0 += b) {
         size_t cnt = i0 + b < m ? b : m - i0;
         amat_block_t B = {.i0 = i0, .b = cnt};
         if (M->A) {

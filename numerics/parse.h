@@ -1,5 +1,5 @@
 /* parse.h -- strict conversions of text to numbers, shared by the command
- * line (cli/args.c) and the environment variables (numerics/envvar.h).
+ * line (numerics/args.c) and the environment variables (numerics/envvar.h).
  * Nothing is skipped: no white space, no trailing characters. */
 #ifndef ATTNRANK_NUMERICS_PARSE_H
 #define ATTNRANK_NUMERICS_PARSE_H

@@ -125,6 +125,7 @@ const char *ar_status_str(ar_status s)
     case AR_ENOMEM: return "out of memory";
     case AR_EIO: return "i/o error";
     case AR_ENUMERIC: return "numerical failure";
+    case AR_ECANCELED: return "cancelled";
     }
     return "unknown status";
 }
@@ -138,9 +139,18 @@ ar_status ar_max_alloc_read(size_t *bytes)
     return st;
 }
 
+static _Thread_local size_t ar_alloc_limit_thread;
+
+void ar_max_alloc_set_thread(size_t bytes)
+{
+    ar_alloc_limit_thread = bytes;
+}
+
 size_t ar_max_alloc(void)
 {
     size_t b;
+    if (ar_alloc_limit_thread)
+        return ar_alloc_limit_thread;
     return ar_max_alloc_read(&b) == AR_OK ? b : 0;
 }
 
@@ -150,8 +160,8 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what)
         nmemb = 1;
         size = 1;
     }
-    size_t limit;
-    if (ar_max_alloc_read(&limit) != AR_OK)
+    size_t limit = ar_alloc_limit_thread;
+    if (!limit && ar_max_alloc_read(&limit) != AR_OK)
         return NULL;                        /* the message names the bad ATTNRANK_MAX_ALLOC_GB */
     if (nmemb > SIZE_MAX / size || nmemb * size > limit) {
         ar_error_set("%s: %zu x %zu bytes exceeds the allocation limit (%.1f GiB; set ATTNRANK_MAX_ALLOC_GB)",

@@ -14,7 +14,8 @@ typedef enum {
     AR_EINVAL = 1,   /* bad argument or malformed input */
     AR_ENOMEM = 2,   /* allocation failed or size beyond memory */
     AR_EIO = 3,      /* file could not be read or written */
-    AR_ENUMERIC = 4  /* a numerical routine failed (LAPACK info != 0, ...) */
+    AR_ENUMERIC = 4, /* a numerical routine failed (LAPACK info != 0, ...) */
+    AR_ECANCELED = 5 /* the caller's cancellation flag was set (numerics/cancel.h) */
 } ar_status;
 
 /* Record a printf-style one-line message (no trailing newline needed). */
@@ -44,6 +45,11 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what);
 /* Accepted range of ATTNRANK_MAX_ALLOC_GB, in GiB (1 KiB .. 1 PiB). */
 #define AR_MAX_ALLOC_GB_MIN 1e-6
 #define AR_MAX_ALLOC_GB_MAX 1048576.0
+
+/* A limit for the calling thread only (bytes > 0), or 0 to remove it: while
+ * set, ar_calloc and ar_max_alloc use it instead of ATTNRANK_MAX_ALLOC_GB
+ * (the public API's per-call memory limit, include/attnrank.h). */
+void ar_max_alloc_set_thread(size_t bytes);
 
 /* Bytes allowed for one allocation: 16 GiB, or ATTNRANK_MAX_ALLOC_GB GiB
  * (a decimal number in [AR_MAX_ALLOC_GB_MIN, AR_MAX_ALLOC_GB_MAX]).

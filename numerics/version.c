@@ -11,7 +11,7 @@
 
 const char *version_json_fields(void)
 {
-    static char buf[512];
+    static _Thread_local char buf[512];   /* per thread: the API may be called from several */
     snprintf(buf, sizeof buf,
              "\"attnrank\":\"%s\",\"commit\":\"%s\",\"mpfr\":\"%s\",\"gmp\":\"%s\",\"flint\":\"%s\",\"arb\":\"%s\",\"blas_core\":\"%s\"",
              ATTNRANK_VERSION, ATTNRANK_COMMIT, mpfr_get_version(), gmp_version, flint_version, arb_version,
@@ -26,7 +26,7 @@ const char *version_commit(void)
 
 const char *version_line(void)
 {
-    static char buf[512];
+    static _Thread_local char buf[512];   /* per thread: the API may be called from several */
     snprintf(buf, sizeof buf, "attnrank %s (commit %s; MPFR %s, GMP %s, FLINT %s, Arb %s, BLAS core %s)",
              ATTNRANK_VERSION, ATTNRANK_COMMIT, mpfr_get_version(), gmp_version, flint_version, arb_version,
              blas_corename());

@@ -6,10 +6,15 @@
 #
 #   numerics < constructions/pointsets < constructions/formats
 #            < constructions/models < theory/spectra < theory/certificates
-#            < theory/brackets < theory/heads < theory/claims < cli
+#            < theory/brackets < theory/heads < theory/claims < sweeps
+#            < api (with include, the public header) < cli
 #
 # numerics knows nothing of the paper; constructions never computes a rank;
-# theory owns the inequalities; the CLI only parses, calls and prints.
+# theory owns the inequalities; sweeps runs, shards and merges the sweeps;
+# api is the public C API (include/attnrank.h) over all of them.  The CLI is
+# a client of the API: a file in cli/ may include only cli/, include/ and
+# numerics/ headers (status, parse, args, envvar, version, text output),
+# never theory/, constructions/, sweeps/ or api/.
 # Prints each offending include and exits 1; exits 0 when every include
 # points down or sideways.  Usage: sh scripts/check_layers.sh
 set -eu
@@ -25,13 +30,15 @@ rank() {
     theory/brackets) echo 6 ;;
     theory/heads) echo 7 ;;
     theory/claims) echo 8 ;;
-    cli) echo 9 ;;
+    sweeps) echo 9 ;;
+    api | include) echo 10 ;;
+    cli) echo 11 ;;
     *) echo -1 ;;
     esac
 }
 bad=0
 nfiles=0
-for f in $(find numerics constructions theory cli -name '*.[ch]' | sort); do
+for f in $(find numerics constructions theory sweeps api include cli -name '*.[ch]' | sort); do
     nfiles=$((nfiles + 1))
     room=$(dirname "$f")
     r=$(rank "$room")
@@ -50,9 +57,15 @@ for f in $(find numerics constructions theory cli -name '*.[ch]' | sort); do
         elif [ "$t" -gt "$r" ]; then
             echo "check_layers: $f ($room) includes $inc ($target): points up" >&2
             bad=1
+        elif [ "$room" = cli ]; then
+            case "$target" in
+            cli | include | numerics) ;;
+            *) echo "check_layers: $f includes $inc: the CLI calls the public API only (include/attnrank.h)" >&2
+               bad=1 ;;
+            esac
         fi
     done
 done
 [ "$nfiles" -gt 0 ] || { echo "check_layers: no sources found" >&2; exit 1; }
-[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down"
+[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down; cli/ includes only the API and numerics"
 exit "$bad"

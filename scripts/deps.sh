@@ -10,9 +10,11 @@
 # python3-onnx to add the reference outputs to its graph); `deps.sh torch`
 # python3-torch for scripts/export_heads.py and its test.  Plain `deps.sh`
 # (make check) never asks for any of these: the tests that need them skip
-# with a printed reason.
+# with a printed reason.  Plain `deps.sh` also installs python3-numpy and
+# python3-pytest for the Python package's tests (skipped, with a reason,
+# where they cannot be installed).
 set -u
-PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev libprotobuf-c-dev"
+PKGS="libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev check pkg-config libopenblas-dev liblapacke-dev gnuplot-nox libglpk-dev libjansson-dev nettle-dev libgsl-dev libprotobuf-c-dev python3-numpy python3-pytest"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 PARALLEL_PKGS="parallel"
 SLURM_PKGS="slurm-wlm munge"
@@ -36,6 +38,9 @@ need /usr/include/jansson.h libjansson-dev
 need /usr/include/nettle/sha2.h nettle-dev
 need /usr/include/gsl/gsl_statistics_double.h libgsl-dev
 need /usr/include/protobuf-c/protobuf-c.h libprotobuf-c-dev
+# the Python package's tests (python/tests, run by make check with Debian's python3)
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || missing="$missing python3-numpy"
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || missing="$missing python3-pytest"
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS $FUZZ_PKGS"
     command -v clang >/dev/null 2>&1 || missing="$missing clang"

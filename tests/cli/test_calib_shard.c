@@ -1,5 +1,5 @@
 /* test_calib_shard.c -- `attnrank calib --shard K/N --out FILE` and `attnrank
- * merge` of its files (cli/calib_shard.h, issue 17) on a synthetic model
+ * merge` of its files (sweeps/calib_shard.h, issue 17) on a synthetic model
  * given through a manifest (no cached data needed): the merge of 3 shards,
  * computed with 2, 1 and 2 BLAS threads, prints exactly the one-process JSON (per-sentence lines, settings,
  * associations, p-values, bootstrap intervals) but for the times; a

@@ -1,5 +1,5 @@
 /* fuzz_merge.c -- libFuzzer harness for the whole merge path (`attnrank
- * merge`: cli/cmd_merge.c, the sweeps' record readers and printers), on a
+ * merge`: sweeps/sweep_merge.c, the sweeps' record readers and printers), on a
  * mutated shard file merged with a valid partner.
  *
  * At start-up the harness computes, in process, two-shard sweeps of three

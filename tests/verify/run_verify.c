@@ -12,7 +12,7 @@
 #include <string.h>
 #include <flint/flint.h>
 #include "verify_suites.h"
-#include "cli/verify_print.h"
+#include "sweeps/verify_print.h"
 #include "numerics/blas_select.h"
 #include "numerics/parallel.h"
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/shards.h"
-#include "cli/verify_print.h"
+#include "sweeps/shards.h"
+#include "sweeps/verify_print.h"
 #include "numerics/path.h"
 #include "numerics/status.h"
 #include "theory/claims/laws.h"

@@ -8,7 +8,7 @@
  *
  * With ATTNRANK_VERIFY_SHARDS=DIR (make verify JOBS=N) nothing is computed:
  * every *.jsonl file of DIR is a shard file of `attnrank verify --shard`,
- * read and checked as `attnrank merge` does (cli/shards.h), and the same
+ * read and checked as `attnrank merge` does (sweeps/shards.h), and the same
  * assertions are made on the merged records; a missing, incomplete or
  * foreign shard fails every test with its one-line message. */
 #ifndef ATTNRANK_TESTS_VERIFYUTIL_H

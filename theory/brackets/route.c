@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "numerics/cancel.h"
 #include "numerics/clock.h"
 #include "theory/brackets/bracket_scale.h"
 #include "theory/brackets/bracket_status.h"
@@ -217,6 +218,9 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     int dense_ok = o->engine == ROUTE_DENSE || (o->engine == ROUTE_AUTO && big <= o->dense_max);
     int ran_structured = 0;
 
+    /* cancellation (numerics/cancel.h) is checked before each route, and inside the long loops */
+    if ((st = cancel_check()))
+        return st;
     if (structured) {
         if ((st = route_circulant(Q, beta, eps, out, &circ_certified)))
             return st;
@@ -225,6 +229,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
         int polygon_done = out->polygon_n > 0 && circ_certified && !dense_ok;
         int ball = !polygon_done && !on_sphere && beta > 0 && beta <= BRACKET_BALL_BETA_MAX && ball_applies(Q);
+        if ((st = cancel_check()))
+            return st;
         if (ball) {
             add_route(out, "ball");
             bracket_t bb;
@@ -254,6 +260,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 polygon_done = 1;
             }
         }
+        if ((st = cancel_check()))
+            return st;
         if (!polygon_done && on_sphere) {
             ran_structured = 1;
             size_t scale_max;
@@ -299,6 +307,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         ar_error_set("--engine scale needs self-attention");
         return AR_EINVAL;
     }
+    if ((st = cancel_check()))
+        return st;
     if (dense_ok || (o->engine == ROUTE_AUTO && !ran_structured)) {
         add_route(out, "dense");
         bracket_t bd;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "numerics/cancel.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"
@@ -231,6 +232,10 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
     /* galloping over the prefix length: 1, 2, 4, ... until a failure */
     size_t lo = 0, hi = 0, len = 1;        /* lo: certified, hi: failed (0 = none yet) */
     for (;;) {
+        if (cancel_check()) {               /* one check per probe */
+            free(blk); free(M);
+            return AR_ECANCELED;
+        }
         if (len > cap)
             set_trivial(&probe);            /* cannot certify: cap bounds the rank from above */
         else
@@ -254,6 +259,10 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
     /* bisection between the last certified and the first failed length */
     if (hi > 0) {
         while (hi - lo > 1) {
+            if (cancel_check()) {
+                free(blk); free(M);
+                return AR_ECANCELED;
+            }
             size_t mid = lo + (hi - lo) / 2;
             if (mid > cap)
                 set_trivial(&probe);

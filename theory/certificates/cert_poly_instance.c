@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/cancel.h"
 #include "numerics/fround.h"
 
 typedef struct {
@@ -261,6 +262,9 @@ ar_status inst_errors(const inst_t *I, const pointset_t *P, double beta, int K,
         ar_error_set("poly_instance_errors: 1 <= k <= %d polynomials per pass", CP_MAXK);
         return AR_EINVAL;
     }
+    ar_status cst = cancel_check();      /* one check per O(n^2 d) pass */
+    if (cst)
+        return cst;
     unsigned long Lmax = 0;
     for (int q = 0; q < K; q++) {
         if (Ls[q] > CP_MAXL) {

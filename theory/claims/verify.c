@@ -1,5 +1,6 @@
 /* verify.c -- sweep, bracket, fit and judge one law. */
 #include "theory/claims/verify.h"
+#include "numerics/cancel.h"
 #include "numerics/clock.h"
 
 #include <math.h>
@@ -218,8 +219,8 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         return AR_ENOMEM;
     pack_cert_t pk;
     memset(&pk, 0, sizeof pk);
-    ar_status st = AR_OK;
-    if (sat) {
+    ar_status st = cancel_check();       /* numerics/cancel.h: before the packing and each point */
+    if (sat && st == AR_OK) {
         if (progress)
             progress("saturation: certifying a packing", ctx);
         st = verify_packing(law, &pk);
@@ -235,6 +236,8 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
                          t + 1, np);
             progress(msg, ctx);
         }
+        if ((st = cancel_check()))
+            break;
         st = verify_point(law, t, &pts[t]);
     }
     if (st == AR_OK)

@@ -1,0 +1,222 @@
+/* api_bracket.c -- the bracket of one instance through the route chooser
+ * (theory/brackets/route.h route_bracket, as `attnrank bracket`). */
+#include "api/api_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/clock.h"
+#include "constructions/pointsets/ball.h"
+#include "theory/brackets/bracket_ball.h"
+
+ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b);   /* api_points.c */
+
+void attnrank_bracket_clear(attnrank_bracket_result *r)
+{
+    if (!r)
+        return;
+    free(r->n);
+    free(r->m);
+    memset(r, 0, sizeof *r);
+}
+
+/* The fields every route's result shares. */
+static ar_status fill_common(const route_result_t *rr, double beta, double eps, attnrank_bracket_result *r)
+{
+    const bracket_t *b = &rr->b;
+    r->lower = b->lower;
+    r->upper = b->upper;
+    api_copy(r->status, sizeof r->status, b->status);
+    api_copy(r->routes, sizeof r->routes, rr->routes);
+    api_copy(r->lower_route, sizeof r->lower_route, rr->lower_route);
+    api_copy(r->upper_route, sizeof r->upper_route, rr->upper_route);
+    api_copy(r->lower_certificate, sizeof r->lower_certificate, b->lo.method);
+    api_copy(r->upper_certificate, sizeof r->upper_certificate, b->up.method);
+    r->upper_err_bound = b->up.err;
+    r->beta = beta;
+    r->eps = eps;
+    r->enclosure_err = b->maxerr;
+    r->prec = b->prec;
+    api_copy(r->enclosure, sizeof r->enclosure, b->enclosure ? b->enclosure : "arb");
+    r->streamed = b->streamed != 0;
+    r->rsvd_run = b->rsvd.rounds != 0;
+    r->rsvd_rank = b->up_rsvd.rank;
+    r->rsym_rank = b->up_rsym.rank;
+    r->rsvd_sketch = b->rsvd.sketch;
+    r->rsvd_power = b->rsvd.power;
+    r->rsvd_seed = b->rsvd.seed;
+    r->rsvd_passes = b->rsvd.passes;
+    r->polygon_n = rr->polygon_n;
+    r->polygon_eta = rr->polygon_eta;
+    r->poly_degree = rr->poly_degree;
+    r->seconds = b->seconds;
+    r->seconds_enclose = b->seconds_enclose;
+    return AR_OK;
+}
+
+/* route_bracket on Q, K (K == Q: self-attention) into r. */
+static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double beta, double eps,
+                                const attnrank_options *o, attnrank_bracket_result *r)
+{
+    route_opts_t ro;
+    route_result_t rr;
+    ar_status st = api_route_opts(o, Q == K, &ro);
+    if (st || (st = route_bracket(Q, K, beta, eps, &ro, &rr)))
+        return st;
+    fill_common(&rr, beta, eps, r);
+    const bracket_t *b = &rr.b;
+    r->lower_invnorm_bound = isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0;
+    fmpz_t nk, mq;
+    fmpz_init(nk);
+    fmpz_init(mq);
+    pointset_total_multiplicity(nk, K);
+    pointset_total_multiplicity(mq, Q);
+    r->n = api_fmpz_str(nk);
+    r->m = api_fmpz_str(mq);
+    r->log10_n = fmpz_dlog(nk) / log(10.0);
+    fmpz_clear(nk);
+    fmpz_clear(mq);
+    if (!r->n || !r->m)
+        return AR_ENOMEM;
+    r->distinct_keys = K->n;
+    r->distinct_queries = Q->n;
+    r->d = Q->d;
+    r->self_attention = Q == K;
+    return AR_OK;
+}
+
+attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+                                 const attnrank_options *o, attnrank_bracket_result *r)
+{
+    if (r)
+        memset(r, 0, sizeof *r);
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st = AR_OK;
+    if (!r) {
+        ar_error_set("bracket: NULL result");
+        st = AR_EINVAL;
+    } else if (!(st = api_points_check(Q, "bracket: queries"))) {
+        const pointset_t *PQ = &Q->P, *PK = K ? &K->P : PQ;
+        st = bracket_points(PQ, PK, beta, eps, o, r);
+    }
+    as = api_end(&c, st);
+    if (as && r)
+        attnrank_bracket_clear(r);
+    return as;
+}
+
+attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const double *keys, size_t n, size_t d,
+                                        const uint64_t *w64, const char *const *wdec, double beta, double eps,
+                                        const attnrank_options *o, attnrank_bracket_result *r)
+{
+    if (r)
+        memset(r, 0, sizeof *r);
+    attnrank_points *Q = NULL, *K = NULL;
+    attnrank_status as;
+    if (!keys) {
+        as = attnrank_points_new(queries, m, d, w64, wdec, "arrays", &Q);
+    } else {
+        as = attnrank_points_new(queries, m, d, NULL, NULL, "arrays", &Q);
+        if (!as)
+            as = attnrank_points_new(keys, n, d, w64, wdec, "arrays", &K);
+    }
+    if (!as)
+        as = attnrank_bracket(Q, K, beta, eps, o, r);
+    attnrank_points_free(Q);
+    attnrank_points_free(K);
+    return as;
+}
+
+attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
+                                      attnrank_bracket_result *r, attnrank_points **points)
+{
+    if (r)
+        memset(r, 0, sizeof *r);
+    if (points)
+        *points = NULL;
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st;
+    ball_spec_t bs;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    if (!r) {
+        ar_error_set("bracket_ball: NULL result");
+        st = AR_EINVAL;
+        goto out;
+    }
+    if ((st = api_ball_spec(s, &bs)))
+        goto out;
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("--eps: expected 0 < eps < 1, got %g", eps);
+        st = AR_EINVAL;
+        goto out;
+    }
+    route_opts_t ro;
+    if ((st = api_route_opts(o, 1, &ro)))
+        goto out;
+    double t0 = clock_now();
+    if ((st = ball_generate(&P, &bs)))
+        goto out;
+    double tgen = clock_now() - t0;
+    route_result_t rr;                 /* the one route chooser: ball, dense, ... */
+    if ((st = route_bracket(&P, &P, bs.beta, eps, &ro, &rr)))
+        goto out;
+    fill_common(&rr, bs.beta, eps, r);
+    const bracket_t *b = &rr.b;
+    const ball_bracket_info_t *info = &rr.ball;
+    r->lower_invnorm_bound = b->lo.invnorm;
+    fmpz_t N, wmax;
+    fmpz_init(N);
+    fmpz_init(wmax);
+    r->log10_n = ball_total_count(&P, N);
+    r->log10_max_multiplicity = ball_max_weight(&P, wmax);
+    r->n = api_fmpz_str(N);
+    r->m = api_fmpz_str(N);
+    fmpz_clear(N);
+    fmpz_clear(wmax);
+    r->seconds = clock_now() - t0;
+    r->seconds_generate = tgen;
+    if (!r->n || !r->m) {
+        st = AR_ENOMEM;
+        goto out;
+    }
+    r->distinct_keys = r->distinct_queries = P.n;
+    r->d = P.d;
+    r->self_attention = 1;
+    r->cluster_centres = info->cluster.m;
+    r->cluster_delta = info->cluster.delta;
+    r->cluster_max_r = info->cluster.max_R;
+    r->tensor_points_per_axis = info->tensor.p;
+    r->tensor_rank = info->tensor.rank;
+    r->tensor_capped = info->tensor.capped != 0;
+    r->tensor_ratio = info->tensor.ratio;
+    r->dense_run = info->dense_run != 0;
+    if (points) {
+        attnrank_points *p = malloc(sizeof *p);
+        if (!p) {
+            ar_error_set("out of memory for a point set");
+            st = AR_ENOMEM;
+            goto out;
+        }
+        p->P = P;
+        memset(&P, 0, sizeof P);
+        *points = p;
+    }
+out:
+    pointset_clear(&P);
+    as = api_end(&c, st);
+    if (as) {
+        attnrank_bracket_clear(r);
+        if (points) {
+            attnrank_points_free(*points);
+            *points = NULL;
+        }
+    }
+    return as;
+}

@@ -1,0 +1,212 @@
+/* api_core.c -- versions, statuses, messages, options and the begin/end of
+ * every call of the public API. */
+#include "api/api_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <flint/flint.h>
+#include <glpk.h>
+#include "numerics/cancel.h"
+#include "numerics/blas_select.h"
+#include "numerics/envvar.h"
+#include "numerics/oom.h"
+#include "numerics/parallel.h"
+#include "numerics/version.h"
+#include "sweeps/shards.h"
+#include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_ball.h"
+#include "theory/brackets/bracket_scale.h"
+
+const char *attnrank_version(void)
+{
+    return ATTNRANK_VERSION;
+}
+
+int attnrank_api_version(void)
+{
+    return ATTNRANK_API_VERSION;
+}
+
+const char *attnrank_version_line(void)
+{
+    return version_line();
+}
+
+const char *attnrank_version_json(void)
+{
+    return version_json_fields();
+}
+
+const char *attnrank_error_message(void)
+{
+    return ar_error_get();
+}
+
+const char *attnrank_status_name(attnrank_status s)
+{
+    return ar_status_str((ar_status)s);
+}
+
+attnrank_status attnrank_check_environment(void)
+{
+    size_t v;
+    int set;
+    ar_status st;
+    ar_error_set("%s", "");
+    if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
+        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) || (st = bracket_stream_mib(&v)) ||
+        (st = bracket_stream_max_n(&v)) || (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)) ||
+        (st = shards_key_env_check()))
+        return (attnrank_status)st;
+    return ATTNRANK_OK;
+}
+
+void attnrank_cleanup(void)
+{
+    flint_cleanup_master();
+}
+
+void attnrank_thread_cleanup(void)
+{
+    flint_cleanup();
+    glp_free_env();
+}
+
+void attnrank_options_default(attnrank_options *o)
+{
+    if (o)
+        memset(o, 0, sizeof *o);
+}
+
+void attnrank_free(void *p)
+{
+    free(p);
+}
+
+void api_copy(char *dst, size_t cap, const char *src)
+{
+    if (!cap)
+        return;
+    size_t k = src ? strlen(src) : 0;
+    if (k >= cap)
+        k = cap - 1;
+    if (k)
+        memcpy(dst, src, k);
+    dst[k] = '\0';
+}
+
+char *api_fmpz_str(const fmpz_t x)
+{
+    char *f = fmpz_get_str(NULL, 10, x);
+    char *s = f ? malloc(strlen(f) + 1) : NULL;
+    if (s)
+        strcpy(s, f);
+    else
+        ar_error_set("out of memory for a decimal integer");
+    flint_free(f);
+    return s;
+}
+
+ar_status api_points_check(const attnrank_points *p, const char *what)
+{
+    if (!p) {
+        ar_error_set("%s: NULL point set", what);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+attnrank_status api_begin(const attnrank_options *o, api_call_t *c)
+{
+    ar_error_set("%s", "");
+    c->cancel = c->prev_cancel = NULL;
+    size_t limit = 0;
+    if (o) {
+        if ((unsigned)o->engine > ATTNRANK_ENGINE_SCALE) {
+            ar_error_set("options: engine must be auto, dense or scale (got %d)", (int)o->engine);
+            return ATTNRANK_EINVAL;
+        }
+        if (o->upper & ~15u) {
+            ar_error_set("options: upper must be a mask of ATTNRANK_UPPER_SVD, _SYMEIG, _PCHOL, _RSVD (got %u)",
+                         o->upper);
+            return ATTNRANK_EINVAL;
+        }
+        if (o->prec != 0 && (o->prec < 53 || o->prec > 4096)) {
+            ar_error_set("options: prec must be 0 or in [53, 4096] bits (got %ld)", o->prec);
+            return ATTNRANK_EINVAL;
+        }
+        if (o->threads < 0 || o->threads > 64) {
+            ar_error_set("options: threads must be 0 or in [1, 64] (got %d)", o->threads);
+            return ATTNRANK_EINVAL;
+        }
+        double gb = o->memory_limit_gb;
+        if (gb != 0 && !(gb >= AR_MAX_ALLOC_GB_MIN && gb <= AR_MAX_ALLOC_GB_MAX)) {
+            ar_error_set("options: memory_limit_gb must be 0 or in [%g, %g] GiB (got %g)", AR_MAX_ALLOC_GB_MIN,
+                         AR_MAX_ALLOC_GB_MAX, gb);
+            return ATTNRANK_EINVAL;
+        }
+        if (gb != 0)
+            limit = (size_t)(gb * 1073741824.0);
+        c->cancel = o->cancel;
+    }
+    if (limit == 0) {
+        size_t lim;
+        ar_status st = ar_max_alloc_read(&lim);   /* a bad ATTNRANK_MAX_ALLOC_GB: its one line */
+        if (st)
+            return (attnrank_status)st;
+    }
+    c->prev_cancel = cancel_install(c->cancel);
+    ar_max_alloc_set_thread(limit);
+    if (cancel_check()) {
+        cancel_install(c->prev_cancel);
+        ar_max_alloc_set_thread(0);
+        return ATTNRANK_ECANCELED;
+    }
+    return ATTNRANK_OK;
+}
+
+attnrank_status api_end(api_call_t *c, ar_status st)
+{
+    if (cancel_check_flag(c->cancel)) {
+        ar_error_set("cancelled");
+        st = AR_ECANCELED;
+    } else if (st == AR_ECANCELED) {
+        ar_error_set("cancelled");
+    }
+    cancel_install(c->prev_cancel);
+    ar_max_alloc_set_thread(0);
+    if (st != AR_OK && !*ar_error_get())
+        ar_error_set("%s", ar_status_str(st));
+    return (attnrank_status)st;
+}
+
+ar_status api_route_opts(const attnrank_options *o, int self, route_opts_t *ro)
+{
+    route_opts_default(ro);
+    bracket_opts_t *bo = &ro->bracket;
+    if (!o)
+        return AR_OK;
+    if (o->prec)
+        bo->prec = o->prec;
+    if (o->threads)
+        bo->threads = o->threads;
+    if (o->upper) {
+        if (!self && (o->upper & (ATTNRANK_UPPER_SYMEIG | ATTNRANK_UPPER_PCHOL))) {
+            ar_error_set("--upper: %s needs self-attention (--points or --geometry)",
+                         (o->upper & ATTNRANK_UPPER_SYMEIG) ? "symeig" : "pchol");
+            return AR_EINVAL;
+        }
+        bo->use_svd = (o->upper & ATTNRANK_UPPER_SVD) != 0;
+        bo->use_symeig = (o->upper & ATTNRANK_UPPER_SYMEIG) != 0;
+        bo->use_pchol = (o->upper & ATTNRANK_UPPER_PCHOL) != 0;
+        bo->use_rsvd = (o->upper & ATTNRANK_UPPER_RSVD) != 0;
+    }
+    ro->engine = o->engine == ATTNRANK_ENGINE_DENSE ? ROUTE_DENSE
+               : o->engine == ATTNRANK_ENGINE_SCALE ? ROUTE_SCALE : ROUTE_AUTO;
+    if (o->sketch_seed)
+        bo->seed = o->sketch_seed;
+    bo->progress = o->progress;
+    bo->progress_ctx = o->progress_ctx;
+    return AR_OK;
+}

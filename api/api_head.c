@@ -1,0 +1,256 @@
+/* api_head.c -- one attention head: visible dimension r, r_exact, r(tau)
+ * with eta, and the head's certified bracket (as `attnrank head`). */
+#include "api/api_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/clock.h"
+#include "theory/brackets/bracket.h"
+#include "theory/heads/visible.h"
+
+void attnrank_head_clear(attnrank_head_result *h)
+{
+    if (!h)
+        return;
+    free(h->n);
+    free(h->sigma);
+    memset(h, 0, sizeof *h);
+}
+
+/* The taus of a call (NULL/0: {0.05}), each in (0, 2). */
+static ar_status head_taus(const double *taus, size_t ntau, attnrank_head_result *h)
+{
+    if (!taus || ntau == 0) {
+        h->tau[0] = 0.05;
+        h->ntau = 1;
+        return AR_OK;
+    }
+    if (ntau > ATTNRANK_HEAD_MAX_TAUS) {
+        ar_error_set("--tau: at most %d values (got %zu)", ATTNRANK_HEAD_MAX_TAUS, ntau);
+        return AR_EINVAL;
+    }
+    for (size_t t = 0; t < ntau; t++) {
+        if (!(taus[t] > 0 && taus[t] < 2)) {
+            ar_error_set("--tau: each value must satisfy 0 < tau < 2 (got %g)", taus[t]);
+            return AR_EINVAL;
+        }
+        h->tau[t] = taus[t];
+    }
+    h->ntau = ntau;
+    return AR_OK;
+}
+
+static ar_status copy_sigma(const double *sigma, size_t nsigma, attnrank_head_result *h)
+{
+    h->sigma = malloc((nsigma ? nsigma : 1) * sizeof *h->sigma);
+    if (!h->sigma) {
+        ar_error_set("head: out of memory for the singular values");
+        return AR_ENOMEM;
+    }
+    if (nsigma)
+        memcpy(h->sigma, sigma, nsigma * sizeof *sigma);
+    h->nsigma = nsigma;
+    return AR_OK;
+}
+
+static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps, size_t exact_max,
+                              attnrank_head_result *h)
+{
+    ar_status st;
+    if (Q->d != K->d) {
+        ar_error_set("head: queries have dimension %zu but keys have %zu", Q->d, K->d);
+        return AR_EINVAL;
+    }
+    if (!(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("--eps: expected 0 < eps < 1, got %g", eps);
+        return AR_EINVAL;
+    }
+    size_t dh = Q->d;
+    if (isnan(beta))
+        beta = 1.0 / sqrt((double)dh);
+    if (!isfinite(beta) || beta < 0) {
+        ar_error_set("--beta: expected a finite number >= 0, got %g", beta);
+        return AR_EINVAL;
+    }
+    visible_opts_t vo;
+    visible_opts_default(&vo);
+    if (exact_max)
+        vo.exact_max = exact_max;
+    visible_t v;
+    memset(&v, 0, sizeof v);
+    double t0 = clock_now();
+    size_t ntau = h->ntau, *rt = h->r_tau, *up_tau = h->upper_via;
+    double *et = h->eta;
+    if ((st = visible_compute(Q->x, Q->n, K->x, K->n, dh, beta, &vo, &v)) ||
+        (st = visible_rtau(&v, h->tau, ntau, rt, et)))
+        goto out;
+    bracket_t b;                                  /* direct bracket */
+    if ((st = bracket_compute(Q, K, beta, eps, NULL, &b)))
+        goto out;
+    size_t lower = b.lower, upper = b.upper;
+    const char *lo_route = "direct", *up_route = "direct";
+    size_t vlo = 0, vup = 0;                      /* through the rank-r visible logits */
+    double veta = NAN;
+    const char *vstat = "not run";
+    if (v.r >= 1) {
+        st = visible_bracket_via(&v, v.r, K->w, eps, NULL, &vlo, &vup, &veta, &vstat);
+        if (st == AR_EINVAL) {
+            vstat = "no slack (eta >= eps)";
+            vlo = vup = 0;
+            st = AR_OK;
+        } else if (st) {
+            goto out;
+        } else {
+            if (vlo > lower) { lower = vlo; lo_route = "visible"; }
+            if (vup < upper) { upper = vup; up_route = "visible"; }
+        }
+    }
+    for (size_t t = 0; t < ntau; t++) {           /* upper through each r(tau) */
+        up_tau[t] = VISIBLE_NONE;
+        if (rt[t] == VISIBLE_NONE || !(et[t] < eps))
+            continue;
+        size_t u = VISIBLE_NONE;
+        for (size_t p = 0; p < t; p++)            /* same rank as an earlier tau: same bound */
+            if (rt[p] == rt[t])
+                u = up_tau[p];
+        if (rt[t] == v.r && vup > 0)
+            u = vup;                              /* already computed through the rank-r logits */
+        if (u != VISIBLE_NONE) {
+            up_tau[t] = u;
+            continue;
+        }
+        st = visible_upper_via(&v, rt[t], K->w, eps, NULL, &u, NULL, NULL);
+        if (st == AR_OK) {
+            up_tau[t] = u;
+            if (u < upper) { upper = u; up_route = "r(tau)"; }
+        } else if (st != AR_EINVAL) {
+            goto out;
+        }
+        st = AR_OK;
+    }
+    if (lower > upper) {
+        ar_error_set("head: BUG: certified lower %zu exceeds certified upper %zu", lower, upper);
+        st = AR_ENUMERIC;
+        goto out;
+    }
+    /* both ends are rigorous whatever their route; "certified" unless neither
+     * the direct bracket nor the visible route could certify anything */
+    const char *status = (!strcmp(b.status, "certified") || !strcmp(vstat, "certified")) ? "certified"
+                                                                                         : "inconclusive";
+    h->seconds = clock_now() - t0;
+    h->r = v.r;
+    h->r_exact = v.r_exact;
+    h->tol = v.tol;
+    h->tol_safety = v.tol_safety;
+    h->lower = lower;
+    h->upper = upper;
+    api_copy(h->status, sizeof h->status, status);
+    api_copy(h->lower_route, sizeof h->lower_route, lo_route);
+    api_copy(h->upper_route, sizeof h->upper_route, up_route);
+    h->head_dim = dh;
+    h->m = Q->n;
+    h->distinct_keys = K->n;
+    h->beta = beta;
+    h->eps = eps;
+    h->direct_lower = b.lower;
+    h->direct_upper = b.upper;
+    api_copy(h->direct_status, sizeof h->direct_status, b.status);
+    api_copy(h->direct_lower_certificate, sizeof h->direct_lower_certificate, b.lo.method);
+    api_copy(h->direct_upper_certificate, sizeof h->direct_upper_certificate, b.up.method);
+    h->visible_lower = vlo;
+    h->visible_upper = vup;
+    h->visible_eta = veta;
+    api_copy(h->visible_status, sizeof h->visible_status, vstat);
+    fmpz_t nk;
+    fmpz_init(nk);
+    pointset_total_multiplicity(nk, K);
+    h->n = api_fmpz_str(nk);
+    fmpz_clear(nk);
+    if (!h->n)
+        st = AR_ENOMEM;
+    else
+        st = copy_sigma(v.sigma, v.nsigma, h);
+out:
+    visible_clear(&v);
+    return st;
+}
+
+attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+                              const double *taus, size_t ntau, size_t exact_max, const attnrank_options *o,
+                              attnrank_head_result *h)
+{
+    if (h)
+        memset(h, 0, sizeof *h);
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st;
+    if (!h) {
+        ar_error_set("head: NULL result");
+        st = AR_EINVAL;
+    } else if (!(st = api_points_check(Q, "head: queries")) && !(st = api_points_check(K, "head: keys")) &&
+               !(st = head_taus(taus, ntau, h))) {
+        st = head_compute(&Q->P, &K->P, beta, eps, exact_max, h);
+    }
+    as = api_end(&c, st);
+    if (as && h)
+        attnrank_head_clear(h);
+    return as;
+}
+
+attnrank_status attnrank_head_weights(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
+                                      double radius, const double *taus, size_t ntau, const attnrank_options *o,
+                                      attnrank_head_result *h)
+{
+    if (h)
+        memset(h, 0, sizeof *h);
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st = AR_OK;
+    visible_bilinear_t v;
+    memset(&v, 0, sizeof v);
+    if (!h || !wq || !wk) {
+        ar_error_set("head_weights: NULL argument");
+        st = AR_EINVAL;
+        goto out;
+    }
+    if ((st = head_taus(taus, ntau, h)))
+        goto out;
+    if (dmodel == 0 || dh == 0) {
+        ar_error_set("head_weights: shape %zu x %zu (need dmodel, dh >= 1)", dmodel, dh);
+        st = AR_EINVAL;
+        goto out;
+    }
+    if (!(radius > 0) || !isfinite(radius)) {
+        ar_error_set("--radius must be > 0 (got %g)", radius);
+        st = AR_EINVAL;
+        goto out;
+    }
+    if (isnan(beta))
+        beta = 1.0 / sqrt((double)dh);
+    double t0 = clock_now();
+    if ((st = visible_bilinear(wq, wk, dmodel, dh, beta, radius, NULL, &v)) ||
+        (st = visible_bilinear_rtau(&v, h->tau, h->ntau, h->r_tau, h->eta)))
+        goto out;
+    h->seconds = clock_now() - t0;
+    h->r = v.r;
+    h->r_exact = v.r_exact;
+    h->tol = v.tol;
+    h->head_dim = v.dh;
+    h->model_dim = v.dmodel;
+    h->beta = beta;
+    h->radius = radius;
+    for (size_t t = 0; t < h->ntau; t++)
+        h->upper_via[t] = ATTNRANK_NONE;
+    st = copy_sigma(v.sigma, v.nsigma, h);
+out:
+    visible_bilinear_clear(&v);
+    as = api_end(&c, st);
+    if (as && h)
+        attnrank_head_clear(h);
+    return as;
+}

@@ -1,0 +1,45 @@
+/* api_impl.h -- what the files of the public API (include/attnrank.h) share:
+ * the point-set handle and the begin/end of every call (error buffer,
+ * cancellation flag, per-call memory limit, option checks). */
+#ifndef ATTNRANK_API_IMPL_H
+#define ATTNRANK_API_IMPL_H
+
+#include <flint/fmpz.h>
+#include "include/attnrank.h"
+#include "numerics/status.h"
+#include "constructions/pointsets/pointset.h"
+#include "theory/brackets/route.h"
+
+struct attnrank_points {
+    pointset_t P;
+};
+
+/* The state a call restores when it ends. */
+typedef struct {
+    const volatile int *prev_cancel;
+    const volatile int *cancel;
+} api_call_t;
+
+/* Start a call: clear the thread's message, check o (NULL: defaults), install
+ * its cancel flag and memory limit for the calling thread.  On failure
+ * nothing is installed. */
+attnrank_status api_begin(const attnrank_options *o, api_call_t *c);
+
+/* End a call started by api_begin: a set cancel flag turns any result into
+ * ATTNRANK_ECANCELED; restores the previous flag and removes the limit. */
+attnrank_status api_end(api_call_t *c, ar_status st);
+
+/* The route chooser's options from the public ones (self: self-attention,
+ * for the symeig/pchol choice); AR_EINVAL with a message for bad values. */
+ar_status api_route_opts(const attnrank_options *o, int self, route_opts_t *ro);
+
+/* A malloc'd decimal copy of x (NULL with AR_ENOMEM's message on failure). */
+char *api_fmpz_str(const fmpz_t x);
+
+/* Copy src into the fixed-size dst (always NUL-terminated). */
+void api_copy(char *dst, size_t cap, const char *src);
+
+/* Check a points handle argument (NULL: AR_EINVAL naming what). */
+ar_status api_points_check(const attnrank_points *p, const char *what);
+
+#endif

@@ -1,0 +1,118 @@
+/* api_laws.c -- the laws table, read-only, and one row's sweep and verdict
+ * (theory/claims/laws.h, verify.h). */
+#include "api/api_impl.h"
+
+#include <math.h>
+#include <string.h>
+#include "theory/claims/laws.h"
+#include "theory/claims/verify.h"
+
+size_t attnrank_laws_count(void)
+{
+    size_t n;
+    laws_table(&n);
+    return n;
+}
+
+attnrank_status attnrank_law_get(size_t i, attnrank_law *law)
+{
+    ar_error_set("%s", "");
+    size_t n;
+    const law_t *T = laws_table(&n);
+    if (!law) {
+        ar_error_set("law_get: NULL result");
+        return ATTNRANK_EINVAL;
+    }
+    memset(law, 0, sizeof *law);
+    if (i >= n) {
+        ar_error_set("law_get: row %zu out of range (the table has %zu rows)", i, n);
+        return ATTNRANK_EINVAL;
+    }
+    const law_t *L = &T[i];
+    api_copy(law->claim, sizeof law->claim, L->claim);
+    law->dim = L->dim;
+    api_copy(law->variable, sizeof law->variable, L->variable);
+    law->predicted = L->predicted;
+    law->tol = L->tol;
+    law->eps = L->eps;
+    law->band_lo = L->band_lo;
+    law->band_hi = L->band_hi;
+    size_t cap = sizeof law->betas / sizeof law->betas[0];
+    law->nbetas = L->nbetas < cap ? L->nbetas : cap;
+    for (size_t k = 0; k < law->nbetas; k++)
+        law->betas[k] = L->betas[k];
+    law->nns = L->nns < cap ? L->nns : cap;
+    for (size_t k = 0; k < law->nns; k++)
+        law->ns[k] = L->ns[k];
+    api_copy(law->family, sizeof law->family, L->family);
+    api_copy(law->kind, sizeof law->kind, L->kind);
+    api_copy(law->tier, sizeof law->tier, law_extended(L) ? "extended" : "default");
+    api_copy(law->upper_source, sizeof law->upper_source, L->upper_source);
+    law->asserted = law_asserted(L);
+    api_copy(law->scope, sizeof law->scope, L->scope);
+    return ATTNRANK_OK;
+}
+
+typedef struct {
+    const attnrank_options *o;
+} law_ctx_t;
+
+static void law_progress(const char *msg, void *ctx)
+{
+    const attnrank_options *o = ((law_ctx_t *)ctx)->o;
+    if (o && o->progress)
+        o->progress(o->progress_ctx, msg);
+}
+
+attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
+{
+    if (v)
+        memset(v, 0, sizeof *v);
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st = AR_OK;
+    size_t n;
+    const law_t *T = laws_table(&n);
+    if (!v) {
+        ar_error_set("law_run: NULL result");
+        st = AR_EINVAL;
+    } else if (i >= n) {
+        ar_error_set("law_run: row %zu out of range (the table has %zu rows)", i, n);
+        st = AR_EINVAL;
+    } else {
+        law_ctx_t lc = { o };
+        verify_row_t row;
+        st = verify_law(&T[i], &row, law_progress, &lc);
+        if (st == AR_OK) {
+            v->row = i;
+            api_copy(v->verdict, sizeof v->verdict, row.verdict);
+            api_copy(v->reason, sizeof v->reason, row.reason);
+            v->fit_lower = row.fit_lower.slope;
+            v->fit_upper = row.fit_upper.slope;
+            v->band_min = row.band_min;
+            v->band_max = row.band_max;
+            v->seconds = row.seconds;
+            size_t cap = sizeof v->pts / sizeof v->pts[0];
+            v->npts = row.npts < cap ? row.npts : cap;
+            for (size_t t = 0; t < v->npts; t++) {
+                const verify_point_t *q = &row.pts[t];
+                attnrank_law_point *p = &v->pts[t];
+                p->beta = q->beta;
+                p->n = q->p.n;
+                p->log10_n = q->p.log10_n;
+                p->lower = q->p.lower;
+                p->upper = q->p.upper;
+                p->continuum = q->p.continuum;
+                api_copy(p->lower_method, sizeof p->lower_method, q->p.lower_method);
+                api_copy(p->upper_method, sizeof p->upper_method, q->p.upper_method);
+                api_copy(p->continuum_method, sizeof p->continuum_method, q->p.continuum_method);
+                p->upper_fitted = q->upper_fitted;
+                api_copy(p->status, sizeof p->status, q->p.status);
+                p->seconds = q->p.seconds;
+            }
+        }
+    }
+    return api_end(&c, st);
+}

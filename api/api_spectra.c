@@ -1,0 +1,47 @@
+/* api_spectra.c -- the Funk-Hecke spectral check (theory/spectra/funkhecke.h). */
+#include "api/api_impl.h"
+
+#include <string.h>
+#include "numerics/clock.h"
+#include "theory/spectra/funkhecke.h"
+
+attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
+                                    attnrank_funk_hecke_result *r)
+{
+    if (r)
+        memset(r, 0, sizeof *r);
+    api_call_t c;
+    attnrank_status as = api_begin(o, &c);
+    if (as)
+        return as;
+    ar_status st;
+    if (!r) {
+        ar_error_set("funk_hecke: NULL result");
+        st = AR_EINVAL;
+    } else if (!(st = api_points_check(P, "funk_hecke: points"))) {
+        fh_report_t f;
+        size_t cont = 0;
+        double t0 = clock_now();
+        st = fh_check(&P->P, beta, tau, &f);
+        if (!st)
+            st = fh_count((int)P->P.d, beta, tau, &cont);
+        r->seconds = clock_now() - t0;
+        if (!st) {
+            r->n = f.n;
+            r->d = f.d;
+            r->beta = f.beta;
+            r->tau = f.tau;
+            r->count_pred = f.count_pred;
+            r->count_num = f.count_num;
+            r->max_degree = f.max_degree;
+            r->max_relerr = f.max_relerr;
+            r->worst_index = f.worst_index;
+            r->lambda0_pred = f.lambda0_pred;
+            r->lambda0_num = f.lambda0_num;
+        }
+    }
+    as = api_end(&c, st);
+    if (as && r)
+        memset(r, 0, sizeof *r);
+    return as;
+}

@@ -1,0 +1,10 @@
+/* fail.c -- the one error line of a failed command. */
+#include <stdio.h>
+#include "cli/commands.h"
+#include "numerics/status.h"
+
+int cmd_fail(int st)
+{
+    fprintf(stderr, "attnrank: %s\n", *ar_error_get() ? ar_error_get() : ar_status_str(st));
+    return st == AR_EINVAL ? 2 : 1;
+}
