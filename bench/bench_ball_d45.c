@@ -8,6 +8,12 @@
  *                                          points, max R, seconds
  *        bench_ball_d45 upper D BETA ...   one line per beta: continuum rank, spheres,
  *                                          degree L, error, seconds
+ *        bench_ball_d45 point D BETA ...   one line per beta: claim_b_point as a law row
+ *                                          would run it (BENCH_LATTICE = 0, 1, 2: its
+ *                                          lower_lattice; BENCH_ROUTE = 1: lower_route;
+ *                                          BENCH_CONT = 0: no continuum end), with the
+ *                                          lower end's method and set size, the continuum
+ *                                          end, upper/lower and the seconds
  * eps = 0.1, full ball (rho0 = 0), Gaussian multiplicities. */
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +25,7 @@
 #include "numerics/clock.h"
 #include "theory/certificates/cert_ball.h"
 #include "theory/certificates/cert_ball_harmonic.h"
+#include "theory/claims/claim_b.h"
 
 static double load1(void)
 {
@@ -97,10 +104,33 @@ static int upper(int d, double beta)
     return 0;
 }
 
+static int point(int d, double beta)
+{
+    claim_b_opts_t o;
+    claim_b_opts_default(&o);
+    o.rho0 = 0.0;
+    o.lower = 1;
+    o.hs = 0.5;
+    o.continuum = getenv("BENCH_CONT") ? atoi(getenv("BENCH_CONT")) : 1;
+    o.lower_route = getenv("BENCH_ROUTE") ? atoi(getenv("BENCH_ROUTE")) : 0;
+    o.lower_lattice = getenv("BENCH_LATTICE") ? atoi(getenv("BENCH_LATTICE")) : 1;
+    law_point_t p;
+    double t0 = clock_now();
+    if (claim_b_point((size_t)d, beta, 0.1, &o, &p)) {
+        fprintf(stderr, "claim_b_point: %s\n", ar_error_get());
+        return 1;
+    }
+    printf("%d\t%g\t%d\t%d\t%zu\t%s\t%zu\t%zu\t%s\t%.2f\t%.1f\t%.2f\t%.2f\n", d, beta, o.lower_lattice,
+           o.lower_route, p.lower, p.lower_method, p.lower_points, p.continuum, p.continuum_method,
+           p.continuum && p.lower ? (double)p.continuum / (double)p.lower : 0.0, p.log10_n, clock_now() - t0, load1());
+    fflush(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 4 || (strcmp(argv[1], "lower") && strcmp(argv[1], "upper"))) {
-        fprintf(stderr, "usage: bench_ball_d45 lower|upper D BETA ...\n");
+    if (argc < 4 || (strcmp(argv[1], "lower") && strcmp(argv[1], "upper") && strcmp(argv[1], "point"))) {
+        fprintf(stderr, "usage: bench_ball_d45 lower|upper|point D BETA ...\n");
         return 2;
     }
     int d = atoi(argv[2]);
@@ -115,6 +145,12 @@ int main(int argc, char **argv)
             if (strstr(fam, "hole") && lower(d, atof(argv[i]), BALL_PACKED, 1))
                 return 1;
         }
+    } else if (!strcmp(argv[1], "point")) {
+        printf("d\tbeta\tlattice\troute\tlower\tlower_method\tlower_points\tcontinuum\tcontinuum_method\t"
+               "upper/lower\tlog10_N\tseconds\tload\n");
+        for (int i = 3; i < argc; i++)
+            if (point(d, atof(argv[i])))
+                return 1;
     } else {
         printf("d\tbeta\tupper\th_sqrt_beta\tspheres\tL\tLp\terr\tevals\tseconds\tload\n");
         for (int i = 3; i < argc; i++)

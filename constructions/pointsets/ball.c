@@ -52,7 +52,7 @@ void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta)
     s->seed = f == BALL_PACKED ? 0 : 1;
     s->unweighted = 0;
     s->M0 = 1.0;
-    s->c_lattice = d <= 2 ? 2.3 : d == 3 ? 2.6 : d == 4 ? 2.65 : 2.75;
+    s->c_lattice = d <= 2 ? 1.92 : d == 3 ? 2.38 : d == 4 ? 2.65 : d == 5 ? 2.84 : 3.0;
 }
 
 /* ---- the spec ------------------------------------------------------------ */

@@ -56,9 +56,10 @@ typedef struct {
  * shells spacings of the claim-B certificates (d = 2: c_radial 1.80,
  * c_angular 2.15; d = 3: 2.0 and 2.5; d >= 4: 2.2 and 2.7; chosen so that
  * weighted diagonal dominance holds with max R ~ 0.7 at eps = 0.1),
- * npoints 2000, seed 1, weighted, M0 = 1; packed: c_lattice 2.65 for d = 4
- * (interior rows of D4 then have R ~ 0.74 < 9/11 at eps = 0.1), 2.6 for
- * d = 3, 2.75 for d >= 5, 2.3 for d = 2, seed 0. */
+ * npoints 2000, seed 1, weighted, M0 = 1; packed: seed 0 and c_lattice
+ * 1.92, 2.38, 2.65, 2.84 for d = 2, 3, 4, 5 (interior rows of D_d then have
+ * R = sum_{v != 0} e^{-|v|^2 c^2 / 2} ~ 0.74 < 9/11, the eps = 0.1 threshold,
+ * over D_d's theta series with nearest |v| = 1), 3.0 (untuned) for d >= 6. */
 void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta);
 
 /* Parse "shells", "dense" or "uniform" (the CLI's families; "packed" is
