@@ -8,6 +8,10 @@
  *                                          points, max R, seconds
  *        bench_ball_d45 upper D BETA ...   one line per beta: continuum rank, spheres,
  *                                          degree L, error, seconds
+ *        bench_ball_d45 route D BETA SCALE ...  the D_d lattice at SCALE x its default
+ *                                          spacing through the route chooser (dense test
+ *                                          matrices with a verified inverse norm; at most a
+ *                                          few thousand points): certified bracket
  *        bench_ball_d45 point D BETA ...   one line per beta: claim_b_point as a law row
  *                                          would run it (BENCH_LATTICE = 0, 1, 2: its
  *                                          lower_lattice; BENCH_ROUTE = 1: lower_route;
@@ -25,6 +29,7 @@
 #include "numerics/clock.h"
 #include "theory/certificates/cert_ball.h"
 #include "theory/certificates/cert_ball_harmonic.h"
+#include "theory/brackets/route.h"
 #include "theory/claims/claim_b.h"
 
 static double load1(void)
@@ -104,6 +109,33 @@ static int upper(int d, double beta)
     return 0;
 }
 
+static int route(int d, double beta, double scale)
+{
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_PACKED, (size_t)d, beta);
+    s.rho0 = 0.0;
+    s.c_lattice *= scale;
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    double t0 = clock_now();
+    if (ball_generate(&P, &s)) {
+        fprintf(stderr, "ball_generate: %s\n", ar_error_get());
+        return 1;
+    }
+    route_result_t rr;
+    ar_status st = route_bracket(&P, &P, beta, 0.1, NULL, &rr);
+    if (st) {
+        fprintf(stderr, "route_bracket: %s\n", ar_error_get());
+        pointset_clear(&P);
+        return 1;
+    }
+    printf("%d\t%g\t%.3f\t%zu\t%zu\t%s\t%zu\t%s\t%s\t%.2f\t%.2f\n", d, beta, scale, P.n, rr.b.lower, rr.b.lo.method,
+           rr.b.upper, rr.b.up.method, rr.b.status, clock_now() - t0, load1());
+    fflush(stdout);
+    pointset_clear(&P);
+    return 0;
+}
+
 static int point(int d, double beta)
 {
     claim_b_opts_t o;
@@ -129,8 +161,9 @@ static int point(int d, double beta)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4 || (strcmp(argv[1], "lower") && strcmp(argv[1], "upper") && strcmp(argv[1], "point"))) {
-        fprintf(stderr, "usage: bench_ball_d45 lower|upper|point D BETA ...\n");
+    if (argc < 4 || (strcmp(argv[1], "lower") && strcmp(argv[1], "upper") && strcmp(argv[1], "point") &&
+                     strcmp(argv[1], "route"))) {
+        fprintf(stderr, "usage: bench_ball_d45 lower|upper|point|route D BETA ...\n");
         return 2;
     }
     int d = atoi(argv[2]);
@@ -145,6 +178,11 @@ int main(int argc, char **argv)
             if (strstr(fam, "hole") && lower(d, atof(argv[i]), BALL_PACKED, 1))
                 return 1;
         }
+    } else if (!strcmp(argv[1], "route")) {
+        printf("d\tbeta\tscale\tdistinct\tlower\tlower_method\tupper\tupper_method\tstatus\tseconds\tload\n");
+        for (int i = 4; i < argc; i++)
+            if (route(d, atof(argv[3]), atof(argv[i])))
+                return 1;
     } else if (!strcmp(argv[1], "point")) {
         printf("d\tbeta\tlattice\troute\tlower\tlower_method\tlower_points\tcontinuum\tcontinuum_method\t"
                "upper/lower\tlog10_N\tseconds\tload\n");
