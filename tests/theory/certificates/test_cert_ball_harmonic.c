@@ -144,9 +144,9 @@ END_TEST
 
 START_TEST(test_bound_vs_quadrature)
 {
-    const int ds[4] = { 2, 3, 4, 5 };
-    const double betas[4] = { 40.0, 30.0, 15.0, 12.0 };
-    for (int c = 0; c < 4; c++) {
+    const int ds[5] = { 2, 3, 4, 5, 5 };
+    const double betas[5] = { 40.0, 30.0, 15.0, 12.0, 40.0 };
+    for (int c = 0; c < 5; c++) {
         ball_shells_t S;
         ck_assert_int_eq(ball_shells_make(&S, ds[c], betas[c], 0.0, 0.5, 1), AR_OK);
         ball_harmonic_opts_t o;
