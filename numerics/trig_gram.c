@@ -6,6 +6,8 @@
  *   cos j cos k         = (cos(j-k) + cos(j+k)) / 2
  *   cos p sin           = (sin(p+1) - sin(p-1)) / 2
  *   sin(j+1) sin(k+1)   = (cos(j-k) - cos(j+k+2)) / 2
+ *   cos p sin^3         = (3 cos p sin - cos p sin 3) / 4      (sin^3 = (3 sin - sin 3) / 4)
+ *   cos p sin 3         = (sin(p+3) - sin(p-3)) / 2
  * so every entry is a short sum of Ic / Is values, each enclosed in Arb. */
 #include "numerics/trig_gram.h"
 
@@ -103,6 +105,24 @@ static void int_cos_sin(arb_t res, const tables_t *T, long p)
     arb_clear(t);
 }
 
+/* res = int cos(p theta) sin^3(theta) = (3 int cos(p) sin - int cos(p) sin 3) / 4 */
+static void int_cos_sin3(arb_t res, const tables_t *T, long p)
+{
+    arb_t t, u;
+    arb_init(t);
+    arb_init(u);
+    int_cos_sin(res, T, p);
+    arb_mul_ui(res, res, 3, TG_PREC);
+    int_sin(t, T, p + 3);
+    int_sin(u, T, p - 3);
+    arb_sub(t, t, u, TG_PREC);
+    arb_mul_2exp_si(t, t, -1);                     /* int cos(p) sin(3) */
+    arb_sub(res, res, t, TG_PREC);
+    arb_mul_2exp_si(res, res, -2);
+    arb_clear(t);
+    arb_clear(u);
+}
+
 void trig_gram_clear(trig_gram_t *g)
 {
     if (!g)
@@ -115,7 +135,7 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
 {
     memset(out, 0, sizeof *out);
     if (M < 1 || M > 100000 || !(a >= 0 && a < b && b <= 1) ||
-        (basis != TRIG_COS && basis != TRIG_COS_SIN && basis != TRIG_SIN)) {
+        (basis != TRIG_COS && basis != TRIG_COS_SIN && basis != TRIG_SIN && basis != TRIG_COS_SIN3)) {
         ar_error_set("trig_gram: need M >= 1, 0 <= a < b <= 1 and a known basis (M=%zu, a=%g, b=%g)", M, a, b);
         return AR_EINVAL;
     }
@@ -124,7 +144,7 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
         return AR_ENOMEM;
     tables_t T;
     memset(&T, 0, sizeof T);
-    tables_init(&T, 2 * M + 2, a, b);
+    tables_init(&T, 2 * M + 4, a, b);               /* multiples up to 2M + 1 (TRIG_COS_SIN3: j + k + 3) */
     arb_t c, s, t, e;
     arb_init(c);
     arb_init(s);
@@ -133,6 +153,8 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
     /* normalisation constant */
     if (basis == TRIG_COS_SIN)
         arb_set_d(c, 0.5);
+    else if (basis == TRIG_COS_SIN3)
+        arb_set_d(c, 0.75);
     else {
         arb_const_pi(c, TG_PREC);
         arb_inv(c, c, TG_PREC);
@@ -150,6 +172,10 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
             } else if (basis == TRIG_COS_SIN) {
                 int_cos_sin(s, &T, dm);
                 int_cos_sin(t, &T, sm);
+                arb_add(e, s, t, TG_PREC);
+            } else if (basis == TRIG_COS_SIN3) {
+                int_cos_sin3(s, &T, dm);
+                int_cos_sin3(t, &T, sm);
                 arb_add(e, s, t, TG_PREC);
             } else {
                 int_cos(s, &T, dm);
@@ -171,6 +197,9 @@ ar_status trig_gram(trig_basis basis, size_t M, double a, double b, trig_gram_t 
         arb_mul(e, T.len, c, TG_PREC);
     } else if (basis == TRIG_COS_SIN) {
         arb_sub(e, T.ca + 1, T.cb + 1, TG_PREC);
+        arb_mul(e, e, c, TG_PREC);
+    } else if (basis == TRIG_COS_SIN3) {
+        int_cos_sin3(e, &T, 0);
         arb_mul(e, e, c, TG_PREC);
     } else {
         int_cos(s, &T, 2);

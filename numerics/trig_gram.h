@@ -10,9 +10,11 @@
  *   TRIG_COS      phi_j = cos(j theta),        w = 1,          c = 1/pi
  *   TRIG_COS_SIN  phi_j = cos(j theta),        w = sin(theta), c = 1/2
  *   TRIG_SIN      phi_j = sin((j+1) theta),    w = 1,          c = 2/pi
+ *   TRIG_COS_SIN3 phi_j = cos(j theta),        w = sin^3 theta, c = 3/4
  *
  * (the normalisations make sum_j f_j phi_j the angular profile of a zonal
- * function on S^1, S^2 and S^3 with the normalised surface measure; see
+ * function on S^1, S^2 and S^3 with the normalised surface measure, and on
+ * S^4 for TRIG_COS_SIN3; see
  * proofs-notes/claim-B.md section 8).  G is symmetric positive semidefinite.
  * The piece's own mass nu = c * int w is returned too (for TRIG_SIN, the
  * S^3 measure of the piece, c * int sin^2). */
@@ -22,7 +24,7 @@
 #include <stddef.h>
 #include "numerics/status.h"
 
-typedef enum { TRIG_COS = 0, TRIG_COS_SIN = 1, TRIG_SIN = 2 } trig_basis;
+typedef enum { TRIG_COS = 0, TRIG_COS_SIN = 1, TRIG_SIN = 2, TRIG_COS_SIN3 = 3 } trig_basis;
 
 typedef struct {
     size_t M;          /* basis size */

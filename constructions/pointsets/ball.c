@@ -13,7 +13,7 @@
 #define WEIGHT_BITS_MAX ((1 << 22) - 64)   /* multiplicities the Ziv loop can decide: bits + 64 <= WEIGHT_PREC_MAX */
 #define WEIGHT_TOTAL_BITS_MAX 4e9          /* all multiplicities of one instance: minutes of Arb exp, not hours */
 
-static const char *const names[] = { "shells", "dense", "uniform" };
+static const char *const names[] = { "shells", "dense", "uniform", "packed" };
 
 ar_status ball_family_parse(const char *name, ball_family_t *f)
 {
@@ -28,7 +28,7 @@ ar_status ball_family_parse(const char *name, ball_family_t *f)
 
 const char *ball_family_name(ball_family_t f)
 {
-    return (unsigned)f < 3 ? names[f] : "unknown";
+    return (unsigned)f < 4 ? names[f] : "unknown";
 }
 
 void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta)
@@ -49,9 +49,10 @@ void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta)
         s->c_angular = 2.7;
     }
     s->npoints = 2000;
-    s->seed = 1;
+    s->seed = f == BALL_PACKED ? 0 : 1;
     s->unweighted = 0;
     s->M0 = 1.0;
+    s->c_lattice = d <= 2 ? 1.92 : d == 3 ? 2.38 : d == 4 ? 2.65 : d == 5 ? 2.84 : 3.0;
 }
 
 /* ---- the spec ------------------------------------------------------------ */
@@ -80,6 +81,11 @@ static ar_status spec_check(const ball_spec_t *s)
                      s->c_angular);
         return AR_EINVAL;
     }
+    if (s->family == BALL_PACKED && (!(s->c_lattice > 0) || !isfinite(s->c_lattice) || s->seed > 1)) {
+        ar_error_set("ball packed: need c_lattice > 0 finite and seed 0 or 1 (c_lattice=%g, seed=%llu)",
+                     s->c_lattice, (unsigned long long)s->seed);
+        return AR_EINVAL;
+    }
     if ((s->family == BALL_DENSE || s->family == BALL_UNIFORM) &&
         (s->npoints < 1 || s->npoints > BALL_MAX_POINTS)) {
         ar_error_set("ball: npoints must be in [1, %d] (npoints=%zu)", BALL_MAX_POINTS, s->npoints);
@@ -89,7 +95,7 @@ static ar_status spec_check(const ball_spec_t *s)
         ar_error_set("ball: M0 must be >= 1 (M0=%g)", s->M0);
         return AR_EINVAL;
     }
-    if ((unsigned)s->family > BALL_UNIFORM) {
+    if ((unsigned)s->family > BALL_PACKED) {
         ar_error_set("ball: unknown family");
         return AR_EINVAL;
     }
@@ -178,6 +184,18 @@ static double dense_L(double h)
     return ceil(1.0 / h) + 1.0;
 }
 
+/* The packed family: D_d scaled by sc = a / sqrt(2) (nearest spacing a), integer
+ * coordinates k_c in -Lp..Lp with Lp = ceil(1 / sc) + 1. */
+static double packed_scale(const ball_spec_t *s)
+{
+    return s->c_lattice / sqrt(s->beta) / sqrt(2.0);
+}
+
+static double packed_L(double sc)
+{
+    return ceil(1.0 / sc) + 1.0;
+}
+
 /* Expected draws from the cube [-1, 1]^d for npoints uniform points of the shell. */
 static double uniform_draws(const ball_spec_t *s)
 {
@@ -240,6 +258,16 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
                          "and walks %.3g cells of [-1, 1]^%zu, more than %.3g steps; lower --d, --npoints or "
                          "--rho0", s->npoints, s->rho0, d, h, cells, d,
                          (double)BALL_MAX_WORK);
+            return AR_EINVAL;
+        }
+    } else if (s->family == BALL_PACKED) {
+        double sc = packed_scale(s), cells = exp((double)d * log(2.0 * packed_L(sc) + 1.0));
+        c->points = shell_volume(d, s->rho0) / (2.0 * pow(sc, (double)d));   /* volume / covolume */
+        c->work = cells * (double)d;
+        if (!(sc > 0) || !(c->points <= BALL_MAX_POINTS) || !(c->work <= BALL_MAX_WORK)) {
+            ar_error_set("ball packed: the D%zu lattice of spacing %.3g in %.17g <= |x| <= 1 has about %.3g points "
+                         "and walks %.3g cells, more than %d points or %.3g steps; lower --beta or --d", d,
+                         sc * sqrt(2.0), s->rho0, c->points, cells, BALL_MAX_POINTS, (double)BALL_MAX_WORK);
             return AR_EINVAL;
         }
     } else {
@@ -371,6 +399,45 @@ static ar_status gen_dense(buf_t *b, const ball_spec_t *s)
             ar_status st = buf_push(b, p);
             if (st)
                 return st;
+        }
+        size_t c = 0;
+        while (c < d && idx[c] == L)
+            idx[c++] = -L;
+        if (c == d)
+            break;
+        idx[c]++;
+    }
+    return AR_OK;
+}
+
+/* D_d = { k in Z^d : sum k even } times sc, plus the offset (sc, 0, .., 0) for
+ * seed 1 (a deep hole of D_d for d >= 3, a point of the other coset), kept
+ * where rho0^2 <= |x|^2 <= 1 in double. */
+static ar_status gen_packed(buf_t *b, const ball_spec_t *s)
+{
+    size_t d = s->d;
+    double sc = packed_scale(s);
+    long L = (long)packed_L(sc);                    /* (2L+1)^d cells <= BALL_MAX_WORK: ball_cost ran first */
+    long idx[16];
+    double p[16] = { 0 };
+    double r02 = s->rho0 * s->rho0;
+    for (size_t c = 0; c < d; c++)
+        idx[c] = -L;
+    for (;;) {
+        long sum = 0;
+        for (size_t c = 0; c < d; c++)
+            sum += idx[c];
+        if (sum % 2 == 0) {
+            double n2 = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                p[c] = ((double)idx[c] + (c == 0 && s->seed == 1 ? 1.0 : 0.0)) * sc;
+                n2 += p[c] * p[c];
+            }
+            if (n2 <= 1.0 && n2 >= r02) {
+                ar_status st = buf_push(b, p);
+                if (st)
+                    return st;
+            }
         }
         size_t c = 0;
         while (c < d && idx[c] == L)
@@ -521,6 +588,7 @@ ar_status ball_generate(pointset_t *P, const ball_spec_t *s)
     case BALL_SHELLS: st = gen_shells(&b, s); break;
     case BALL_DENSE: st = gen_dense(&b, s); break;
     case BALL_UNIFORM: st = gen_uniform(&b, s); break;
+    case BALL_PACKED: st = gen_packed(&b, s); break;
     default:
         ar_error_set("ball: unknown family");
         st = AR_EINVAL;
@@ -545,6 +613,10 @@ ar_status ball_generate(pointset_t *P, const ball_spec_t *s)
     if (s->family == BALL_SHELLS)
         pointset_set_provenance(P, "ball shells d=%zu beta=%.17g rho0=%.17g c_radial=%g c_angular=%g %s M0=%g",
                                 s->d, s->beta, s->rho0, s->c_radial, s->c_angular,
+                                s->unweighted ? "unweighted" : "gaussian", s->M0);
+    else if (s->family == BALL_PACKED)
+        pointset_set_provenance(P, "ball packed D%zu d=%zu beta=%.17g rho0=%.17g c_lattice=%.17g offset=%llu %s M0=%g",
+                                s->d, s->d, s->beta, s->rho0, s->c_lattice, (unsigned long long)s->seed,
                                 s->unweighted ? "unweighted" : "gaussian", s->M0);
     else
         pointset_set_provenance(P, "ball %s d=%zu beta=%.17g rho0=%.17g npoints=%zu seed=%llu %s M0=%g",

@@ -17,6 +17,12 @@
  *            shell rho0 <= |x| <= 1, h chosen for about `npoints` points.
  *   uniform  `npoints` i.i.d. uniform points of the shell (rejection from the
  *            cube, seeded).
+ *   packed   the checkerboard lattice D_d = { k in Z^d : k_1 + .. + k_d even }
+ *            scaled to nearest spacing a = c_lattice / sqrt(beta) (the densest
+ *            lattice packing known in d = 3, 4, 5: FCC, D4, D5), intersected with
+ *            the shell rho0 <= |x| <= 1 (|x|^2 in double), origin at a lattice
+ *            point (seed 0) or at the deep hole (a/sqrt(2)) (1, 0, .., 0)
+ *            (seed 1); used as a lower-end instance (claim_b.h).
  * Multiplicities (unless unweighted):  w(x) = round(M0 exp(beta (1 - |x|^2) / 2))
  * computed rigorously (Arb ball of the exact value for the stored double x,
  * precision raised until the rounding is determined), as exact fmpz; w >= 1
@@ -30,7 +36,7 @@
 #include <flint/fmpz.h>
 #include "constructions/pointsets/pointset.h"
 
-typedef enum { BALL_SHELLS = 0, BALL_DENSE = 1, BALL_UNIFORM = 2 } ball_family_t;
+typedef enum { BALL_SHELLS = 0, BALL_DENSE = 1, BALL_UNIFORM = 2, BALL_PACKED = 3 } ball_family_t;
 
 typedef struct {
     ball_family_t family;
@@ -40,19 +46,25 @@ typedef struct {
     double c_radial;     /* shells: radial spacing h_r = c_radial / sqrt(beta) */
     double c_angular;    /* shells: in-shell spacing a = c_angular / sqrt(beta) */
     size_t npoints;      /* dense (approximate) and uniform (exact) sizes */
-    uint64_t seed;       /* uniform, and shells for d >= 4 */
+    uint64_t seed;       /* uniform, and shells for d >= 4; packed: 0 or 1 (the offset) */
     int unweighted;      /* 1: no multiplicities (w = NULL) */
     double M0;           /* multiplicity scale >= 1 (default 1) */
+    double c_lattice;    /* packed: nearest spacing a = c_lattice / sqrt(beta) */
 } ball_spec_t;
 
 /* Defaults for family f in dimension d at beta: rho0 = sqrt(3)/2, the
  * shells spacings of the claim-B certificates (d = 2: c_radial 1.80,
  * c_angular 2.15; d = 3: 2.0 and 2.5; d >= 4: 2.2 and 2.7; chosen so that
  * weighted diagonal dominance holds with max R ~ 0.7 at eps = 0.1),
- * npoints 2000, seed 1, weighted, M0 = 1. */
+ * npoints 2000, seed 1, weighted, M0 = 1; packed: seed 0 and c_lattice
+ * 1.92, 2.38, 2.65, 2.84 for d = 2, 3, 4, 5 (interior rows of D_d then have
+ * R = sum_{v != 0} e^{-|v|^2 c^2 / 2} ~ 0.74 < 9/11, the eps = 0.1 threshold,
+ * over D_d's theta series with nearest |v| = 1), 3.0 (untuned) for d >= 6. */
 void ball_spec_default(ball_spec_t *s, ball_family_t f, size_t d, double beta);
 
-/* Parse "shells", "dense" or "uniform"; AR_EINVAL otherwise. */
+/* Parse "shells", "dense" or "uniform" (the CLI's families; "packed" is
+ * reached through the API only); AR_EINVAL otherwise.  ball_family_name
+ * names all four. */
 ar_status ball_family_parse(const char *name, ball_family_t *f);
 const char *ball_family_name(ball_family_t f);
 

@@ -1,7 +1,8 @@
 /* test_trig_gram.c -- closed-form Gram matrices of trigonometric bases on
  * pieces of [0, pi] against an independent composite Gauss-Legendre
  * quadrature of the defining integrals, the quadratic form against direct
- * integration of (sum f_j phi_j)^2 w, the piece masses, and bad input. */
+ * integration of (sum f_j phi_j)^2 w, the piece masses, and bad input, for
+ * the four bases (S^1, S^2, S^3 and, with weight sin^3, S^4). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +26,8 @@ static double phi(trig_basis b, size_t j, double th)
 
 static double weight(trig_basis b, double th)
 {
-    return b == TRIG_COS ? 1.0 / M_PI : b == TRIG_COS_SIN ? 0.5 * sin(th) : 2.0 / M_PI;
+    return b == TRIG_COS ? 1.0 / M_PI : b == TRIG_COS_SIN ? 0.5 * sin(th)
+         : b == TRIG_COS_SIN3 ? 0.75 * sin(th) * sin(th) * sin(th) : 2.0 / M_PI;
 }
 
 /* int over [pi a, pi b] of g(th) by composite 10-point Gauss-Legendre, npan panels */
@@ -65,10 +67,10 @@ static double mass_fn(double th, void *c)
 START_TEST(gram_entries_and_forms)
 {
     test_rng_init(test_seed() + 71);
-    const trig_basis bases[3] = { TRIG_COS, TRIG_COS_SIN, TRIG_SIN };
+    const trig_basis bases[4] = { TRIG_COS, TRIG_COS_SIN, TRIG_SIN, TRIG_COS_SIN3 };
     const double pieces[4][2] = { { 0.0, 0.01 }, { 0.01, 0.0375 }, { 0.25, 0.625 }, { 0.0, 1.0 } };
     size_t M = 40;
-    for (int bi = 0; bi < 3; bi++)
+    for (int bi = 0; bi < 4; bi++)
         for (int pi = 0; pi < 4; pi++) {
             trig_gram_t G;
             ck_assert_int_eq(trig_gram(bases[bi], M, pieces[pi][0], pieces[pi][1], &G), AR_OK);
@@ -103,7 +105,7 @@ START_TEST(gram_entries_and_forms)
             trig_gram_clear(&G);
         }
     /* whole-interval masses of the normalised measures are 1 */
-    for (int bi = 0; bi < 3; bi++) {
+    for (int bi = 0; bi < 4; bi++) {
         trig_gram_t G;
         ck_assert_int_eq(trig_gram(bases[bi], 2, 0.0, 1.0, &G), AR_OK);
         ck_assert(fabs(G.nu_up - 1.0) < 1e-14);

@@ -19,7 +19,7 @@
  * (numerics/trig_gram.h), plus the coefficient errors and the tail
  * l > L' (sum_l N C^l = e^{-beta (r - r')^2/2} at u.v = 1).
  * Rounding: Arb for every kernel value, a-priori dgemm bounds, upward
- * rounding for the sums (numerics/fround.h).  Dimensions d = 2, 3, 4. */
+ * rounding for the sums (numerics/fround.h).  Dimensions d = 2, 3, 4, 5. */
 #ifndef ATTNRANK_THEORY_CERT_BALL_HARMONIC_H
 #define ATTNRANK_THEORY_CERT_BALL_HARMONIC_H
 
@@ -60,7 +60,7 @@ typedef struct {
  * the weighted singular values (bisection in log tau; every probe's error is
  * certified), then `reweight` rounds that re-weight the rows by their
  * certified errors and search again; the best certified candidate is kept.
- * S from ball_shells_make (d = 2, 3 or 4), 0 < eps < 1.  o may be NULL.
+ * S from ball_shells_make (d = 2, 3, 4 or 5), 0 < eps < 1.  o may be NULL.
  * out->certified = 0 (and AR_OK) only if no candidate met eps, which the
  * full-rank candidate always should: then err is the best bound found.
  * AR_EINVAL for bad input (one line), AR_ENOMEM, AR_ENUMERIC. */

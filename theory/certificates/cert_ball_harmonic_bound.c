@@ -8,6 +8,7 @@
  *   d = 2: F(cos th) = sum_m f_m cos(m th),        f_m = N_m D^m
  *   d = 3: F(cos th) = sum_m f_m cos(m th),        f = Gam (N D)
  *   d = 4: F(cos th) sin th = sum_k f_k sin((k+1) th), f_k = (k+1) D^k
+ *   d = 5: F(cos th) = sum_m f_m cos(m th),        f = Gam (N D)   (Gegenbauer index 3/2)
  * Then int |F_p| dnu <= sum_i sqrt(nu_i f^T G_i f) + cdelta sum_m |delta f_m|
  * + tail_p, and E_q = sum_q' g_q' (that) / Z_q.  Every floating-point step is
  * bounded: dgemm by gamma_k |.||.| (valid in any rounding mode), sums and
@@ -53,8 +54,8 @@ static FROUND_BODY void diff_body(void *arg)
 typedef struct {
     size_t M, QQ;
     int d;
-    const double *Nl, *D, *dD, *A3; /* A3: d = 3 only, the stored coefficients fl(N_l D^l) (M x QQ) */
-    double conv;                    /* d = 3: bound of the conversion error per unit of sum |A3| */
+    const double *Nl, *D, *dD, *A3; /* A3: d = 3, 5 only, the stored coefficients fl(N_l D^l) (M x QQ) */
+    double conv;                    /* d = 3, 5: bound of the conversion error per unit of sum |A3| */
     double cdelta;
     double *edelta;                 /* out: QQ */
 } edelta_ctx;
@@ -150,14 +151,15 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
     double *absF = ar_calloc(QQ, sizeof(double), "ball harmonic coefficient sums");
     double *L2 = ar_calloc(QQ, sizeof(double), "ball harmonic pair bounds");
     double *ed = ar_calloc(QQ, sizeof(double), "ball harmonic pair errors");
-    double *A3 = B->d == 3 ? ar_calloc(M * QQ, sizeof(double), "ball harmonic Legendre coefficients") : NULL;
+    int cos_table = B->d == 3 || B->d == 5;   /* the profile through the Gegenbauer-to-cosine table */
+    double *A3 = cos_table ? ar_calloc(M * QQ, sizeof(double), "ball harmonic Gegenbauer coefficients") : NULL;
     size_t Rmax = 0;
     for (size_t l = 0; l < M; l++)
         Rmax = R[l] > Rmax ? R[l] : Rmax;
     double *aX = ar_calloc(Q * (Rmax ? Rmax : 1), sizeof(double), "abs factors");
     double *aY = ar_calloc(Q * (Rmax ? Rmax : 1), sizeof(double), "abs factors");
     ar_status st = AR_OK;
-    if (!D || !dD || !P || !A || !F || !Yp || !absF || !L2 || !ed || (B->d == 3 && !A3) || !aX || !aY) {
+    if (!D || !dD || !P || !A || !F || !Yp || !absF || !L2 || !ed || (cos_table && !A3) || !aX || !aY) {
         st = AR_ENOMEM;
         goto done;
     }
@@ -191,16 +193,16 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
             double v = D[l * QQ + p];
             if (B->d == 2)
                 F[l + M * p] = B->Nl[l] * v;
-            else if (B->d == 3)
+            else if (cos_table)
                 A3[l + M * p] = B->Nl[l] * v;
             else
                 F[l + M * p] = (double)(l + 1) * v;
         }
-    if (B->d == 3)
+    if (cos_table)
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)QQ, (int)M, 1.0, B->Gam, (int)M, A3,
                     (int)M, 0.0, F, (int)M);
     double gM = bh_gamma(M + 1);
-    /* d = 3: sum_m |f_true - fl(Gam~ A3)| <= sum_l N_l dD_l + sum_l |A3_l| (2u + colrad + gamma_M (1 + colrad)) */
+    /* d = 3, 5: sum_m |f_true - fl(Gam~ A3)| <= sum_l N_l dD_l + sum_l |A3_l| (2u + colrad + gamma_M (1 + colrad)) */
     edelta_ctx ec = {.M = M, .QQ = QQ, .d = B->d, .Nl = B->Nl, .D = D, .dD = dD, .A3 = A3,
                      .conv = ((gM + 2 * BH_U) * (1.0 + B->gam_colrad) + B->gam_colrad) * (1.0 + 1e-15),
                      .cdelta = B->cdelta, .edelta = ed};

@@ -29,8 +29,8 @@ typedef struct {
     double *Zlo;             /* Q: lower bounds of Z_q = sum_q' g_q' C^0_{qq'} */
     double *Zmid;            /* Q: doubles near Z_q (for the candidate's weighting only) */
     double *Nl;              /* Lp + 1 multiplicities N(d, l) as doubles (exact) */
-    trig_basis basis;        /* d = 2: TRIG_COS, 3: TRIG_COS_SIN, 4: TRIG_SIN */
-    double *Gam;             /* d = 3: M x M, Gam[m + M l] = coefficient of cos(m theta) in P_l(cos theta) */
+    trig_basis basis;        /* d = 2: TRIG_COS, 3: TRIG_COS_SIN, 4: TRIG_SIN, 5: TRIG_COS_SIN3 */
+    double *Gam;             /* d = 3, 5: M x M, Gam[m + M l] = coefficient of cos(m theta) in P_l(cos theta) */
     double gam_colrad;       /* >= max_l sum_m |Gam - exact| */
     double cdelta;           /* int |f| dnu <= cdelta * sum |coefficients| (sup bound) */
     size_t npieces;

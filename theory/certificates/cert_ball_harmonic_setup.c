@@ -1,7 +1,7 @@
 /* cert_ball_harmonic_setup.c -- the candidate-independent part of the
  * shells-continuum certificate: Arb enclosures of the kernel's harmonic
  * coefficients C^l_{qq'}, the row sums Z_q, the tails beyond the cutoff
- * degree, the Legendre-to-cosine table (d = 3) and the angular pieces with
+ * degree, the Gegenbauer-to-cosine table (d = 3, 5) and the angular pieces with
  * their Gram matrices (see cert_ball_harmonic.h and proofs-notes/claim-B.md
  * section 8). */
 #include "theory/certificates/cert_ball_harmonic.h"
@@ -36,12 +36,17 @@ void bh_setup_clear(bh_setup_t *B)
     memset(B, 0, sizeof *B);
 }
 
-/* Gam[m + M l]: P_l(cos t) = sum_k alpha_k alpha_{l-k} cos((l - 2k) t),
- * alpha_k = C(2k, k) / 4^k; column sums are P_l(1) = 1. */
-static ar_status legendre_cos_table(bh_setup_t *B)
+/* Gam[m + M l]: the coefficient of cos(m t) in P_l(cos t) = C^lam_l(cos t) / C^lam_l(1),
+ * lam = (d - 2)/2, from the Gegenbauer trigonometric form (proofs-notes/claim-B.md
+ * section 8)
+ *     C^lam_l(cos t) = sum_{k <= l} a_k a_{l-k} cos((l - 2k) t),   a_k = (lam)_k / k!,
+ * d = 3 (lam = 1/2): a_k = alpha_k = C(2k, k) / 4^k and C^{1/2}_l(1) = 1 (no division);
+ * d = 5 (lam = 3/2): a_k = (2k + 1) alpha_k and C^{3/2}_l(1) = (l + 1)(l + 2) / 2.
+ * Every coefficient is >= 0 and every column sums to P_l(1) = 1. */
+static ar_status gegenbauer_cos_table(bh_setup_t *B)
 {
     size_t M = B->M;
-    B->Gam = ar_calloc(M * M, sizeof(double), "Legendre-to-cosine table");
+    B->Gam = ar_calloc(M * M, sizeof(double), "Gegenbauer-to-cosine table");
     if (!B->Gam)
         return AR_ENOMEM;
     arb_ptr al = _arb_vec_init((slong)M);
@@ -52,6 +57,9 @@ static ar_status legendre_cos_table(bh_setup_t *B)
         arb_mul_ui(al + k, al + k - 1, 2 * k - 1, BH_PREC);
         arb_div_ui(al + k, al + k, 2 * k, BH_PREC);
     }
+    if (B->d == 5)
+        for (size_t k = 1; k < M; k++)
+            arb_mul_ui(al + k, al + k, 2 * k + 1, BH_PREC);
     double colrad = 0;
     arb_ptr col = _arb_vec_init((slong)M);
     for (size_t l = 0; l < M; l++) {
@@ -62,6 +70,11 @@ static ar_status legendre_cos_table(bh_setup_t *B)
             arb_mul(t, al + k, al + (l - k), BH_PREC);
             arb_add(col + m, col + m, t, BH_PREC);
         }
+        if (B->d == 5)                              /* divide by C^{3/2}_l(1) = (l + 1)(l + 2) / 2 */
+            for (size_t m = 0; m <= l; m++) {
+                arb_mul_2exp_si(col + m, col + m, 1);
+                arb_div_ui(col + m, col + m, (ulong)((l + 1) * (l + 2)), BH_PREC);
+            }
         double cr = 0;
         for (size_t m = 0; m <= l; m++) {
             double v, r;
@@ -119,8 +132,8 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
 ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, double tail_rel, size_t pieces_near)
 {
     memset(B, 0, sizeof *B);
-    if (!S || !S->radius || !S->weight || S->Q < 1 || S->d < 2 || S->d > 4) {
-        ar_error_set("ball harmonic certificate: needs a shells object in dimension d = 2, 3 or 4");
+    if (!S || !S->radius || !S->weight || S->Q < 1 || S->d < 2 || S->d > 5) {
+        ar_error_set("ball harmonic certificate: needs a shells object in dimension d = 2, 3, 4 or 5");
         return AR_EINVAL;
     }
     B->d = S->d;
@@ -129,7 +142,7 @@ ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, doubl
     B->beta = S->beta;
     B->r = S->radius;
     B->g = S->weight;
-    B->basis = S->d == 2 ? TRIG_COS : S->d == 3 ? TRIG_COS_SIN : TRIG_SIN;
+    B->basis = S->d == 2 ? TRIG_COS : S->d == 3 ? TRIG_COS_SIN : S->d == 4 ? TRIG_SIN : TRIG_COS_SIN3;
     B->cdelta = S->d == 4 ? 4.0 / M_PI * (1.0 + 1e-15) : 1.0;
     size_t Q = B->Q, QQ = B->QQ;
     double rmax = S->radius[Q - 1], zmax = S->beta * rmax * rmax;
@@ -275,8 +288,8 @@ ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, doubl
     free(C);
     free(Cr);
     free(T);
-    if (st == AR_OK && S->d == 3)
-        st = legendre_cos_table(B);
+    if (st == AR_OK && (S->d == 3 || S->d == 5))
+        st = gegenbauer_cos_table(B);
     if (st == AR_OK)
         st = make_pieces(B, zmax, pieces_near);
     if (st != AR_OK)

@@ -8,7 +8,11 @@
  *            N (with multiplicities) gives log10_n;
  * upper end: bracket_compute_ball on a dense lattice instance (or uniform
  *            sample) of `npoints` distinct points, when requested;
- *            the larger of the two lower ends is reported.
+ *            the larger of the two lower ends is reported;
+ *            with lower_lattice, also weighted diagonal dominance on the checkerboard
+ *            lattice D_d in the ball (family "packed" of ball.h) for both offsets at
+ *            0.99 x the default spacing, and at the default where that fails
+ *            (largest certified count wins);
  * The note records the abstract's condition n >= C e^{beta/8} for the
  * lower instance: log10 N against beta/(8 ln 10).
  * continuum: the upper end bounds the shells continuum (radial spacing
@@ -42,6 +46,9 @@ typedef struct {
     int lower_route;        /* 1: also bracket the default shells instance through the route chooser
                                (dense test matrices with a verified inverse norm where affordable) and
                                keep the larger certified lower end (default 0) */
+    int lower_lattice;      /* 1: also certify the D_d lattice instances (weighted diagonal dominance,
+                               two to four probes) and keep the larger certified lower end; 2: the lattice only
+                               (no shells instances; lower_route still applies); default 0 (shells only) */
 } claim_b_opts_t;
 
 /* The coarsest radial spacing, in kernel widths (h sqrt(beta)), at which the

@@ -3,6 +3,7 @@
  * geometry of the shells, determinism, unweighted variants, bad input. */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
 #include <mpfr.h>
@@ -164,6 +165,106 @@ START_TEST(test_shells_geometry)
     ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
     ck_assert(norm2(&P, P.n - 1) < 0.01);
     pointset_clear(&P);
+}
+END_TEST
+
+/* The packed family: every point is sc k with k in D_d (integers, even sum) plus the
+ * offset, inside the shell; nearest spacing exactly c_lattice / sqrt(beta) (brute force);
+ * every lattice point of the shell is there (complete, checked against an independent
+ * enumeration count); the count is within 20 % of volume / covolume (lattice-point
+ * discrepancy of a ball of 3-7 lattice spacings); deterministic;
+ * bad input refused. */
+START_TEST(test_packed_lattice)
+{
+    const size_t ds[3] = { 3, 4, 5 };
+    const double betas[3] = { 120.0, 60.0, 60.0 };
+    for (int c = 0; c < 3; c++)
+        for (uint64_t off = 0; off <= 1; off++) {
+            size_t d = ds[c];
+            double beta = betas[c];
+            ball_spec_t s;
+            ball_spec_default(&s, BALL_PACKED, d, beta);
+            ck_assert_uint_eq(s.seed, 0);
+            s.rho0 = c == 0 ? 0.3 : 0.0;
+            s.seed = off;
+            pointset_t P, Q;
+            memset(&P, 0, sizeof P);
+            memset(&Q, 0, sizeof Q);
+            ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+            ck_assert_int_eq(ball_generate(&Q, &s), AR_OK);
+            ck_assert_uint_eq(P.n, Q.n);
+            ck_assert(memcmp(P.x, Q.x, P.n * d * sizeof(double)) == 0);
+            ck_assert_str_eq(ball_family_name(BALL_PACKED), "packed");
+            double a = s.c_lattice / sqrt(beta), sc = a / sqrt(2.0);
+            for (size_t i = 0; i < P.n; i++) {
+                long sum = 0;
+                for (size_t k = 0; k < d; k++) {
+                    double u = P.x[i * d + k] / sc - (k == 0 ? (double)off : 0.0);
+                    ck_assert(fabs(u - round(u)) < 1e-9);
+                    sum += lround(u);
+                }
+                ck_assert(sum % 2 == 0);
+                double n2 = norm2(&P, i);
+                ck_assert(n2 <= 1.0 && n2 >= s.rho0 * s.rho0 * (1 - 1e-15));
+                ck_assert(fmpz_cmp_ui(P.w + i, 1) >= 0);
+            }
+            double dmin = INFINITY;
+            for (size_t i = 0; i < P.n; i++)
+                for (size_t j = i + 1; j < P.n; j++) {
+                    double D = 0;
+                    for (size_t k = 0; k < d; k++)
+                        D += (P.x[i * d + k] - P.x[j * d + k]) * (P.x[i * d + k] - P.x[j * d + k]);
+                    dmin = fmin(dmin, D);
+                }
+            ck_assert_msg(fabs(sqrt(dmin) - a) < 1e-12, "d=%zu: nearest %g, want %g", d, sqrt(dmin), a);
+            /* completeness: count the even-sum integer vectors of the shell independently (a
+             * box of radius 1/sc + 2, the offset applied to the first coordinate) */
+            long R = (long)ceil(1.0 / sc) + 2, idx[8], cnt = 0;
+            for (size_t k = 0; k < d; k++)
+                idx[k] = -R;
+            for (;;) {
+                long sum = 0;
+                double n2 = 0;
+                for (size_t k = 0; k < d; k++) {
+                    sum += idx[k];
+                    double u = ((double)idx[k] + (k == 0 ? (double)off : 0.0)) * sc;
+                    n2 += u * u;
+                }
+                if (labs(sum) % 2 == 0 && n2 <= 1.0 && n2 >= s.rho0 * s.rho0)
+                    cnt++;
+                size_t k = 0;
+                while (k < d && idx[k] == R)
+                    idx[k++] = -R;
+                if (k == d)
+                    break;
+                idx[k]++;
+            }
+            ck_assert_int_eq((long)P.n, cnt);
+            double vol = pow(M_PI, d / 2.0) / tgamma(d / 2.0 + 1) * (1 - pow(s.rho0, (double)d));
+            double pred = vol / (2.0 * pow(sc, (double)d));
+            ck_assert_msg(fabs(P.n - pred) < 0.2 * pred, "d=%zu: %zu points, volume/covolume %g", d, P.n, pred);
+            ball_cost_t cost;
+            ck_assert_int_eq(ball_cost(&s, &cost), AR_OK);
+            ck_assert(fabs(cost.points - pred) < 1e-9 * pred);
+            pointset_clear(&P);
+            pointset_clear(&Q);
+        }
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_PACKED, 4, 50.0);
+    pointset_t P;
+    memset(&P, 0, sizeof P);
+    s.seed = 2;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    s.seed = 0;
+    s.c_lattice = 0.0;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    s.c_lattice = NAN;
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    s.c_lattice = 2.65;
+    s.beta = 1e7;                          /* far more than BALL_MAX_POINTS lattice points */
+    ck_assert_int_eq(ball_generate(&P, &s), AR_EINVAL);
+    ball_family_t f;
+    ck_assert_int_eq(ball_family_parse("packed", &f), AR_EINVAL);   /* API only, not a CLI family */
 }
 END_TEST
 
@@ -346,6 +447,7 @@ Suite *suite_ball(void)
     tcase_add_test(tc, test_weights_exact);
     tcase_add_test(tc, test_counts);
     tcase_add_test(tc, test_shells_geometry);
+    tcase_add_test(tc, test_packed_lattice);
     tcase_add_test(tc, test_dense_uniform_unweighted);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_cost_and_limits);

@@ -111,6 +111,40 @@ START_TEST(test_cluster_vs_dense)
 }
 END_TEST
 
+/* The D4 lattice of the full 4-ball (family packed, claim B's d = 4 lower instance):
+ * weighted diagonal dominance certifies every point at the default spacing and at
+ * 0.99 of it, the certified max R bounds the dense double max R and is within 0.1 %
+ * of it, and it sits at the lattice's interior value sum_v e^{-beta |v|^2 / 2}
+ * (theta series 24, 24, 96, 24, 144 of D4) up to the multiplicity rounding; at 0.98
+ * of the spacing the interior value exceeds 9/11 and the certificate fails. */
+START_TEST(test_d4_lattice_diagdom)
+{
+    const double fac[3] = { 1.0, 0.99, 0.98 };
+    double beta = 40.0;
+    for (int k = 0; k < 3; k++) {
+        ball_spec_t s;
+        ball_spec_default(&s, BALL_PACKED, 4, beta);
+        s.rho0 = 0.0;
+        s.c_lattice *= fac[k];
+        pointset_t P;
+        memset(&P, 0, sizeof P);
+        ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
+        ball_lower_t c;
+        ck_assert_int_eq(ball_cluster_lower(&P, beta, 0.1, 0.0, &c), AR_OK);
+        double R = dense_maxR(&P, beta), x = s.c_lattice * s.c_lattice / 2;
+        double interior = 24 * exp(-x) + 24 * exp(-2 * x) + 96 * exp(-3 * x) + 24 * exp(-4 * x) + 144 * exp(-5 * x);
+        ck_assert_msg(c.max_R >= R * (1 - 1e-9) && c.max_R <= R * 1.001 + 1e-3, "scale %g: certified %.9g, dense %.9g",
+                      fac[k], c.max_R, R);
+        ck_assert_msg(fabs(R - interior) < 0.02, "scale %g: max R %.6g, interior %.6g", fac[k], R, interior);
+        if (k < 2)
+            ck_assert_uint_eq(c.certified, P.n);
+        else
+            ck_assert_uint_eq(c.certified, 0);
+        pointset_clear(&P);
+    }
+}
+END_TEST
+
 /* Chebyshev (second kind) interpolant at p points of t -> e^{-beta (s-t)^2/2}, at t. */
 static double cheb_interp(double beta, double s, size_t p, double t)
 {
@@ -246,6 +280,7 @@ Suite *suite_cert_ball(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_multiplicity_lemma);
     tcase_add_test(tc, test_cluster_vs_dense);
+    tcase_add_test(tc, test_d4_lattice_diagdom);
     tcase_add_test(tc, test_cheb_error_bound);
     tcase_add_test(tc, test_tensor_explicit);
     tcase_add_test(tc, test_bracket_ball_figure);

@@ -29,13 +29,28 @@ static const double gl_w[10] = { 0.0666713443086881, 0.1494513491505806, 0.21908
                                  0.2692667193099963, 0.2190863625159820, 0.1494513491505806,
                                  0.0666713443086881 };
 
-/* P_l(cos th) for l = 0..L, normalised P_l(1) = 1 (d = 2: cos; 3: Legendre; 4: U_l / (l + 1)) */
+/* P_l(cos th) for l = 0..L, normalised P_l(1) = 1 (d = 2: cos; 3: Legendre; 4: U_l / (l + 1);
+ * 5: C^{3/2}_l / ((l + 1)(l + 2) / 2) by the three-term recurrence
+ * (l + 1) C_{l+1} = (2l + 3) t C_l - (l + 2) C_{l-1}, no trigonometric form) */
 static void gegen(int d, size_t L, double th, double *P)
 {
     double t = cos(th);
     if (d == 2) {
         for (size_t l = 0; l <= L; l++)
             P[l] = cos((double)l * th);
+        return;
+    }
+    if (d == 5) {
+        double a = 1, b = 3 * t;
+        P[0] = 1;
+        if (L >= 1)
+            P[1] = t;
+        for (size_t l = 1; l < L; l++) {
+            double c = ((2.0 * l + 3) * t * b - (double)(l + 2) * a) / (double)(l + 1);
+            a = b;
+            b = c;
+            P[l + 1] = c / (0.5 * (double)(l + 2) * (double)(l + 3));
+        }
         return;
     }
     double a = 1, b = d == 3 ? t : 2 * t;
@@ -52,12 +67,14 @@ static void gegen(int d, size_t L, double th, double *P)
 
 static double nu_density(int d, double th)
 {
-    return d == 2 ? 1.0 / M_PI : d == 3 ? 0.5 * sin(th) : 2.0 / M_PI * sin(th) * sin(th);
+    return d == 2 ? 1.0 / M_PI : d == 3 ? 0.5 * sin(th) : d == 4 ? 2.0 / M_PI * sin(th) * sin(th)
+         : 0.75 * sin(th) * sin(th) * sin(th);
 }
 
 static double mult(int d, size_t l)
 {
-    return d == 2 ? (l ? 2.0 : 1.0) : d == 3 ? 2.0 * l + 1 : (double)((l + 1) * (l + 1));
+    return d == 2 ? (l ? 2.0 : 1.0) : d == 3 ? 2.0 * l + 1 : d == 4 ? (double)((l + 1) * (l + 1))
+         : (double)((l + 1) * (l + 2) * (2 * l + 3) / 6);
 }
 
 /* Row errors of B = sum_l N_l (X_l Y_l^T) P_l by quadrature (independent of the certificate). */
@@ -127,9 +144,9 @@ END_TEST
 
 START_TEST(test_bound_vs_quadrature)
 {
-    const int ds[3] = { 2, 3, 4 };
-    const double betas[3] = { 40.0, 30.0, 15.0 };
-    for (int c = 0; c < 3; c++) {
+    const int ds[5] = { 2, 3, 4, 5, 5 };
+    const double betas[5] = { 40.0, 30.0, 15.0, 12.0, 40.0 };
+    for (int c = 0; c < 5; c++) {
         ball_shells_t S;
         ck_assert_int_eq(ball_shells_make(&S, ds[c], betas[c], 0.0, 0.5, 1), AR_OK);
         ball_harmonic_opts_t o;
@@ -245,7 +262,7 @@ START_TEST(test_bad_input)
     o.reweight = 9;
     ck_assert_int_eq(ball_harmonic_upper(&S, 0.1, &o, &C), AR_EINVAL);
     ball_shells_clear(&S);
-    ck_assert_int_eq(ball_shells_make(&S, 5, 20.0, 0.0, 0.5, 1), AR_OK);
+    ck_assert_int_eq(ball_shells_make(&S, 6, 20.0, 0.0, 0.5, 1), AR_OK);
     ck_assert_int_eq(ball_harmonic_upper(&S, 0.1, NULL, &C), AR_EINVAL);
     ball_shells_clear(&S);
     /* larger eps never needs more rank */
