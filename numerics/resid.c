@@ -29,6 +29,7 @@
  * caller's mode), but the bound does not rely on it. */
 #include "numerics/resid.h"
 #include "numerics/fround.h"
+#include "numerics/parallel.h"
 #include "numerics/status.h"
 
 #include <cblas.h>
@@ -101,26 +102,36 @@ static FROUND_BODY void multi_dgemm(void *arg)
     }
 }
 
-/* Body, in FE_UPWARD: the bound of rank ks[t] on every row of the block. */
-static FROUND_BODY void multi_sums(void *arg)
+/* One thread's share of multi_sums: the rows [i0, i1) of the block. */
+typedef struct {
+    multi_ctx *x;
+    size_t i0, i1;
+    double best;        /* out: max of the rows' bounds (+INFINITY for a non-finite one), 0 if none */
+} multi_part;
+
+/* Body, in FE_UPWARD: the bound of rank ks[t] on the rows [i0, i1) of the block.  Each row's sums
+ * are taken in the same order (j = 0..n-1, c = k0..k-1) whichever rows a thread is given, so the
+ * result does not depend on the partition. */
+static FROUND_BODY void multi_sums_rows(void *arg)
 {
-    multi_ctx *x = arg;
+    multi_part *p = arg;
+    multi_ctx *x = p->x;
     const resid_block_t *B = x->B;
-    size_t b = B->b, n = B->n, t = x->t;
+    size_t b = B->b, n = B->n, t = x->t, i0 = p->i0, i1 = p->i1;
     size_t k0 = t ? B->ks[t - 1] : 0, k = B->ks[t];
     double *rc = x->pu + b;     /* b more doubles of scratch */
     if (t == 0) {
-        for (size_t i = 0; i < b; i++)
+        for (size_t i = i0; i < i1; i++)
             x->sa[i] = x->pu[i] = 0.0;
         /* sums in memory order (upward rounding makes any order an upper bound) */
         if (!B->rowmajor) {
             for (size_t j = 0; j < n; j++) {
                 const double *aj = B->a + j * B->lda;
-                for (size_t i = 0; i < b; i++)
+                for (size_t i = i0; i < i1; i++)
                     x->sa[i] += fabs(aj[i]);
             }
         } else {
-            for (size_t i = 0; i < b; i++) {
+            for (size_t i = i0; i < i1; i++) {
                 const double *ai = B->a + i * B->lda;
                 double s = 0.0;
                 for (size_t j = 0; j < n; j++)
@@ -129,16 +140,16 @@ static FROUND_BODY void multi_sums(void *arg)
             }
         }
     }
-    for (size_t i = 0; i < b; i++)
+    for (size_t i = i0; i < i1; i++)
         rc[i] = 0.0;
     if (!B->rowmajor) {
         for (size_t j = 0; j < n; j++) {
             const double *cj = x->C + j * b;
-            for (size_t i = 0; i < b; i++)
+            for (size_t i = i0; i < i1; i++)
                 rc[i] += fabs(cj[i]);
         }
     } else {
-        for (size_t i = 0; i < b; i++) {
+        for (size_t i = i0; i < i1; i++) {
             const double *ci = x->C + i * n;
             double s = 0.0;
             for (size_t j = 0; j < n; j++)
@@ -147,12 +158,12 @@ static FROUND_BODY void multi_sums(void *arg)
         }
     }
     for (size_t c = k0; c < k; c++)
-        for (size_t i = 0; i < b; i++)
+        for (size_t i = i0; i < i1; i++)
             x->pu[i] += fabs(B->U[i + c * B->ldu]) * B->cv[c];
     double g = resid_gamma(k + 1);
     double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
-    double best = x->bound[t];
-    for (size_t i = 0; i < b; i++) {
+    double best = 0.0;
+    for (size_t i = i0; i < i1; i++) {
         double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
         if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0))) {
             best = INFINITY;      /* NaN, overflow or a non-finite input */
@@ -160,7 +171,37 @@ static FROUND_BODY void multi_sums(void *arg)
             best = e;
         }
     }
-    x->bound[t] = best;
+    p->best = best;
+}
+
+/* A thread's job: its rows' sums in FE_UPWARD (each thread sets its own mode). */
+static void multi_sums_job(void *arg)
+{
+    fround_run(FE_UPWARD, multi_sums_rows, arg);
+}
+
+/* The bound of rank ks[t] on every row of the block: the rows split into RESID_THREADS fixed
+ * contiguous parts (one when the block is small), each summed by one thread; the maximum of
+ * the parts is exact, so the bound is the same for every split and every thread count. */
+static void multi_sums(multi_ctx *x)
+{
+    size_t b = x->B->b;
+    int nj = (b >= 2 * RESID_THREADS && (double)b * (double)x->B->n >= 65536.0) ? RESID_THREADS : 1;
+    multi_part parts[RESID_THREADS];
+    for (int j = 0; j < nj; j++)
+        parts[j] = (multi_part){ .x = x, .i0 = b * (size_t)j / (size_t)nj, .i1 = b * (size_t)(j + 1) / (size_t)nj };
+    if (nj == 1)
+        multi_sums_job(&parts[0]);
+    else
+        par_run(nj, multi_sums_job, NULL, parts, sizeof parts[0]);
+    double best = x->bound[x->t];
+    for (int j = 0; j < nj; j++) {
+        if (!(parts[j].best < INFINITY))
+            best = INFINITY;
+        else if (parts[j].best > best)
+            best = parts[j].best;
+    }
+    x->bound[x->t] = best;
 }
 
 void resid_block_multi(const resid_block_t *B, double *work, double *bound)
@@ -186,7 +227,7 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
     multi_ctx x = {.B = B, .C = C, .sa = sp, .pu = sp + b, .bound = bound};
     for (x.t = 0; x.t < B->nk; x.t++) {
         fround_run(FE_TONEAREST, multi_dgemm, &x);
-        fround_run(FE_UPWARD, multi_sums, &x);
+        multi_sums(&x);
     }
     free(sp);
     free(own);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "numerics/amat.h"
 #include "numerics/fps.h"
 #include "numerics/softmax.h"
@@ -52,10 +53,27 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
         return AR_OK;
     }
     size_t mib;
-    ar_status st = bracket_stream_mib(&mib);
-    if (st == AR_OK)
+    int set;
+    ar_status st = env_size_opt("ATTNRANK_STREAM_MIB", 1, BRACKET_STREAM_MIB_MAX, &set, &mib);
+    if (st != AR_OK)
+        return st;
+    if (set) {                          /* the explicit override */
         *bytes = mib << 20;
-    return st;
+        return AR_OK;
+    }
+    /* memory decides: the image is held when it fits under the allocation bound
+     * (ATTNRANK_MAX_ALLOC_GB) and in half the machine's physical memory */
+    size_t lim;
+    if ((st = ar_max_alloc_read(&lim)) != AR_OK)
+        return st;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0) {
+        double half = 0.5 * (double)pages * (double)psz;
+        if (half < (double)lim)
+            lim = (size_t)half;
+    }
+    *bytes = lim;
+    return AR_OK;
 }
 
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...)
@@ -301,24 +319,45 @@ done:
  * rsvd's (on weighted sets rsym can be much better; on unweighted sets with a spread of
  * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
  * upper end.  out->rsvd describes the sketch of the better one. */
+static int has_multiplicities(const pointset_t *K)
+{
+    if (K->w)
+        for (size_t i = 0; i < K->n; i++)
+            if (!fmpz_is_one(K->w + i))
+                return 1;
+    return 0;
+}
+
 static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
-                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out)
+                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out, size_t *order,
+                               size_t *order_len)
 {
     amat_t M;
     amat_memory(&M, A);
     rsvd_opts_t ro;
-    bracket_rsvd_opts(o, l0, 2, &ro);
+    bracket_rsvd_opts(o, l0, BRACKET_RSVD_POWER, &ro);
     ro.cap = o->lower_cap;
     ro.max_sketch = max_sketch;
     double *logt = NULL;
     ar_status st = AR_OK;
     rsvd_info_t info;
+    size_t len2 = 0;
+    *order_len = 0;
     if (self && !(logt = make_logt(A, K)))
         return AR_ENOMEM;
     /* bracket_svd_needed with a non-trivial certificate: n <= BRACKET_SVD_ALWAYS_N or log t spreads */
     upper_cert_t some = { .rank = 1, .method = "rsym" };
     int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
+    int sym_on = self;
+    if (self && o->one_random) {          /* one factorisation: rsym on weighted sets, rsvd otherwise */
+        if (has_multiplicities(K))
+            svd_first = 0;
+        else if (svd_first)
+            sym_on = 0;
+    }
     if (svd_first) {
+        ro.row_order = order;
+        ro.row_order_len = order_len;
         if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &info)))
             goto done;
         out->rsvd = info;
@@ -326,13 +365,32 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
         if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
             ro.cap = out->up_rsvd.rank;
     }
-    if (self) {
-        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info)))
+    if (sym_on) {
+        size_t *o2 = *order_len ? ar_calloc(A->m, sizeof *o2, "sketch row order") : order;
+        if (!o2) {
+            st = AR_ENOMEM;
             goto done;
+        }
+        ro.row_order = o2;
+        ro.row_order_len = &len2;
+        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info))) {
+            if (o2 != order)
+                free(o2);
+            goto done;
+        }
         if (!svd_first || (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank))
             out->rsvd = info;
         else if (!strcmp(out->up_rsym.method, "rsym"))
             out->rsvd.exhausted = 0;        /* something randomized was certified */
+        if (o2 != order) {                  /* keep the order of the better certificate */
+            if (len2 && !strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank) {
+                memcpy(order, o2, len2 * sizeof *order);
+                *order_len = len2;
+            }
+            free(o2);
+        } else {
+            *order_len = len2;
+        }
         take_upper(out, &out->up_rsym);
     }
 done:
@@ -385,7 +443,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t cap = o->lower_cap ? o->lower_cap : (size_t)-1;
 
     /* lower, first part: block test matrices on farthest-point prefixes (sizes the sketch) */
-    size_t *order = NULL;
+    size_t *order = NULL, *qr_order = NULL, qr_len = 0;
     if (o->use_lower) {
         double t2 = clock_now();
         bracket_say(o, "lower: block test matrices on farthest-point rows");
@@ -415,7 +473,11 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
     if (rsvd_auto && 2 * l0 > r)
         rsvd_auto = rsvd_on = 0;
-    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out)))
+    if (rsvd_on && !(qr_order = ar_calloc(m, sizeof *qr_order, "sketch row order"))) {
+        st = AR_ENOMEM;
+        goto done;
+    }
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out, qr_order, &qr_len)))
         goto done;
     if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
@@ -435,11 +497,20 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
+        /* greedy growth over the rows of the randomized factors in pivoted-QR order */
+        if (qr_len) {
+            bracket_say(o, "lower: growth over %zu pivoted-QR rows of the sketch", qr_len);
+            if ((st = lower_grow_cap(&A, qr_order, qr_len, eps, ncap, &lc)))
+                goto done;
+            if (lc.rank > out->lo.rank)
+                out->lo = lc;
+        }
         out->seconds_lower += clock_now() - t2;
     }
     st = bracket_finish(out);
 
 done:
+    free(qr_order);
     free(order);
     smx_clear(&A);
     out->seconds = clock_now() - t0;

@@ -77,4 +77,16 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
  * (same result when cap is a certified upper bound, as lower_blocks_cap). */
 ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out);
 
+/* Greedy growth over the candidate rows cand[0..ncand) (distinct; typically the pivoted-QR
+ * order of a sketch's factor rows, cert_rsvd.h rsvd_opts_t.row_order): in order, a candidate
+ * joins the set when the block test matrix of the grown set (blocks as lower_blocks_rows, ties
+ * to the earlier member) has an estimated eps ||M^{-1}||_inf below 1 - 1e-6 (LAPACK inverse;
+ * only a guide), up to min(ncand, n, cap) rows.  The grown set is then certified exactly as
+ * lower_blocks_rows certifies a given set (the last members dropped, at most 8 times, should the
+ * rigorous bound fail); the result is that certificate, or the trivial one.  How the set was
+ * found plays no part in its validity (proofs-notes/lower-certificates.md, 3.3).  cap as
+ * lower_blocks_cap.  O(ncand (|S| n + |S|^3)). */
+ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                         lower_cert_t *out);
+
 #endif

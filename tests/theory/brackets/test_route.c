@@ -54,7 +54,9 @@ static void check_vs_svd(const pointset_t *P, const pointset_t *Kp, double beta,
                   "%s: rsvd upper %zu (%s) vs svd %zu", what, br.up_rsvd.rank, br.up_rsvd.method, bs.upper);
     ck_assert_uint_le(rr.b.lower, rr.b.upper);
     ck_assert(rr.b.lower >= bs.lower);
-    ck_assert_uint_eq(br.lower, bs.lower);
+    /* the randomized route adds the growth over its factors' pivoted-QR rows (lower_grow_cap) */
+    ck_assert_uint_ge(br.lower, bs.lower);
+    ck_assert_uint_le(br.lower, bs.upper);
     printf("never-looser %s: svd %zu, rsvd %zu (sketch %zu), route %zu (%s/%s)\n", what, bs.upper, br.up_rsvd.rank,
            br.rsvd.sketch, rr.b.upper, rr.upper_route, rr.b.up.method);
 }
