@@ -21,9 +21,12 @@ void amat_stream(amat_t *M, const smxd_t *S)
     M->S = S;
 }
 
-static size_t block_rows(const amat_t *M)
+size_t amat_block_rows(const amat_t *M)
 {
-    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * (M->n ? M->n : 1));
+    size_t bytes = AMAT_DEFAULT_BLOCK_BYTES, lim = ar_max_alloc() / 4;
+    if (lim < bytes)
+        bytes = lim;                    /* a small allocation bound (ATTNRANK_MAX_ALLOC_GB): smaller blocks */
+    size_t b = M->blk ? M->blk : bytes / (8 * (M->n ? M->n : 1));
     if (b < 16)
         b = 16;
     return b < M->m ? b : M->m;
@@ -31,7 +34,7 @@ static size_t block_rows(const amat_t *M)
 
 ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
 {
-    size_t m = M->m, n = M->n, b = block_rows(M);
+    size_t m = M->m, n = M->n, b = amat_block_rows(M);
     double *buf = NULL, *err = NULL;
     if (!M->A) {
         buf = ar_calloc(b * n, sizeof *buf, "streamed row block");

@@ -23,6 +23,10 @@ typedef struct {
 
 #define AMAT_DEFAULT_BLOCK_BYTES ((size_t)32 << 20)
 
+/* Rows per block of amat_visit: M->blk when set, else AMAT_DEFAULT_BLOCK_BYTES (or a quarter of
+ * the allocation bound ar_max_alloc(), when smaller) of n doubles; at least 16, at most m. */
+size_t amat_block_rows(const amat_t *M);
+
 /* A view of an in-memory enclosure / of a streamed one. */
 void amat_memory(amat_t *M, const smx_t *A);
 void amat_stream(amat_t *M, const smxd_t *S);

@@ -500,7 +500,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         /* greedy growth over the rows of the randomized factors in pivoted-QR order */
         if (qr_len) {
             bracket_say(o, "lower: growth over %zu pivoted-QR rows of the sketch", qr_len);
-            if ((st = lower_grow_cap(&A, qr_order, qr_len, eps, ncap, &lc)))
+            if ((st = lower_grow_cap(&A, qr_order, qr_len, eps, ncap, &lc, NULL)))
                 goto done;
             if (lc.rank > out->lo.rank)
                 out->lo = lc;

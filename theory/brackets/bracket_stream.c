@@ -152,7 +152,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
                 goto done;
             for (size_t t = 0; t < qr_len; t++)
                 qr_order[t] = t;
-            st = lower_grow_cap(&R3, qr_order, qr_len, eps, ncap, &lc);
+            st = lower_grow_cap(&R3, qr_order, qr_len, eps, ncap, &lc, NULL);
             smx_clear(&R3);
             if (st)
                 goto done;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <lapacke.h>
+#include "numerics/blas_select.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"
@@ -461,7 +462,7 @@ static double grow_estimate(const double *X, size_t n, const size_t *S, size_t s
 }
 
 ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
-                         lower_cert_t *out)
+                         lower_cert_t *out, size_t *rows_out)
 {
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
@@ -500,6 +501,8 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
     for (size_t t = 0; t < ncand; t++)
         for (size_t j = 0; j < n; j++)
             X[t * n + j] = A->a[cand[t] + j * Am];
+    int th = blas_get_threads();             /* LAPACK's estimates on one BLAS thread (deterministic) */
+    blas_set_threads(1);
     /* greedy: a candidate joins when the block test matrix of the grown set keeps
      * eps * ||M^{-1}|| below 1 - 1e-6 (estimated; the margin keeps the rigorous bound below 1) */
     size_t s = 0;
@@ -518,6 +521,7 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
             s++;
         }
     }
+    blas_set_threads(th);
     /* the certificate: the grown set through blocks_probe (rigorous), dropping the last rows
      * if rounding ever put it above the threshold */
     for (size_t tries = 0; s >= 2 && tries < 8; tries++, s--) {
@@ -527,6 +531,8 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
         blocks_probe(A, rows, s, eps, blk, M, &probe);
         if (probe.rank == s && strcmp(probe.method, "trivial") != 0) {
             *out = probe;
+            if (rows_out)
+                memcpy(rows_out, rows, s * sizeof *rows);
             break;
         }
     }

@@ -85,8 +85,9 @@ ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, 
  * lower_blocks_rows certifies a given set (the last members dropped, at most 8 times, should the
  * rigorous bound fail); the result is that certificate, or the trivial one.  How the set was
  * found plays no part in its validity (proofs-notes/lower-certificates.md, 3.3).  cap as
- * lower_blocks_cap.  O(ncand (|S| n + |S|^3)). */
+ * lower_blocks_cap.  rows_out (ncand entries, or NULL) receives the certified rows, in the
+ * order whose block test matrix was certified (out->rank of them).  O(ncand (|S| n + |S|^3)). */
 ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
-                         lower_cert_t *out);
+                         lower_cert_t *out, size_t *rows_out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/clock.h"
+#include "numerics/blas_select.h"
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
 #include "numerics/rng.h"
@@ -16,6 +17,37 @@
 #define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
 #define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
 #define RSVD_GUESS 14       /* ranks certified from the guess on in the first full pass */
+
+/* The sketch's small factorisations (QR, SVD and eigendecomposition of tall l-column matrices,
+ * pivoted QR) run on one BLAS thread: LAPACK's results moved at rounding level with
+ * OPENBLAS_NUM_THREADS (a certified error in the 14th digit), and the numbers must not depend on
+ * the thread count.  The products with A (dgemm: each entry one thread's sum) keep every thread. */
+static ar_status orth1(size_t m, size_t l, double *Y)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_orth(m, l, Y);
+    blas_set_threads(th);
+    return st;
+}
+
+static ar_status svd1(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_svd(m, n, a, U, s, VT);
+    blas_set_threads(th);
+    return st;
+}
+
+static ar_status syev1(size_t n, const double *a, double **w, double **Z)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_syev(n, a, w, Z);
+    blas_set_threads(th);
+    return st;
+}
 
 void rsvd_opts_default(rsvd_opts_t *o)
 {
@@ -56,11 +88,7 @@ ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t
                              size_t nk, double *err)
 {
     size_t m = M->m, n = M->n;
-    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * n);
-    if (b < 16)
-        b = 16;
-    if (b > m)
-        b = m;
+    size_t b = amat_block_rows(M);
     double *cv = ar_calloc(kmax ? kmax : 1, sizeof *cv, "residual column sums");
     double *work = cv ? ar_calloc(b * n, sizeof *work, "residual block") : NULL;
     if (!work) {
@@ -138,7 +166,8 @@ static ar_status sketch_extend(amat_t *M, const double *t, sketch_t *sk, size_t 
     size_t m = M->m, n = M->n, rows = t ? n : m, c = lnew - sk->l;
     double *Om = ar_calloc(n * c, sizeof *Om, "sketch Omega");
     double *Y = Om ? ar_calloc(rows * c, sizeof *Y, "sketch Y") : NULL;
-    double *Q2 = Y ? realloc(sk->Q, rows * lnew * sizeof *Q2) : NULL;
+    size_t lim = ar_max_alloc() / sizeof(double);     /* realloc: the allocation bound checked here */
+    double *Q2 = Y && rows * lnew <= lim && n * lnew <= lim ? realloc(sk->Q, rows * lnew * sizeof *Q2) : NULL;
     if (Q2)
         sk->Q = Q2;
     double *P2 = Q2 ? realloc(sk->P, n * lnew * sizeof *P2) : NULL;
@@ -160,18 +189,18 @@ static ar_status sketch_extend(amat_t *M, const double *t, sketch_t *sk, size_t 
     for (int it = 0; it < q && st == AR_OK; it++) {
         say(o, t ? "rsym: power iteration %zu of %zu" : "rsvd: power iteration %zu of %zu", (size_t)it + 1,
             (size_t)q);
-        if ((st = deflate(sk, c, Y)) || (st = la_orth(rows, c, Y)))
+        if ((st = deflate(sk, c, Y)) || (st = orth1(rows, c, Y)))
             break;
         if (t) {
             memcpy(Om, Y, n * c * sizeof *Om);
             st = sym_apply(M, c, t, Om, Y);
-        } else if ((st = amat_tmul(M, c, Y, Om)) == AR_OK && (st = la_orth(n, c, Om)) == AR_OK) {
+        } else if ((st = amat_tmul(M, c, Y, Om)) == AR_OK && (st = orth1(n, c, Om)) == AR_OK) {
             st = amat_mul(M, c, Om, Y);
         }
     }
-    if (st == AR_OK && (st = deflate(sk, c, Y)) == AR_OK && (st = la_orth(rows, c, Y)) == AR_OK && sk->l > 0 &&
+    if (st == AR_OK && (st = deflate(sk, c, Y)) == AR_OK && (st = orth1(rows, c, Y)) == AR_OK && sk->l > 0 &&
         (st = deflate(sk, c, Y)) == AR_OK)
-        st = la_orth(rows, c, Y);                          /* re-orthogonalised against the old columns */
+        st = orth1(rows, c, Y);                          /* re-orthogonalised against the old columns */
     if (st == AR_OK) {
         memcpy(sk->Q + rows * sk->l, Y, rows * c * sizeof *Y);
         if (t) {
@@ -195,7 +224,7 @@ static ar_status svd_factors(const sketch_t *sk, size_t m, size_t n, double **Uo
     size_t l = sk->l;
     *Uo = *Vo = NULL;
     double *Uz = NULL, *s = NULL, *WT = NULL;
-    ar_status st = la_svd(n, l, sk->P, &Uz, &s, &WT);
+    ar_status st = svd1(n, l, sk->P, &Uz, &s, &WT);
     if (st != AR_OK)
         return st;
     double *U = ar_calloc(m * l, sizeof *U, "sketch U");
@@ -230,7 +259,7 @@ static ar_status sym_factors(const sketch_t *sk, const double *t, size_t n, doub
         for (size_t b = a + 1; b < l; b++)
             C[a + b * l] = C[b + a * l] = 0.5 * (C[a + b * l] + C[b + a * l]);
     double *lam = NULL, *W = NULL;
-    ar_status st = la_syev(l, C, &lam, &W);
+    ar_status st = syev1(l, C, &lam, &W);
     free(C);
     if (st != AR_OK)
         return st;
@@ -437,7 +466,11 @@ static size_t qr_row_order(size_t m, size_t k, const double *U, size_t *order)
         for (size_t i = 0; i < m; i++)
             for (size_t c = 0; c < k; c++)
                 T[c + i * k] = U[i + c * m];
-        if (LAPACKE_dgeqp3(LAPACK_COL_MAJOR, (lapack_int)k, (lapack_int)m, T, (lapack_int)k, jp, tau) == 0) {
+        int th = blas_get_threads();
+        blas_set_threads(1);
+        lapack_int info = LAPACKE_dgeqp3(LAPACK_COL_MAJOR, (lapack_int)k, (lapack_int)m, T, (lapack_int)k, jp, tau);
+        blas_set_threads(th);
+        if (info == 0) {
             cnt = k < m ? k : m;
             for (size_t i = 0; i < cnt; i++)
                 order[i] = (size_t)jp[i] - 1;
@@ -526,7 +559,8 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
             static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22, 28, 36 };
             size_t ks0[RSVD_GUESS], nk0 = 0;
             for (size_t j = 0; j < RSVD_GUESS; j++) {
-                size_t k = guess - 1 + off[j] * (guess > 200 ? guess / 100 : 1);
+                /* every rank up to guess + 5, then spread (scaled above 200) */
+                size_t k = guess - 1 + (off[j] <= 6 ? off[j] : off[j] * (guess > 200 ? guess / 100 : 1));
                 if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
                     ks0[nk0++] = k;
             }
