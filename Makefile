@@ -26,7 +26,7 @@
 #                   [A-Za-z0-9._/+@-] only
 #   verify, verify-run   CLAIM empty or one of S B R T E; JOBS empty or a decimal integer in
 #                   1..256 without leading zeros; VERIFY_FORMAT empty, text or json; RESUME
-#                   empty, 0 or 1 (make has no TIER variable)
+#                   empty, 0 or 1; TIER empty, default, extended or all
 #   fuzz, fuzz-smoke, fuzz-run   FUZZ_SECONDS a positive decimal integer, no leading zeros
 #   install         PREFIX and DESTDIR paths of [A-Za-z0-9._/+@-] only
 # Values are then single-quoted where a recipe passes them to the shell.  CC, CFLAGS,
@@ -78,6 +78,7 @@ $(call ar_check_in,CLAIM,S B R T E,empty or one of S B R T E)
 $(call ar_check_in,JOBS,$(ar_1_256),empty or a decimal integer in 1..256 without leading zeros)
 $(call ar_check_in,VERIFY_FORMAT,text json,empty$(ar_comma) text or json)
 $(call ar_check_in,RESUME,0 1,empty$(ar_comma) 0 or 1)
+$(call ar_check_in,TIER,default extended all,empty$(ar_comma) default$(ar_comma) extended or all)
 endif
 ifneq ($(call ar_goals,fuzz fuzz-smoke fuzz-run),)
 ifneq ($(call ar_user,FUZZ_SECONDS),)
@@ -155,22 +156,22 @@ VJOBS = $(if $(JOBS),$(JOBS),$(if $(call ar_one_of,$(ar_nproc),$(ar_1_256)),$(ar
 
 verify: deps
 	@$(if $(filter-out 1,$(VJOBS)),sh scripts/deps.sh parallel)
-	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then sh scripts/deps.sh calib || \
+	@if { [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; } && [ '$(TIER)' != extended ]; then sh scripts/deps.sh calib || \
 	   echo "attnrank: the claim-E data step lacks packages (see above); verify_E will fail" >&2; fi
 	@$(MAKE) --no-print-directory verify-run
 
 # make verify [CLAIM=S|B|R|T|E] [VERIFY_FORMAT=json] [JOBS=N]: one Check run of the theorem suites
 # (CLAIM, JOBS, VERIFY_FORMAT and RESUME were checked at the top; verify_jobs.sh checks again)
 verify-run: $(BUILD)/tests/run_verify $(BIN)
-	@if [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
+	@if { [ -z '$(CLAIM)' ] || [ '$(CLAIM)' = E ]; } && [ '$(TIER)' != extended ]; then { sh scripts/calib_data.sh && sh scripts/calib_data_ppocr.sh; } >&2 || \
 	   echo "attnrank: claim E data unavailable (see the message above); verify_E will fail" >&2; fi
 ifeq ($(VJOBS),1)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
 	  $(if $(CLAIM),CK_RUN_SUITE='verify_$(CLAIM)') $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
-	  '$(BUILD)/tests/run_verify'
+	  $(if $(TIER),ATTNRANK_VERIFY_TIER='$(TIER)') '$(BUILD)/tests/run_verify'
 else
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1800} \
-	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') \
+	  $(if $(VERIFY_FORMAT),ATTNRANK_VERIFY_FORMAT='$(VERIFY_FORMAT)') $(if $(TIER),ATTNRANK_VERIFY_TIER='$(TIER)') \
 	  sh scripts/verify_jobs.sh '$(VJOBS)' '$(abspath $(BIN))' '$(abspath $(BUILD))' '$(CLAIM)'
 endif
 
@@ -252,7 +253,7 @@ FUZZ_LIB_SRC := numerics/infile.c numerics/pinstore.c numerics/parse.c numerics/
                 numerics/path.c numerics/sha256.c constructions/formats/json.c constructions/formats/tfjs_weights.c \
                 constructions/formats/spm_tokenizer.c constructions/formats/corpus.c constructions/formats/onnx.c \
                 constructions/formats/onnx.pb-c.c constructions/formats/heads_manifest.c constructions/pointsets/model_heads.c \
-                constructions/formats/shardfile.c
+                constructions/formats/shardfile.c constructions/models/onnx_exec.c constructions/models/onnx_ops.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

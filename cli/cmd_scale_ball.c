@@ -26,8 +26,9 @@ static const char help[] =
     "total point count log10 n and the condition n >= e^{beta/8}; with --upper the\n"
     "certified upper end of a dense weighted lattice of about N distinct points\n"
     "(default 2000); with --continuum (d = 2, 3, 4) the certified rank of the shells\n"
-    "continuum of the same ball (radial spacing H kernel widths, default 0.5, the\n"
-    "uniform measure on each sphere) and the lower end also from the route chooser\n"
+    "continuum of the same ball (radial spacing H kernel widths, 0 < H <= 0.5, default\n"
+    "0.5: a coarser object no longer measures the ball; the uniform measure on each\n"
+    "sphere; its certificate names the spacing) and the lower end also from the route chooser\n"
     "on the default shells instance; the certified sphere cap packing at the same\n"
     "beta (contrast, unless --no-sphere); the law beta^{d/2}; and the fitted exponents.\n"
     "--shard K/N --out FILE [--key KEYFILE]: compute only shard K of N of the grid's\n"
@@ -143,9 +144,9 @@ int cmd_scale_ball(int argc, char **argv)
     if (args_get(o, no, "hs")) {
         if ((st = args_double("hs", args_get(o, no, "hs"), &co.hs)))
             return cmd_fail(st);
-        if (!(co.hs > 0 && co.hs <= 10) || !co.continuum) {
-            ar_error_set("--hs needs --continuum and a value in (0, 10] (radial spacing in kernel widths), got %s",
-                         args_get(o, no, "hs"));
+        if (!(co.hs > 0 && co.hs <= CLAIM_B_HS_MAX) || !co.continuum) {
+            ar_error_set("--hs needs --continuum and a value in (0, %g] (radial spacing in kernel widths: a coarser "
+                         "shells continuum no longer measures the ball), got %s", CLAIM_B_HS_MAX, args_get(o, no, "hs"));
             return cmd_fail(AR_EINVAL);
         }
     }

@@ -1,6 +1,7 @@
 /* verify_print.c -- the verdict table (see verify_print.h). */
 #include "cli/verify_print.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/output.h"
@@ -48,6 +49,11 @@ void verify_print_untested(FILE *f, const char *claim, int json)
     }
 }
 
+static int is_saturation(const law_t *L)
+{
+    return L->kind && !strcmp(L->kind, "saturation");
+}
+
 /* The verdict column: rows that are never asserted say so. */
 static const char *shown_verdict(const verify_row_t *r, char *buf, size_t len)
 {
@@ -81,11 +87,29 @@ void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
         out_json_string(f, p->p.upper_method);
         fprintf(f, ",\"continuum_certificate\":");
         out_json_string(f, p->p.continuum_method);
-        fprintf(f, ",\"log10_n\":%.6g,\"seconds\":%.3f,\"note\":", p->p.log10_n, p->p.seconds);
+        fprintf(f, ",\"log10_n\":%.6g,\"seconds\":%.3f,\"upper_over_lower\":", p->p.log10_n, p->p.seconds);
+        out_json_number(f, p->ratio);
+        fprintf(f, ",\"local_lower\":");
+        out_json_number(f, p->local_lower);
+        fprintf(f, ",\"local_upper\":");
+        out_json_number(f, p->local_upper);
+        fprintf(f, ",\"note\":");
         out_json_string(f, p->p.note);
         fprintf(f, "}");
     }
-    fprintf(f, "],\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
+    fprintf(f, "],\"upper_over_lower\":{\"min\":");
+    out_json_number(f, r->npts && !is_saturation(L) ? r->ratio_min : NAN);
+    fprintf(f, ",\"max\":");
+    out_json_number(f, r->npts && !is_saturation(L) ? r->ratio_max : NAN);
+    fprintf(f, ",\"first\":");
+    out_json_number(f, r->npts && !is_saturation(L) ? r->ratio_first : NAN);
+    fprintf(f, ",\"last\":");
+    out_json_number(f, r->npts && !is_saturation(L) ? r->ratio_last : NAN);
+    fprintf(f, ",\"trend\":");
+    out_json_number(f, r->fit_ratio.npts >= 2 ? r->fit_ratio.slope : NAN);
+    fprintf(f, ",\"trend_se\":");
+    out_json_number(f, r->fit_ratio.npts >= 3 ? r->fit_ratio.slope_se : NAN);
+    fprintf(f, "},\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
            L->engine ? "scale" : "dense", L->upper_source);
     out_json_string(f, L->scope);
     fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, prov ? prov : version_json_fields());
@@ -146,12 +170,23 @@ void verify_print_text(FILE *f, const verify_row_t *r)
         fputs("   ", f);
         out_text(f, up, 0);
         fprintf(f, "   %.2fs\n", p->p.seconds);
+        if (!isnan(p->ratio)) {
+            fprintf(f, "        upper/lower %.3g", p->ratio);
+            if (!isnan(p->local_lower) || !isnan(p->local_upper))
+                fprintf(f, "; local exponents from the previous point: lower %.3f, upper %.3f", p->local_lower,
+                        p->local_upper);
+            fputc('\n', f);
+        }
         if (p->p.note[0]) {
             fputs("        ", f);
             out_text(f, p->p.note, 0);
             fputc('\n', f);
         }
     }
+    if (!isnan(r->ratio_first) && r->npts)
+        fprintf(f, "      upper/lower %.3g at the first point, %.3g at the last (min %.3g, max %.3g); trend "
+                   "(upper/lower) ~ (%s)^%.3f +- %.3f\n", r->ratio_first, r->ratio_last, r->ratio_min, r->ratio_max,
+                L->variable, r->fit_ratio.slope, r->fit_ratio.slope_se);
     fprintf(f, "      %s\n", r->reason);
 }
 

@@ -37,6 +37,11 @@ case "$claim" in
     '' | S | B | R | T | E) ;;
     *) die "CLAIM must be empty or one of S B R T E, got $(shown "$claim")" ;;
 esac
+tier=${ATTNRANK_VERIFY_TIER:-}
+case "$tier" in
+    '' | default | extended | all) ;;
+    *) die "TIER must be empty, default, extended or all, got $(shown "$tier")" ;;
+esac
 resume=${RESUME:-}
 case "$resume" in
     '' | 0 | 1) ;;
@@ -61,7 +66,7 @@ runner=$rbuild/tests/run_verify
 # the shard directory: a name made here, inside BUILD/verify-shards as resolved
 # now; emptied from inside that directory (a subshell's cd), so that no path
 # resolved later can lead elsewhere
-name=jobs$jobs$claim
+name=jobs$jobs$claim${tier:+-$tier}
 dir=$rbuild/verify-shards/$name
 (
     mkdir -p -- "$rbuild/verify-shards" || die "cannot create $rbuild/verify-shards"
@@ -90,12 +95,12 @@ jobfile=$dir/jobs.txt
 if [ "$claim" != E ]; then
     k=0
     while [ "$k" -lt "$jobs" ]; do
-        printf "'%s' verify %s--shard %s/%s --out '%s'\n" "$bin" "${claim:+--claim $claim }" "$k" "$jobs" \
-            "$dir/shard-$k-of-$jobs.jsonl" >> "$jobfile"
+        printf "'%s' verify %s%s--shard %s/%s --out '%s'\n" "$bin" "${claim:+--claim $claim }" \
+            "${tier:+--tier $tier }" "$k" "$jobs" "$dir/shard-$k-of-$jobs.jsonl" >> "$jobfile"
         k=$((k + 1))
     done
 fi
-if [ -z "$claim" ] || [ "$claim" = E ]; then
+if { [ -z "$claim" ] || [ "$claim" = E ]; } && [ "$tier" != extended ]; then
     mkdir -p -- "$dir/calib"
     k=0
     while [ "$k" -lt "$jobs" ]; do
@@ -109,4 +114,5 @@ PARALLEL_SHELL=/bin/sh OPENBLAS_NUM_THREADS=$threads ATTNRANK_FLINT_THREADS=$fli
     parallel --will-cite --halt never -j "$jobs" < "$jobfile" ||
     echo "make verify JOBS=$jobs: a shard failed (its message is above); the merge below reports it" >&2
 [ -n "$claim" ] && export CK_RUN_SUITE="verify_$claim"
+[ -n "$tier" ] && export ATTNRANK_VERIFY_TIER="$tier"
 ATTNRANK_VERIFY_SHARDS=$dir exec "$runner"

@@ -1,5 +1,7 @@
 /* onnx_exec.c -- the graph walk of onnx_exec (see onnx_exec.h); the
- * operators are in onnx_ops.c. */
+ * operators are in onnx_ops.c.  The input and the constants are checked
+ * (onnx_tensor_check) before any node runs; each operator keeps its output
+ * such a tensor, so every node reads checked tensors only. */
 #include "constructions/models/onnx_exec.h"
 #include "constructions/models/onnx_exec_impl.h"
 
@@ -72,7 +74,8 @@ static ar_status tensor_copy(const onnx_tensor_t *S, const char *name, onnx_tens
     if (st)
         return st;
     D->dtype = S->dtype;
-    memcpy(D->data, S->data, S->size * sizeof(double));
+    if (S->size)
+        memcpy(D->data, S->data, S->size * sizeof(double));
     size_t n = strlen(name);
     D->name = ar_calloc(n + 1, 1, "ONNX value");
     if (!D->name) {
@@ -83,15 +86,54 @@ static ar_status tensor_copy(const onnx_tensor_t *S, const char *name, onnx_tens
     return AR_OK;
 }
 
+/* The source named in messages (graphs built in memory may have none). */
+static const char *src(const onnx_graph_t *G)
+{
+    return G->source ? G->source : "ONNX graph";
+}
+
+/* The graph input and every constant are tensors the operators may read. */
+static ar_status check_values(const onnx_graph_t *G, const onnx_tensor_t *input, size_t max_elems)
+{
+    if (onnx_tensor_check(input, max_elems)) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", ar_error_get());
+        ar_error_set("%s: the graph input: %s", src(G), msg);
+        return AR_EINVAL;
+    }
+    for (size_t c = 0; c < G->nconst; c++)
+        if (onnx_tensor_check(&G->consts[c], max_elems)) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", ar_error_get());
+            ar_error_set("%s: constant '%s': %s", src(G), G->consts[c].name, msg);
+            return AR_EINVAL;
+        }
+    return AR_OK;
+}
+
 ar_status onnx_exec(const onnx_graph_t *G, const onnx_tensor_t *input, const char *const *targets, size_t nt,
                     onnx_tensor_t *out)
 {
+    onnx_exec_limits_t lim = { ONNX_EXEC_MAX_ELEMS, ONNX_EXEC_MAX_WORK };
+    return onnx_exec_limited(G, input, targets, nt, &lim, out);
+}
+
+ar_status onnx_exec_limited(const onnx_graph_t *G, const onnx_tensor_t *input, const char *const *targets,
+                            size_t nt, const onnx_exec_limits_t *lim, onnx_tensor_t *out)
+{
     for (size_t t = 0; t < nt; t++)
         memset(&out[t], 0, sizeof out[t]);
-    if (G->ninput != 1) {
-        ar_error_set("%s: the graph has %zu inputs (one expected)", G->source, G->ninput);
+    if (lim->max_elems < 1 || lim->max_elems > ONNX_EXEC_MAX_ELEMS) {
+        ar_error_set("%s: an element limit of %zu (1..2^34 expected)", src(G), lim->max_elems);
         return AR_EINVAL;
     }
+    if (G->ninput != 1) {
+        ar_error_set("%s: the graph has %zu inputs (one expected)", src(G), G->ninput);
+        return AR_EINVAL;
+    }
+    if (check_values(G, input, lim->max_elems))
+        return AR_EINVAL;
+    onnx_run_t R = { lim->max_elems, lim->max_work, 0 };
     valmap_t V;
     ar_status st = valmap_init(G, &V);
     size_t nn = G->nnode;
@@ -111,7 +153,7 @@ ar_status onnx_exec(const onnx_graph_t *G, const onnx_tensor_t *input, const cha
     for (size_t t = 0; !st && t < nt; t++) {
         tid[t] = valmap_find(&V, targets[t], nn);
         if (tid[t] == (size_t)-1) {
-            ar_error_set("%s: no value named '%s' in the graph", G->source, targets[t]);
+            ar_error_set("%s: no value named '%s' in the graph", src(G), targets[t]);
             st = AR_EINVAL;
         }
     }
@@ -149,7 +191,7 @@ ar_status onnx_exec(const onnx_graph_t *G, const onnx_tensor_t *input, const cha
         const onnx_node_t *N = &G->node[i];
         const onnx_tensor_t *inp[16] = { 0 };
         if (N->nin > 16) {
-            ar_error_set("%s: node '%s' has %zu inputs", G->source, N->name, N->nin);
+            ar_error_set("%s: node '%s' has %zu inputs", src(G), N->name, N->nin);
             st = AR_EINVAL;
             break;
         }
@@ -157,11 +199,11 @@ ar_status onnx_exec(const onnx_graph_t *G, const onnx_tensor_t *input, const cha
             size_t id = inid[i][k];
             inp[k] = id == (size_t)-1 ? NULL : id < G->nconst ? &G->consts[id] : id == G->nconst ? input : &val[id];
         }
-        st = onnx_op_apply(N, inp, &val[V.base[i]]);
+        st = onnx_op_apply(&R, N, inp, &val[V.base[i]]);
         if (st) {
-            char msg[400];
+            char msg[512];
             snprintf(msg, sizeof msg, "%s", ar_error_get());
-            ar_error_set("%s: node '%s' (%s): %s", G->source, N->name, N->op, msg);
+            ar_error_set("%s: node '%s' (%s): %s", src(G), N->name, N->op, msg);
             break;
         }
         for (size_t k = 0; k < N->nin; k++) {   /* free what no later node reads */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "constructions/pointsets/sphere.h"
+#include "constructions/pointsets/sphere_code.h"
 
 static const char *const family_names[] = { "polygon", "fibonacci", "packing", "uniform" };
 
@@ -52,7 +53,14 @@ ar_status sphere_generate(pointset_t *P, sphere_family_t f, size_t n, size_t d, 
             ar_error_set("family packing needs d >= 2 (got %zu)", d);
             return AR_EINVAL;
         }
-        return sphere_packing(P, d, theta, n, seed, 0);
+        /* d >= 3: the recursive zonal code (issue 22: proven separation, O(n d));
+         * d = 2: the regular polygon of sphere_packing */
+        if (d >= 3 && theta < SPHERE_ZONAL_THETA_MIN) {
+            ar_error_set("packing separation theta must be >= %g in d >= 3, got %g",
+                         SPHERE_ZONAL_THETA_MIN, theta);
+            return AR_EINVAL;
+        }
+        return d >= 3 ? sphere_zonal(P, d, theta, n) : sphere_packing(P, d, theta, n, seed, 0);
     case FAMILY_UNIFORM:
         if (d < 1) {
             ar_error_set("family uniform needs d >= 1");

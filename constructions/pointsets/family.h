@@ -15,7 +15,8 @@ ar_status sphere_family_parse(const char *name, sphere_family_t *f);
 const char *sphere_family_name(sphere_family_t f);
 
 /* Generate a member of family f on S^{d-1}: polygon needs d = 2, fibonacci
- * d = 3; packing uses angular separation theta (> 0) with at most n points;
+ * d = 3; packing uses angular separation theta (> 0) with at most n points
+ * (d >= 3: the zonal code sphere_zonal; d = 2: the polygon of sphere_packing);
  * uniform uses the seed.  AR_EINVAL (with a message) on a family/dimension
  * mismatch or bad sizes. */
 ar_status sphere_generate(pointset_t *P, sphere_family_t f, size_t n, size_t d, double theta,

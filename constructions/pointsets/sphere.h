@@ -36,4 +36,18 @@ double sphere_packing_theta(double beta);
 ar_status sphere_packing(pointset_t *P, size_t d, double theta, size_t max_points,
                          uint64_t seed, size_t patience);
 
+/* Saturated greedy cap packing on S^{d-1} over a finite pool: the
+ * candidates are the points of the zonal code at separation theta/2
+ * (constructions/pointsets/sphere_code.h), taken in a seeded random order;
+ * each is kept when its angle to every kept point is >= theta (the same
+ * test as sphere_packing).  The result is maximal for the pool: every
+ * candidate is kept or within theta of a kept point, so it is a saturated
+ * random sequential packing whose density relative to the densest packing
+ * does not depend on its size (unlike the zonal code's, which grows with n,
+ * and unlike sphere_packing's, which stops at a patience).  Work O(pool
+ * 3^d), pool ~ 2^{d-1} times the packing.  3 <= d <= 16, theta >= 2^-19,
+ * max_points >= 1; AR_EINVAL when the pool would exceed max_pool points. */
+ar_status sphere_packing_pool(pointset_t *P, size_t d, double theta, size_t max_points, uint64_t seed,
+                              size_t max_pool);
+
 #endif

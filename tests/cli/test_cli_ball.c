@@ -110,7 +110,7 @@ START_TEST(test_scale_ball_continuum)
         ck_assert(e != NULL);
         double lo = json_num(p, "lower"), cu = json_num(p, "continuum");
         ck_assert_msg(lo >= 1 && cu >= lo && cu < 1000, "lower %g continuum %g", lo, cu);
-        ck_assert(strstr(p, "\"continuum_certificate\":\"shells-continuum Q=") != NULL);
+        ck_assert(strstr(p, "\"continuum_certificate\":\"shells-continuum hs=") != NULL);   /* names its spacing */
         lines++;
         p = e + 1;
     }
@@ -125,6 +125,12 @@ START_TEST(test_scale_ball_continuum)
                                    "--hs", "0.5", NULL }, "--hs");
     expect_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:20:2", "--eps", "0.1",
                                    "--continuum", "--hs", "-1", NULL }, "--hs");
+    /* a spacing coarser than 0.5 kernel widths no longer measures the ball (issue 22: at --hs 10 its
+     * continuum end fell below the ball's certified lower end) */
+    expect_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "100:200:2", "--eps", "0.1",
+                                   "--rho0", "0", "--continuum", "--hs", "0.6", NULL }, "no longer measures the ball");
+    expect_error((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "100:200:2", "--eps", "0.1",
+                                   "--rho0", "0", "--continuum", "--hs", "10", NULL }, "--hs");
 }
 END_TEST
 

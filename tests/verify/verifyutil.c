@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/shards.h"
@@ -13,13 +14,33 @@
 #include "theory/claims/verify.h"
 #include "theory/claims/vplan.h"
 
+vtier_t verify_tier(void)
+{
+    const char *t = getenv("ATTNRANK_VERIFY_TIER");
+    vtier_t v = VTIER_DEFAULT;
+    if (t && *t && vplan_tier_parse("ATTNRANK_VERIFY_TIER", t, &v) != AR_OK) {
+        fprintf(stderr, "run_verify: %s\n", ar_error_get());
+        exit(2);
+    }
+    return v;
+}
+
+int verify_tier_has_default(void)
+{
+    return verify_tier() != VTIER_EXTENDED;
+}
+
 static const law_t *nth_row(const char *claim, size_t k)
 {
     size_t nl, seen = 0;
+    vtier_t t = verify_tier();
     const law_t *laws = laws_table(&nl);
-    for (size_t i = 0; i < nl; i++)
-        if (strcmp(laws[i].claim, claim) == 0 && !law_extended(&laws[i]) && seen++ == k)
+    for (size_t i = 0; i < nl; i++) {
+        int ext = law_extended(&laws[i]) != 0;
+        int in = t == VTIER_ALL || (t == VTIER_EXTENDED) == ext;
+        if (strcmp(laws[i].claim, claim) == 0 && in && seen++ == k)
             return &laws[i];
+    }
     return NULL;
 }
 

@@ -15,8 +15,16 @@
 #define ATTNRANK_TESTS_VERIFYUTIL_H
 
 #include <stddef.h>
+#include "theory/claims/vplan.h"
 
-/* Run the k-th row (0-based, in table order, default tier) of `claim` in the
+/* The tier of rows the suites run: ATTNRANK_VERIFY_TIER = default (or
+ * unset), extended or all (make verify TIER=...); anything else stops the
+ * runner with one line, exit 2.  Claim T's cases and claim E belong to the
+ * default tier (verify_tier_has_default). */
+vtier_t verify_tier(void);
+int verify_tier_has_default(void);
+
+/* Run the k-th row (0-based, in table order, of verify_tier()) of `claim` in the
  * laws table: sweep, bracket, fit, judge (theory/claims/verify.h); print the
  * row on stdout (text, or one JSON line when ATTNRANK_VERIFY_FORMAT=json) and
  * its progress on stderr; then assert with Check that the machinery
@@ -27,7 +35,7 @@ void verify_assert_row(const char *claim, size_t k);
 /* Claim T's case k (theory/claims/claim_t.h): compute, print, assert claim_t_judge. */
 void verify_assert_t(size_t k);
 
-/* Number of default-tier rows of `claim` in the laws table. */
+/* Number of rows of `claim` of verify_tier() in the laws table. */
 size_t verify_rows(const char *claim);
 
 #endif

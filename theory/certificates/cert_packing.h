@@ -8,8 +8,11 @@
  * A_ii = 1/(1+R_i) and sum_{j!=i} A_ij = R_i/(1+R_i), so the diagonal
  * dominance certificate holds iff R_i < (1-eps)/(1+eps) for every i, and
  * then rank_eps(A) = m (full rank).  R_i is bounded above in
- * O(m * neighbours): pairs at chord^2 < phi2 (found with a cell grid) are
- * evaluated in Arb, all other pairs are bounded by a rigorous tail.
+ * O(m * neighbours): pairs at chord^2 < phi2 (found with a k-d tree,
+ * numerics/kdtree.h) are bounded one by one (downward-rounded distances,
+ * expd with its proven error, upward sums), all other pairs by a rigorous
+ * tail: the smaller of (m - 1 - neighbours) e^{-beta phi2/2} and a packing
+ * count over annuli at the proven minimal separation.
  * What this proves about the worst case over n-point sets: see
  * proofs-notes/packing-lower-bounds.md. */
 #ifndef ATTNRANK_THEORY_CERT_PACKING_H
@@ -31,10 +34,27 @@ typedef struct {
     const char *method;        /* "diagdom", "invnorm", "trivial" (static string) */
     double max_tail;           /* largest tail bound (pairs not evaluated) included in max_R */
     double phi2;               /* chord^2 threshold used for the evaluated pairs */
-    size_t near_pairs;         /* unordered pairs evaluated in Arb */
+    size_t near_pairs;         /* unordered pairs evaluated one by one */
+    double min_chord;          /* proven lower bound of every |x_i - x_j| (0 if none) */
 } pack_cert_t;
 
 typedef enum { PACK_DIAGDOM = 0, PACK_INVNORM = 1 } pack_method_t;
+
+/* The packings pack_lower_search probes: the recursive zonal code
+ * (sphere_zonal, deterministic), the greedy random caps of sphere_packing
+ * (the construction before issue 22, kept for comparison), or the saturated
+ * greedy over the zonal code at theta/2 (sphere_packing_pool).  PACK_GEN_AUTO
+ * (the default) takes the pool wherever its candidates number at most
+ * PACK_POOL_MAX, else the zonal code: a saturated random packing has a
+ * density relative to the densest packing that does not depend on its size,
+ * so its certified sizes grow with the law's exponent from small beta on,
+ * while the zonal code's relative density grows with n (pre-asymptotic
+ * slopes up to 0.12 above the law in d = 4 on beta 20..200); the zonal code
+ * reaches millions of points (proofs-notes/packing-lower-bounds.md,
+ * section 6).  d = 2 is the regular polygon in every case. */
+typedef enum { PACK_GEN_ZONAL = 0, PACK_GEN_GREEDY = 1, PACK_GEN_POOL = 2, PACK_GEN_AUTO = 3 } pack_gen_t;
+
+#define PACK_POOL_MAX 4000000   /* candidates of the pooled greedy (about 300 MB in d = 8) */
 
 /* The diagonal-dominance inequality (THEORY 3.4(a)) in its row-sum form: 1 iff
  * (1 - R)/(1 + R) > eps is proven for the ball R (Arb at 96 bits; an
@@ -47,9 +67,11 @@ int pack_dominance_holds(const arb_t R, double eps);
  * [-1.5, 1.5]).  beta >= 0 finite, 0 < eps < 1.  out->max_R is a rigorous
  * upper bound of max_i R_i; out->certified = m iff (1 - max_R)/(1 + max_R)
  * > eps is verified (then rank_eps(A) >= m is proven), else 0.  Cost
- * O(m 3^d + pairs within chord sqrt(phi2)); phi2 is chosen so that the tail
- * is <= 1e-4 (1-eps)/(1+eps) and enlarged (up to twice) if the tail alone
- * decides a failure.  AR_EINVAL on bad input. */
+ * O(m log m + pairs within chord sqrt(phi2)), memory O(m d); phi2 is chosen
+ * so that the tail is <= 1e-3 (1-eps)/(1+eps) at the separation estimated
+ * from 64 rows' nearest neighbours (at most the crude choice of 1e-4), and
+ * enlarged (up to twice) if the tail alone decides a failure.  AR_EINVAL on
+ * bad input. */
 ar_status pack_diagdom(const pointset_t *P, double beta, double eps, pack_cert_t *out);
 
 /* Same with an explicit chord^2 threshold phi2 > 0 for the evaluated pairs
@@ -81,6 +103,11 @@ ar_status pack_lower_search(size_t d, double beta, double eps, uint64_t seed,
  * needs max_points <= 6000). */
 ar_status pack_lower_search_with(size_t d, double beta, double eps, uint64_t seed,
                                  size_t max_points, pack_method_t method, pack_cert_t *out);
+
+/* pack_lower_search_with on the packings of `gen` (seed and the greedy
+ * patience only matter for PACK_GEN_GREEDY). */
+ar_status pack_lower_search_gen(size_t d, double beta, double eps, uint64_t seed, size_t max_points,
+                                pack_method_t method, pack_gen_t gen, pack_cert_t *out);
 
 /* What a certificate c proves about n-point multisets (point sets with
  * repetitions; by THEORY 3.2 the compressed weighted matrix has the same

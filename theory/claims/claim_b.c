@@ -181,16 +181,21 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
             return st;
     }
     if (o->continuum) {                  /* the shells continuum of the same ball */
+        if (!(o->hs >= 0 && o->hs <= CLAIM_B_HS_MAX)) {
+            ar_error_set("claim B: a radial spacing of %g kernel widths is coarser than %g: the shells continuum "
+                         "would no longer measure the ball", o->hs, CLAIM_B_HS_MAX);
+            return AR_EINVAL;
+        }
         ball_shells_t S;
-        if ((st = ball_shells_make(&S, (int)d, beta, o->rho0, o->hs > 0 ? o->hs : 0.5, !o->unweighted)))
+        if ((st = ball_shells_make(&S, (int)d, beta, o->rho0, o->hs > 0 ? o->hs : CLAIM_B_HS_MAX, !o->unweighted)))
             return st;
         ball_harmonic_cert_t hc;
         st = ball_harmonic_upper(&S, eps, NULL, &hc);
         if (st == AR_OK) {
             if (hc.certified) {
                 out->continuum = hc.rank;
-                snprintf(out->continuum_method, sizeof out->continuum_method, "shells-continuum Q=%zu L=%lu", hc.Q,
-                         hc.L);
+                snprintf(out->continuum_method, sizeof out->continuum_method, "shells-continuum hs=%.3g Q=%zu L=%lu",
+                         hc.h_sqrt_beta, hc.Q, hc.L);
             } else
                 out->status = "inconclusive";
             char extra[96];   /* no time here: a point's numbers and notes do not depend on the machine */

@@ -37,11 +37,20 @@ typedef struct {
     int continuum;          /* 1: the continuum upper end: the certified rank of the shells continuum of
                                the same ball (constructions/pointsets/ball_shells.h, same rho0 and
                                weighting), in out->continuum (default 0) */
-    double hs;              /* continuum: radial spacing in kernel widths (0: default 0.5) */
+    double hs;              /* continuum: radial spacing in kernel widths, in (0, CLAIM_B_HS_MAX]
+                               (0: default CLAIM_B_HS_MAX) */
     int lower_route;        /* 1: also bracket the default shells instance through the route chooser
                                (dense test matrices with a verified inverse norm where affordable) and
                                keep the larger certified lower end (default 0) */
 } claim_b_opts_t;
+
+/* The coarsest radial spacing, in kernel widths (h sqrt(beta)), at which the
+ * shells continuum still stands for the ball: its certified rank sits within
+ * about 10 % of the finest spacings measured (bench/results/claim_B_hs.md).
+ * A coarser object no longer measures the ball (at h sqrt(beta) = 10 its
+ * continuum end fell below the same ball's certified lower end), so larger
+ * spacings are refused (proofs-notes/claim-B.md, section 8). */
+#define CLAIM_B_HS_MAX 0.5
 
 void claim_b_opts_default(claim_b_opts_t *o);
 

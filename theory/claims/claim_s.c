@@ -213,5 +213,7 @@ ar_status claim_s_law_point(const law_t *L, double beta, law_point_t *out)
     co.instance = !continuum;
     co.continuum = continuum;
     co.n = saturation ? out->n : 0;
+    if (L->packing_max)
+        co.packing_max = L->packing_max;
     return claim_s_point(L->dim, beta, L->eps, &co, out);
 }

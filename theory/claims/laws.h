@@ -44,6 +44,7 @@ struct law {
     const void *opts;         /* row-specific options for `point` (NULL: defaults) */
     const char *tier;         /* NULL or "default": run by `make verify` and `attnrank verify`; "extended":
                                  only when asked for (`attnrank verify --tier extended|all`, or --d D) */
+    size_t packing_max;       /* claim S: the largest cap packing searched for the lower end (0: 60000) */
     double cost_s;            /* a-priori cost of the row's costliest point in seconds on 2 cores (0: 10 s);
                                  balances shards only (theory/claims/vplan.h), no result depends on it */
 };

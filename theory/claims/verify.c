@@ -94,6 +94,42 @@ static ar_status judge_saturation(const law_t *law, const law_point_t *pts, size
     return AR_OK;
 }
 
+/* upper/lower at every point, its extremes and its trend, and the local
+ * exponents between consecutive points (a reader sees whether the
+ * constants stay bounded and how the exponents converge). */
+static void ratio_stats(verify_row_t *row, const double *xs, const double *lo, const double *up)
+{
+    double rx[VERIFY_MAX_POINTS], ry[VERIFY_MAX_POINTS];
+    size_t nr = 0;
+    row->ratio_min = row->ratio_first = row->ratio_last = NAN;
+    row->ratio_max = NAN;
+    for (size_t t = 0; t < row->npts; t++) {
+        verify_point_t *p = &row->pts[t];
+        p->ratio = lo[t] > 0 && up[t] > 0 ? up[t] / lo[t] : NAN;
+        p->local_lower = p->local_upper = NAN;
+        if (t > 0 && xs[t] > xs[t - 1]) {
+            double dx = log(xs[t]) - log(xs[t - 1]);
+            if (lo[t] > 0 && lo[t - 1] > 0)
+                p->local_lower = (log(lo[t]) - log(lo[t - 1])) / dx;
+            if (up[t] > 0 && up[t - 1] > 0)
+                p->local_upper = (log(up[t]) - log(up[t - 1])) / dx;
+        }
+        if (isnan(p->ratio))
+            continue;
+        if (nr == 0)
+            row->ratio_first = p->ratio;
+        row->ratio_last = p->ratio;
+        row->ratio_min = nr == 0 ? p->ratio : fmin(row->ratio_min, p->ratio);
+        row->ratio_max = nr == 0 ? p->ratio : fmax(row->ratio_max, p->ratio);
+        rx[nr] = xs[t];
+        ry[nr] = p->ratio;
+        nr++;
+    }
+    memset(&row->fit_ratio, 0, sizeof row->fit_ratio);
+    if (nr >= 2 && fit_loglog(rx, ry, nr, &row->fit_ratio) != AR_OK)
+        memset(&row->fit_ratio, 0, sizeof row->fit_ratio);
+}
+
 ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, const pack_cert_t *pk,
                        verify_row_t *row)
 {
@@ -137,6 +173,7 @@ ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, co
         row->band_min = fmin(row->band_min, fmin(r1, r2));
         row->band_max = fmax(row->band_max, fmax(r1, r2));
     }
+    ratio_stats(row, xs, lo, up);
     if (!all_certified || row->npts < 3) {
         row->verdict = "inconclusive";
         snprintf(row->reason, sizeof row->reason, "%s",

@@ -23,6 +23,9 @@ typedef struct {
     double beta;
     claim_s_point_t p;      /* the certified evidence at this beta (saturation rows: at size p.n) */
     size_t upper_fitted;    /* the upper value that is fitted (instance or continuum) */
+    double ratio;           /* upper_fitted / lower (NaN without an upper end) */
+    double local_lower, local_upper;   /* local exponents d log(end) / d log(variable) from the previous
+                                          point (NaN at the first point or without an end) */
 } verify_point_t;
 
 typedef struct {
@@ -31,6 +34,8 @@ typedef struct {
     size_t npts;
     fit_t fit_lower, fit_upper;
     double band_min, band_max;   /* observed extremes of lower/law and upper/law */
+    double ratio_min, ratio_max, ratio_first, ratio_last;   /* upper/lower along the window (NaN: none) */
+    fit_t fit_ratio;             /* log(upper/lower) against log(variable): the trend of the constants */
     const char *verdict;         /* "pass", "fail" or "inconclusive" */
     char reason[256];
     double seconds;

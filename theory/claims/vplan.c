@@ -68,6 +68,10 @@ static void describe_row(sha256_stream_t *h, const law_t *L)
         snprintf(b, sizeof b, " n%.17g", L->ns[k]);
         sha256_stream_update(h, b, strlen(b));
     }
+    if (L->packing_max) {
+        snprintf(b, sizeof b, " pmax%zu", L->packing_max);
+        sha256_stream_update(h, b, strlen(b));
+    }
 }
 
 static ar_status grow(vplan_t *p, size_t *capg, size_t *capu, size_t addu)

@@ -9,6 +9,7 @@
 #include <flint/fmpq.h>
 #include "testutil.h"
 #include "constructions/pointsets/sphere.h"
+#include "constructions/pointsets/sphere_code.h"
 #include "numerics/rng.h"
 
 /* q = x exactly (x finite). */
@@ -297,6 +298,61 @@ START_TEST(test_packing_separation)
 }
 END_TEST
 
+/* The saturated greedy over the zonal pool: the separation (exactly, as for
+ * sphere_packing), saturation (every pool point is within theta of a kept
+ * point: nothing more fits), determinism for a seed, another seed another
+ * order, the relative density independent of the size (d = 4: the counts at
+ * theta and theta/2 differ by 2^3 within 15 %), and bad input. */
+START_TEST(test_packing_pool)
+{
+    uint64_t seed = test_seed() + 9;
+    const struct { size_t d; double theta; } cases[] = { { 3, 0.3 }, { 4, 0.5 }, { 5, 0.7 }, { 6, 0.9 }, { 4, 0.25 } };
+    size_t n4[2] = { 0, 0 };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t d = cases[k].d;
+        double th = cases[k].theta;
+        pointset_t P, Q, R, C;
+        ck_assert_int_eq(sphere_packing_pool(&P, d, th, 1000000, seed, 4000000), AR_OK);
+        ck_assert_int_eq(sphere_packing_pool(&Q, d, th, 1000000, seed, 4000000), AR_OK);
+        ck_assert_int_eq(sphere_packing_pool(&R, d, th, 1000000, seed + 1, 4000000), AR_OK);
+        ck_assert_msg(P.n == Q.n && memcmp(P.x, Q.x, P.n * d * sizeof(double)) == 0, "d=%zu: not deterministic", d);
+        ck_assert_msg(R.n != P.n || memcmp(P.x, R.x, P.n * d * sizeof(double)) != 0, "d=%zu: the seed is ignored", d);
+        char what[64];
+        snprintf(what, sizeof what, "pool d=%zu seed=%llu", d, (unsigned long long)seed);
+        check_norms(&P, what);
+        check_separation(&P, th, what);
+        /* saturation: no pool candidate is farther than the chord from every kept point */
+        ck_assert_int_eq(sphere_zonal(&C, d, 0.5 * th, SIZE_MAX), AR_OK);
+        double req = 2 * sin(th / 2) * (1 + 1e-12) + 0x1p-48;
+        for (size_t i = 0; i < C.n; i++) {
+            int near = 0;
+            for (size_t j = 0; j < P.n && !near; j++) {
+                double s2 = 0;
+                for (size_t c = 0; c < d; c++)
+                    s2 += (C.x[i * d + c] - P.x[j * d + c]) * (C.x[i * d + c] - P.x[j * d + c]);
+                near = s2 < req * req;
+            }
+            ck_assert_msg(near, "d=%zu theta=%g: pool point %zu fits but was not kept", d, th, i);
+        }
+        if (d == 4)
+            n4[th < 0.4] = P.n;
+        pointset_clear(&P);
+        pointset_clear(&Q);
+        pointset_clear(&R);
+        pointset_clear(&C);
+    }
+    double ratio = (double)n4[1] / (double)n4[0];
+    ck_assert_msg(ratio > 8 * 0.85 && ratio < 8 * 1.15, "d=4: counts %zu (0.5) and %zu (0.25), ratio %.3f (8 expected)",
+                  n4[0], n4[1], ratio);
+    pointset_t P;
+    ck_assert_int_eq(sphere_packing_pool(&P, 2, 0.3, 10, seed, 100), AR_EINVAL);
+    ck_assert_int_eq(sphere_packing_pool(&P, 4, 0.0, 10, seed, 100), AR_EINVAL);
+    ck_assert_int_eq(sphere_packing_pool(&P, 4, 0.3, 0, seed, 100), AR_EINVAL);
+    ck_assert_int_eq(sphere_packing_pool(&P, 5, 0.05, 10, seed, 1000), AR_EINVAL);   /* pool above its limit */
+    ck_assert_ptr_nonnull(strstr(ar_error_get(), "limit"));
+}
+END_TEST
+
 START_TEST(test_packing_misc)
 {
     uint64_t seed = test_seed() + 11;
@@ -371,6 +427,7 @@ Suite *suite_sphere(void)
     tcase_add_test(tc, test_polygon);
     tcase_add_test(tc, test_fibonacci);
     tcase_add_test(tc, test_uniform);
+    tcase_add_test(tc, test_packing_pool);
     tcase_add_test(tc, test_packing_separation);
     tcase_add_test(tc, test_packing_misc);
     tcase_add_test(tc, test_packing_circle);

@@ -1,0 +1,501 @@
+/* kdtree.c -- k-d tree and rigorous pair sums (see kdtree.h). */
+#include "numerics/kdtree.h"
+
+#include <fenv.h>
+#include <stdatomic.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numerics/expd.h"
+#include "numerics/fround.h"
+#include "numerics/parallel.h"
+
+#define STACK_MAX 256   /* > 2 * depth: depth <= log2(m) + 1 <= 65 */
+
+void kdtree_free(kdtree_t *t)
+{
+    free(t->x);
+    free(t->perm);
+    free(t->nb);
+    free(t->ne);
+    free(t->kid);
+    free(t->lo);
+    free(t->hi);
+    memset(t, 0, sizeof *t);
+}
+
+/* Reorder perm[b..e) so that the element of rank k (by coordinate c of x)
+ * is at position k, smaller ones before, larger ones after (quickselect,
+ * median-of-three pivot, ties by index: deterministic). */
+static int less(const double *x, size_t d, size_t c, size_t i, size_t j)
+{
+    double a = x[i * d + c], b = x[j * d + c];
+    return a < b || (a == b && i < j);
+}
+
+static void select_k(size_t *perm, const double *x, size_t d, size_t c, size_t b, size_t e, size_t k)
+{
+    while (e - b > 1) {
+        size_t mid = b + (e - b) / 2, last = e - 1;
+        /* median of three to perm[last] */
+        if (less(x, d, c, perm[mid], perm[b])) { size_t s = perm[mid]; perm[mid] = perm[b]; perm[b] = s; }
+        if (less(x, d, c, perm[last], perm[b])) { size_t s = perm[last]; perm[last] = perm[b]; perm[b] = s; }
+        if (less(x, d, c, perm[mid], perm[last])) { size_t s = perm[mid]; perm[mid] = perm[last]; perm[last] = s; }
+        size_t piv = perm[last], st = b;
+        for (size_t i = b; i < last; i++)
+            if (less(x, d, c, perm[i], piv)) {
+                size_t s = perm[i]; perm[i] = perm[st]; perm[st] = s;
+                st++;
+            }
+        perm[last] = perm[st];
+        perm[st] = piv;
+        if (st == k)
+            return;
+        if (k < st)
+            e = st;
+        else
+            b = st + 1;
+    }
+}
+
+typedef struct {
+    kdtree_t *t;
+    const double *x;   /* original coordinates */
+    size_t cap;
+} build_t;
+
+static void box_of(build_t *B, size_t k)
+{
+    kdtree_t *t = B->t;
+    size_t d = t->d;
+    double *lo = t->lo + k * d, *hi = t->hi + k * d;
+    for (size_t c = 0; c < d; c++) {
+        lo[c] = INFINITY;
+        hi[c] = -INFINITY;
+    }
+    for (size_t i = t->nb[k]; i < t->ne[k]; i++) {
+        const double *p = B->x + t->perm[i] * d;
+        for (size_t c = 0; c < d; c++) {
+            if (p[c] < lo[c])
+                lo[c] = p[c];
+            if (p[c] > hi[c])
+                hi[c] = p[c];
+        }
+    }
+}
+
+/* Node k covers [nb, ne): box, then split at the median of the widest coordinate. */
+static void build_node(build_t *B, size_t k, int depth)
+{
+    kdtree_t *t = B->t;
+    size_t d = t->d;
+    box_of(B, k);
+    t->kid[2 * k] = t->kid[2 * k + 1] = 0;
+    size_t b = t->nb[k], e = t->ne[k];
+    if (e - b <= KDTREE_LEAF || depth > 100 || t->nnode + 2 > B->cap)
+        return;
+    size_t cw = 0;
+    double w = -1.0;
+    for (size_t c = 0; c < d; c++) {
+        double wc = t->hi[k * d + c] - t->lo[k * d + c];
+        if (wc > w) {
+            w = wc;
+            cw = c;
+        }
+    }
+    if (!(w > 0))                   /* all points equal: a leaf of any size */
+        return;
+    size_t mid = b + (e - b) / 2;
+    select_k(t->perm, B->x, d, cw, b, e, mid);
+    size_t l = t->nnode++, r = t->nnode++;
+    t->nb[l] = b;
+    t->ne[l] = mid;
+    t->nb[r] = mid;
+    t->ne[r] = e;
+    t->kid[2 * k] = l;
+    t->kid[2 * k + 1] = r;
+    build_node(B, l, depth + 1);
+    build_node(B, r, depth + 1);
+}
+
+ar_status kdtree_build(kdtree_t *t, const double *x, size_t m, size_t d)
+{
+    memset(t, 0, sizeof *t);
+    if (!x || m == 0 || d == 0 || d > KDTREE_MAXD || m > (size_t)UINT32_MAX) {
+        ar_error_set("kdtree: need 1 <= m <= 2^32 - 1 points and 1 <= d <= %d", KDTREE_MAXD);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < m * d; i++)
+        if (!isfinite(x[i])) {
+            ar_error_set("kdtree: coordinate %zu of point %zu is not finite", i % d, i / d);
+            return AR_EINVAL;
+        }
+    /* leaves hold > KDTREE_LEAF / 2 points except in trees of <= KDTREE_LEAF points:
+     * fewer than 2 m / (KDTREE_LEAF / 2) + 1 nodes */
+    size_t cap = 4 * (m / KDTREE_LEAF) + 8;
+    t->m = m;
+    t->d = d;
+    t->x = ar_calloc(m, d * sizeof(double), "k-d tree points");
+    t->perm = ar_calloc(m, sizeof(size_t), "k-d tree permutation");
+    t->nb = ar_calloc(cap, sizeof(size_t), "k-d tree nodes");
+    t->ne = ar_calloc(cap, sizeof(size_t), "k-d tree nodes");
+    t->kid = ar_calloc(cap, 2 * sizeof(size_t), "k-d tree nodes");
+    t->lo = ar_calloc(cap, d * sizeof(double), "k-d tree boxes");
+    t->hi = ar_calloc(cap, d * sizeof(double), "k-d tree boxes");
+    if (!t->x || !t->perm || !t->nb || !t->ne || !t->kid || !t->lo || !t->hi) {
+        kdtree_free(t);
+        return AR_ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++)
+        t->perm[i] = i;
+    build_t B = { t, x, cap };
+    t->nnode = 1;
+    t->nb[0] = 0;
+    t->ne[0] = m;
+    build_node(&B, 0, 0);
+    for (size_t p = 0; p < m; p++)
+        memcpy(t->x + p * d, x + t->perm[p] * d, d * sizeof(double));
+    return AR_OK;
+}
+
+/* ---- pairs below a threshold (every decision rounded toward -inf) --------- */
+
+typedef struct {
+    const kdtree_t *t;
+    double s, T, stop;
+    double *S;
+    const double *w;
+    uint32_t *cnt;
+    int (*fn)(size_t p, size_t q, void *ctx);
+    void *ctx;
+    kdtree_gauss_t res;
+    int stopped;
+    atomic_int *halt;          /* shared: set by the job that stops first */
+    const size_t *tasks;       /* node pairs (a, b) of this job, ntask of them; NULL: the root */
+    size_t ntask;
+} pairs_t;
+
+/* Downward-rounded (s/2) * squared gap between boxes of nodes a and b: a
+ * lower bound of (s/2)|x_p - x_q|^2 for all p in a, q in b (in FE_DOWNWARD
+ * every +, -, * of nonnegative operands is <= the exact value). */
+static double box_gap(const kdtree_t *t, size_t a, size_t b, double half)
+{
+    size_t d = t->d;
+    const double *alo = t->lo + a * d, *ahi = t->hi + a * d, *lo = t->lo + b * d, *hi = t->hi + b * d;
+    double g2 = 0.0;
+    for (size_t c = 0; c < d; c++) {
+        double g = 0.0;
+        if (ahi[c] < lo[c])
+            g = lo[c] - ahi[c];
+        else if (alo[c] > hi[c])
+            g = alo[c] - hi[c];
+        g2 += g * g;
+    }
+    return g2 * half;
+}
+
+/* Pairs p < q with p in leaf a, q in leaf b (a == b, or a's points all before b's). */
+static void leaf_pairs(pairs_t *P, size_t a, size_t b, double half)
+{
+    const kdtree_t *t = P->t;
+    size_t d = t->d;
+    double T = P->T;
+    const double *lo = t->lo + b * d, *hi = t->hi + b * d;
+    for (size_t p = t->nb[a]; p < t->ne[a] && !P->stopped; p++) {
+        const double *xp = t->x + p * d;
+        size_t q0 = t->nb[b] > p + 1 ? t->nb[b] : p + 1;
+        if (q0 >= t->ne[b])
+            continue;
+        /* the point against leaf b's box (same downward bound) */
+        double h2 = 0.0;
+        for (size_t c = 0; c < d; c++) {
+            double g = 0.0;
+            if (xp[c] < lo[c])
+                g = lo[c] - xp[c];
+            else if (xp[c] > hi[c])
+                g = xp[c] - hi[c];
+            h2 += g * g;
+        }
+        if (h2 * half >= T)
+            continue;
+        for (size_t q = q0; q < t->ne[b]; q++) {
+            const double *xq = t->x + q * d;
+            double D = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                double u = xp[c] > xq[c] ? xp[c] - xq[c] : xq[c] - xp[c];
+                D += u * u;
+            }
+            double L = D * half;
+            if (!(L < T))
+                continue;
+            P->res.pairs++;
+            if (L < P->res.min_L)
+                P->res.min_L = L;
+            if (P->fn) {
+                if (P->fn(p, q, P->ctx)) {
+                    P->stopped = 1;
+                    return;
+                }
+                continue;
+            }
+            double e = L > 700.0 ? 0x1p-1000 : expd(-L);
+            /* upward sums and products in downward mode: -((-a) - b) >= a + b,
+             * -((-a) b) >= a b */
+            double ep = P->w ? -((-e) * P->w[q]) : e, eq = P->w ? -((-e) * P->w[p]) : e;
+            P->S[p] = -((-P->S[p]) - ep);
+            P->S[q] = -((-P->S[q]) - eq);
+            P->cnt[p]++;
+            P->cnt[q]++;
+            if (P->S[p] > P->stop || P->S[q] > P->stop) {
+                P->stopped = 1;
+                if (P->halt)
+                    atomic_store(P->halt, 1);
+            }
+        }
+    }
+}
+
+/* Dual traversal of node pairs (a, b) with a == b or a's points all before
+ * b's: every unordered pair p < q lies in exactly one leaf pair reached this
+ * way unless a box gap bound >= T prunes it. */
+static void dual(pairs_t *P, size_t a, size_t b, double half)
+{
+    if (P->stopped || (P->halt && atomic_load(P->halt) && (P->stopped = 1)))
+        return;
+    const kdtree_t *t = P->t;
+    if (box_gap(t, a, b, half) >= P->T)
+        return;
+    size_t al = t->kid[2 * a], ar = t->kid[2 * a + 1], bl = t->kid[2 * b], br = t->kid[2 * b + 1];
+    if (a == b) {
+        if (al == 0) {
+            leaf_pairs(P, a, a, half);
+            return;
+        }
+        dual(P, al, al, half);
+        dual(P, al, ar, half);
+        dual(P, ar, ar, half);
+        return;
+    }
+    if (al == 0 && bl == 0) {
+        leaf_pairs(P, a, b, half);
+        return;
+    }
+    if (al != 0 && (bl == 0 || t->ne[a] - t->nb[a] >= t->ne[b] - t->nb[b])) {
+        dual(P, al, b, half);
+        dual(P, ar, b, half);
+    } else {
+        dual(P, a, bl, half);
+        dual(P, a, br, half);
+    }
+}
+
+/* Executed in FE_DOWNWARD (numerics/fround). */
+static FROUND_BODY void pairs_body(void *arg)
+{
+    pairs_t *P = arg;
+    P->res.pairs = 0;
+    P->res.min_L = INFINITY;
+    if (!P->tasks)
+        dual(P, 0, 0, P->s * 0.5);
+    for (size_t k = 0; P->tasks && k < P->ntask; k++)
+        dual(P, P->tasks[2 * k], P->tasks[2 * k + 1], P->s * 0.5);
+    P->res.stopped = P->stopped;
+}
+
+/* The node pairs of dual(0, 0) expanded until both nodes hold <= grain
+ * points (or are leaves), in traversal order; pruned pairs are dropped
+ * (box gaps rounded toward -inf, as in dual). */
+typedef struct {
+    const kdtree_t *t;
+    double half, T;
+    size_t grain, n, cap;
+    size_t *v;
+    int oom;
+} tasks_t;
+
+static void task_push(tasks_t *K, size_t a, size_t b)
+{
+    if (K->n == K->cap) {
+        size_t nc = K->cap ? 2 * K->cap : 256;
+        size_t *v = realloc(K->v, nc * 2 * sizeof(size_t));
+        if (!v) {
+            K->oom = 1;
+            return;
+        }
+        K->v = v;
+        K->cap = nc;
+    }
+    K->v[2 * K->n] = a;
+    K->v[2 * K->n + 1] = b;
+    K->n++;
+}
+
+static void task_split(tasks_t *K, size_t a, size_t b)
+{
+    const kdtree_t *t = K->t;
+    if (K->oom || box_gap(t, a, b, K->half) >= K->T)
+        return;
+    size_t al = t->kid[2 * a], ar = t->kid[2 * a + 1], bl = t->kid[2 * b], br = t->kid[2 * b + 1];
+    size_t sa = t->ne[a] - t->nb[a], sb = t->ne[b] - t->nb[b];
+    if ((sa <= K->grain || al == 0) && (sb <= K->grain || bl == 0)) {
+        task_push(K, a, b);
+        return;
+    }
+    if (a == b) {
+        task_split(K, al, al);
+        task_split(K, al, ar);
+        task_split(K, ar, ar);
+    } else if (al != 0 && sa > K->grain && (bl == 0 || sb <= K->grain || sa >= sb)) {
+        task_split(K, al, b);
+        task_split(K, ar, b);
+    } else {
+        task_split(K, a, bl);
+        task_split(K, a, br);
+    }
+}
+
+static FROUND_BODY void tasks_body(void *arg)
+{
+    tasks_t *K = arg;
+    task_split(K, 0, 0);
+}
+
+static void pairs_job(void *arg)
+{
+    fround_run(FE_DOWNWARD, pairs_body, arg);
+}
+
+#define PAIR_JOBS 2   /* fixed (numerics/parallel.h): the partition enters the upward sums */
+
+ar_status kdtree_gauss_pairs(const kdtree_t *t, double s, double T, double stop, const double *w,
+                             double *S, uint32_t *cnt, kdtree_gauss_t *out)
+{
+    if (!t || !t->x || !S || !cnt || !out || !(s >= 0) || !isfinite(s) || !isfinite(T) || isnan(stop)) {
+        ar_error_set("kdtree_gauss_pairs: need a tree, outputs, finite s >= 0 and finite T");
+        return AR_EINVAL;
+    }
+    size_t m = t->m;
+    memset(S, 0, m * sizeof(double));
+    memset(cnt, 0, m * sizeof(uint32_t));
+    expd_init();
+    atomic_int halt;
+    atomic_init(&halt, 0);
+    pairs_t J[PAIR_JOBS];
+    double *S1 = NULL;
+    uint32_t *c1 = NULL;
+    tasks_t K = { t, s * 0.5, T, m / 64 > 64 ? m / 64 : 64, 0, 0, NULL, 0 };
+    if (m >= 4096) {
+        fround_run(FE_DOWNWARD, tasks_body, &K);
+        S1 = ar_calloc(m, sizeof(double), "pair sums (second job)");
+        c1 = ar_calloc(m, sizeof(uint32_t), "pair counts (second job)");
+    }
+    if (K.oom || (m >= 4096 && (!S1 || !c1))) {
+        free(K.v);
+        free(S1);
+        free(c1);
+        ar_error_set("kdtree_gauss_pairs: out of memory");
+        return AR_ENOMEM;
+    }
+    /* tasks to the job with the smaller load so far (points of both nodes), in order */
+    size_t *own[PAIR_JOBS] = { NULL, NULL }, nown[PAIR_JOBS] = { 0, 0 };
+    if (K.n > 0) {
+        for (int j = 0; j < PAIR_JOBS; j++) {
+            own[j] = ar_calloc(K.n, 2 * sizeof(size_t), "pair tasks");
+            if (!own[j]) {
+                free(own[0]);
+                free(K.v);
+                free(S1);
+                free(c1);
+                return AR_ENOMEM;
+            }
+        }
+        double load[PAIR_JOBS] = { 0, 0 };
+        for (size_t k = 0; k < K.n; k++) {
+            size_t a = K.v[2 * k], b = K.v[2 * k + 1];
+            double w = (double)(t->ne[a] - t->nb[a]) + (double)(t->ne[b] - t->nb[b]);
+            int j = load[1] < load[0];
+            load[j] += w;
+            own[j][2 * nown[j]] = a;
+            own[j][2 * nown[j] + 1] = b;
+            nown[j]++;
+        }
+    }
+    int njobs = K.n > 0 ? PAIR_JOBS : 1;
+    for (int j = 0; j < PAIR_JOBS; j++) {
+        pairs_t z = { t, s, T, stop, j == 0 ? S : S1, w, j == 0 ? cnt : c1, NULL, NULL,
+                      { 0, INFINITY, 0 }, 0, &halt, own[j], nown[j] };
+        J[j] = z;
+    }
+    if (K.n == 0)
+        J[0].tasks = NULL;      /* a small tree: the whole traversal in one job */
+    par_run(njobs, pairs_job, NULL, J, sizeof J[0]);
+    *out = J[0].res;
+    if (njobs == 2) {
+        for (size_t p = 0; p < m; p++) {
+            if (S1[p] != 0)
+                S[p] = nextafter(S[p] + S1[p], INFINITY);     /* round to nearest, one step up */
+            cnt[p] += c1[p];
+        }
+        out->pairs += J[1].res.pairs;
+        if (J[1].res.min_L < out->min_L)
+            out->min_L = J[1].res.min_L;
+        out->stopped |= J[1].res.stopped;
+    }
+    free(own[0]);
+    free(own[1]);
+    free(K.v);
+    free(S1);
+    free(c1);
+    return AR_OK;
+}
+
+void kdtree_pairs_visit(const kdtree_t *t, double s, double T,
+                        int (*fn)(size_t p, size_t q, void *ctx), void *ctx)
+{
+    pairs_t P = { t, s, T, INFINITY, NULL, NULL, NULL, fn, ctx, { 0, INFINITY, 0 }, 0, NULL, NULL, 0 };
+    fround_run(FE_DOWNWARD, pairs_body, &P);
+}
+
+/* ---- nearest neighbour (an estimate) -------------------------------------- */
+
+double kdtree_nn_sqdist(const kdtree_t *t, size_t p)
+{
+    size_t d = t->d, stack[STACK_MAX], top = 0;
+    const double *xp = t->x + p * d;
+    double best = INFINITY;
+    stack[top++] = 0;
+    while (top > 0) {
+        size_t k = stack[--top];
+        const double *lo = t->lo + k * d, *hi = t->hi + k * d;
+        double g2 = 0.0;
+        for (size_t c = 0; c < d; c++) {
+            double g = xp[c] < lo[c] ? lo[c] - xp[c] : xp[c] > hi[c] ? xp[c] - hi[c] : 0.0;
+            g2 += g * g;
+        }
+        if (g2 >= best)
+            continue;
+        if (t->kid[2 * k] != 0) {
+            size_t l = t->kid[2 * k], r = t->kid[2 * k + 1];
+            /* nearer child last (popped first) */
+            int in_l = 1;
+            for (size_t c = 0; c < d && in_l; c++)
+                if (xp[c] < t->lo[l * d + c] || xp[c] > t->hi[l * d + c])
+                    in_l = 0;
+            stack[top++] = in_l ? r : l;
+            stack[top++] = in_l ? l : r;
+            continue;
+        }
+        for (size_t q = t->nb[k]; q < t->ne[k]; q++) {
+            if (q == p)
+                continue;
+            double D = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                double u = xp[c] - t->x[q * d + c];
+                D += u * u;
+            }
+            if (D < best)
+                best = D;
+        }
+    }
+    return best;
+}
