@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "numerics/amat.h"
 #include "numerics/fps.h"
+#include "numerics/linalg.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
 
@@ -272,9 +273,29 @@ static double *make_logt(const smx_t *A, const pointset_t *K)
     return logt;
 }
 
-/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t. */
+/* The certified factor U (m x rank) of a full factorisation, when it gives the best upper end so
+ * far: its rows in pivoted-QR order replace *order (the growth candidates of lower_grow_cap). */
+static ar_status full_one(const smx_t *A, upper_method_t method, const double *logt, double eps,
+                          upper_cert_t *c, bracket_t *out, size_t *order, size_t *order_len)
+{
+    double *U = NULL, *V = NULL;
+    ar_status st = upper_certify(A, method, logt, eps, c, order ? &U : NULL, order ? &V : NULL);
+    if (st == AR_OK && U && c->rank > 0 && c->rank < out->up.rank) {
+        size_t len = la_row_pivots(A->m, c->rank, U, order);
+        if (len)
+            *order_len = len;
+    }
+    free(U);
+    free(V);
+    if (st == AR_OK)
+        take_upper(out, c);
+    return st;
+}
+
+/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t.  order (m
+ * entries, or NULL) and *order_len: the pivoted-QR row order of the best certified factor. */
 static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int rsvd_auto, double eps,
-                             const bracket_opts_t *o, bracket_t *out)
+                             const bracket_opts_t *o, bracket_t *out, size_t *order, size_t *order_len)
 {
     ar_status st = AR_OK;
     int symeig_on = o->use_symeig > 0 || (o->use_symeig < 0 && !rsvd_auto);
@@ -285,16 +306,14 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
             return AR_ENOMEM;
         if (symeig_on) {
             bracket_say(o, "upper: symmetric eigendecomposition (n = %zu)", A->n);
-            if ((st = upper_symeig(A, logt, eps, &out->up_symeig)))
+            if ((st = full_one(A, UPPER_SYMEIG, logt, eps, &out->up_symeig, out, order, order_len)))
                 goto done;
-            take_upper(out, &out->up_symeig);
         }
         /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
         if (o->use_pchol > 0 || (pchol_on && strcmp(out->up.method, "symeig") != 0)) {
             bracket_say(o, "upper: pivoted Cholesky (n = %zu)", A->n);
-            if ((st = upper_pchol(A, logt, eps, &out->up_pchol)))
+            if ((st = full_one(A, UPPER_PCHOL, logt, eps, &out->up_pchol, out, order, order_len)))
                 goto done;
-            take_upper(out, &out->up_pchol);
         }
     }
     /* The truncated SVD: always when asked or for cross-attention; in auto
@@ -304,9 +323,8 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
     if (o->use_svd > 0 ||
         (o->use_svd < 0 && !rsvd_auto && (!self || bracket_svd_needed(A->n, logt, &out->up)))) {
         bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
-        if ((st = upper_svd(A, eps, &out->up_svd)))
+        if ((st = full_one(A, UPPER_SVD, NULL, eps, &out->up_svd, out, order, order_len)))
             goto done;
-        take_upper(out, &out->up_svd);
     }
 done:
     free(logt);
@@ -473,7 +491,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
     if (rsvd_auto && 2 * l0 > r)
         rsvd_auto = rsvd_on = 0;
-    if (rsvd_on && !(qr_order = ar_calloc(m, sizeof *qr_order, "sketch row order"))) {
+    if ((rsvd_on || o->use_lower) && !(qr_order = ar_calloc(m, sizeof *qr_order, "factor row order"))) {
         st = AR_ENOMEM;
         goto done;
     }
@@ -483,7 +501,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
         rsvd_auto = 0;
     }
-    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
+    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out, qr_order, &qr_len)))
         goto done;
     out->seconds_upper = clock_now() - t3;
 
@@ -497,9 +515,9 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        /* greedy growth over the rows of the randomized factors in pivoted-QR order */
+        /* greedy growth over the rows of the certified factor (randomized or full) in pivoted-QR order */
         if (qr_len) {
-            bracket_say(o, "lower: growth over %zu pivoted-QR rows of the sketch", qr_len);
+            bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", qr_len);
             if ((st = lower_grow_cap(&A, qr_order, qr_len, eps, ncap, &lc, NULL)))
                 goto done;
             if (lc.rank > out->lo.rank)

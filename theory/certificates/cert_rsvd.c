@@ -451,37 +451,6 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
     return st;
 }
 
-/* Pivoted QR (dgeqp3) of the rows of U's first k columns (m x k, leading dimension m): the
- * rows in pivot order, the rows of largest residual norm first (the sketch's leverage), into
- * order[0..min(m, k)).  Returns how many were written (0 on failure). */
-static size_t qr_row_order(size_t m, size_t k, const double *U, size_t *order)
-{
-    if (k == 0 || m == 0)
-        return 0;
-    double *T = ar_calloc(k * m, sizeof *T, "pivoted QR of the sketch rows");
-    lapack_int *jp = T ? ar_calloc(m, sizeof *jp, "pivoted QR pivots") : NULL;
-    double *tau = jp ? ar_calloc(k < m ? k : m, sizeof *tau, "pivoted QR tau") : NULL;
-    size_t cnt = 0;
-    if (tau) {
-        for (size_t i = 0; i < m; i++)
-            for (size_t c = 0; c < k; c++)
-                T[c + i * k] = U[i + c * m];
-        int th = blas_get_threads();
-        blas_set_threads(1);
-        lapack_int info = LAPACKE_dgeqp3(LAPACK_COL_MAJOR, (lapack_int)k, (lapack_int)m, T, (lapack_int)k, jp, tau);
-        blas_set_threads(th);
-        if (info == 0) {
-            cnt = k < m ? k : m;
-            for (size_t i = 0; i < cnt; i++)
-                order[i] = (size_t)jp[i] - 1;
-        }
-    }
-    free(T);
-    free(jp);
-    free(tau);
-    return cnt;
-}
-
 /* Size of the next sketch from the sample's prediction `next` (the sample's extrapolated rank,
  * issue 24: extended, so a modest step costs no redrawn work) and the current size l. */
 static size_t next_size(size_t l, size_t next, size_t lmax)
@@ -569,7 +538,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
                 next = l + l / 4;               /* the sample promised more than A gave */
         }
         if (st == AR_OK && hi > 0 && o->row_order)
-            *o->row_order_len = qr_row_order(m, hi, U, o->row_order);
+            *o->row_order_len = la_row_pivots(m, hi, U, o->row_order);
         free(U);
         free(V);
         if (st)

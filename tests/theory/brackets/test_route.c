@@ -53,7 +53,8 @@ static void check_vs_svd(const pointset_t *P, const pointset_t *Kp, double beta,
     ck_assert_msg(within_svd(br.up_rsvd.rank, bs.upper) && !strcmp(br.up_rsvd.method, "rsvd"),
                   "%s: rsvd upper %zu (%s) vs svd %zu", what, br.up_rsvd.rank, br.up_rsvd.method, bs.upper);
     ck_assert_uint_le(rr.b.lower, rr.b.upper);
-    ck_assert(rr.b.lower >= bs.lower);
+    ck_assert_msg(rr.b.lower >= bs.lower, "%s: route lower %zu (%s/%s) < svd-only lower %zu (%s)", what, rr.b.lower,
+                  rr.lower_route, rr.b.lo.method, bs.lower, bs.lo.method);
     /* the randomized route adds the growth over its factors' pivoted-QR rows (lower_grow_cap) */
     ck_assert_uint_ge(br.lower, bs.lower);
     ck_assert_uint_le(br.lower, bs.upper);
