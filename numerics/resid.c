@@ -204,6 +204,134 @@ static void multi_sums(multi_ctx *x)
     x->bound[x->t] = best;
 }
 
+/* Narrow segments (issue 24: every rank up to the guess + 5 is probed, each one a pass over the
+ * block) are applied by attnrank's own loop, fused with the row sums and tiled over columns so
+ * that a tile of C stays in cache across the segments of a run: for each tile, for each rank of
+ * the run, C <- C - U_seg V_seg^T on the tile (products and subtractions in the caller's
+ * FE_UPWARD: any mode is allowed by the analysis above, each term still passes through at most
+ * k + 1 roundings of relative size < 2^-52, and an entry's sum is still one floating-point sum of
+ * its k + 1 terms), then its |C| added to the rank's row sums.  Each row's sums run over
+ * j = 0..n-1 in order and its products over c in order, whatever the split and the tiles. */
+#define RESID_FUSE_W 8          /* segments of at most this many columns are fused */
+#define RESID_FUSE_RUN 48       /* ranks per fused run */
+#define RESID_FUSE_TILE 32      /* columns per tile (column-major blocks) */
+
+typedef struct {
+    multi_ctx *x;
+    size_t i0, i1, t0, t1;     /* rows [i0, i1), ranks ks[t0..t1) */
+    double *rc;                /* (t1 - t0) x b row sums of |C| */
+    double best[RESID_FUSE_RUN];
+} fused_part;
+
+/* The bound of rank ks[t] on the rows [i0, i1) from their sums rc of |C| (FE_UPWARD): pu is
+ * advanced over the rank's new columns. */
+static double rows_bound(multi_ctx *x, size_t t, size_t i0, size_t i1, const double *rc)
+{
+    const resid_block_t *B = x->B;
+    size_t n = B->n, k0 = t ? B->ks[t - 1] : 0, k = B->ks[t];
+    for (size_t c = k0; c < k; c++)
+        for (size_t i = i0; i < i1; i++)
+            x->pu[i] += fabs(B->U[i + c * B->ldu]) * B->cv[c];
+    double g = resid_gamma(k + 1);
+    double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
+    double best = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
+        if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0)))
+            best = INFINITY;
+        else if (e > best)
+            best = e;
+    }
+    return best;
+}
+
+/* y <- y - v x (len entries, not overlapping; len < 2^31): OpenBLAS's daxpy on the calling thread
+ * (one product and one subtraction per entry, in the caller's mode). */
+static inline void axpy_neg(size_t len, double v, const double *restrict x, double *restrict y)
+{
+    cblas_daxpy((int)len, -v, x, 1, y, 1);
+}
+
+/* acc <- acc + |y| (len entries, not overlapping). */
+static inline void abs_acc(size_t len, const double *restrict y, double *restrict acc)
+{
+    for (size_t i = 0; i < len; i++)
+        acc[i] += fabs(y[i]);
+}
+
+static FROUND_BODY void fused_rows(void *arg)
+{
+    fused_part *p = arg;
+    multi_ctx *x = p->x;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n, i0 = p->i0, i1 = p->i1, nr = p->t1 - p->t0;
+    for (size_t q = 0; q < nr; q++)
+        for (size_t i = i0; i < i1; i++)
+            p->rc[q * b + i] = 0.0;
+    if (!B->rowmajor) {
+        for (size_t j0 = 0; j0 < n; j0 += RESID_FUSE_TILE) {
+            size_t j1 = j0 + RESID_FUSE_TILE < n ? j0 + RESID_FUSE_TILE : n;
+            for (size_t q = 0; q < nr; q++) {
+                size_t t = p->t0 + q, k0 = B->ks[t - 1], k1 = B->ks[t];
+                double *rc = p->rc + q * b;
+                for (size_t j = j0; j < j1; j++) {
+                    double *restrict cj = x->C + j * b;
+                    for (size_t c = k0; c < k1; c++)
+                        axpy_neg(i1 - i0, B->V[j + c * B->ldv], B->U + c * B->ldu + i0, cj + i0);
+                    abs_acc(i1 - i0, cj + i0, rc + i0);
+                }
+            }
+        }
+    } else {
+        for (size_t i = i0; i < i1; i++) {
+            double *ci = x->C + i * n;
+            for (size_t q = 0; q < nr; q++) {
+                size_t t = p->t0 + q, k0 = B->ks[t - 1], k1 = B->ks[t];
+                for (size_t c = k0; c < k1; c++)
+                    axpy_neg(n, B->U[i + c * B->ldu], B->V + c * B->ldv, ci);
+                double s = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    s += fabs(ci[j]);
+                p->rc[q * b + i] = s;
+            }
+        }
+    }
+    for (size_t q = 0; q < nr; q++)
+        p->best[q] = rows_bound(x, p->t0 + q, i0, i1, p->rc + q * b);
+}
+
+static void fused_job(void *arg)
+{
+    fround_run(FE_UPWARD, fused_rows, arg);
+}
+
+/* Ranks ks[t0..t1) (t0 >= 1, each a segment of at most RESID_FUSE_W columns) on every row of
+ * the block, fused; the rows split as in multi_sums (the maximum of the parts is exact). */
+static void multi_fused(multi_ctx *x, size_t t0, size_t t1, double *rc)
+{
+    size_t b = x->B->b;
+    int nj = (b >= 2 * RESID_THREADS && (double)b * (double)x->B->n >= 65536.0) ? RESID_THREADS : 1;
+    fused_part parts[RESID_THREADS];
+    for (int j = 0; j < nj; j++)
+        parts[j] = (fused_part){ .x = x, .i0 = b * (size_t)j / (size_t)nj, .i1 = b * (size_t)(j + 1) / (size_t)nj,
+                                 .t0 = t0, .t1 = t1, .rc = rc };
+    if (nj == 1)
+        fused_job(&parts[0]);
+    else
+        par_run(nj, fused_job, NULL, parts, sizeof parts[0]);
+    for (size_t t = t0; t < t1; t++) {
+        double best = x->bound[t];
+        for (int j = 0; j < nj; j++) {
+            double v = parts[j].best[t - t0];
+            if (!(v < INFINITY))
+                best = INFINITY;
+            else if (v > best)
+                best = v;
+        }
+        x->bound[t] = best;
+    }
+}
+
 void resid_block_multi(const resid_block_t *B, double *work, double *bound)
 {
     size_t b = B->b;
@@ -214,7 +342,7 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
         ok = B->ks[t] > B->ks[t - 1];
     if (ok && B->ks[B->nk - 1] > 0)
         ok = B->U && B->V && B->cv && B->ldu <= INT_MAX && B->ldv <= INT_MAX && B->ldv >= B->n;
-    double *own = NULL, *C = work, *sp = ok ? ar_calloc(3 * b, sizeof(double), "residual row sums") : NULL;
+    double *own = NULL, *C = work, *rc = NULL, *sp = ok ? ar_calloc(3 * b, sizeof(double), "residual row sums") : NULL;
     if (ok && !C && B->n > 0)
         C = own = ar_calloc(b * B->n, sizeof(double), "residual scratch");
     if (!sp || (!C && B->n > 0)) {
@@ -225,10 +353,22 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
         return;
     }
     multi_ctx x = {.B = B, .C = C, .sa = sp, .pu = sp + b, .bound = bound};
-    for (x.t = 0; x.t < B->nk; x.t++) {
+    for (x.t = 0; x.t < B->nk;) {
+        size_t t1 = x.t;
+        while (t1 > 0 && t1 < B->nk && t1 - x.t < RESID_FUSE_RUN && B->ks[t1] - B->ks[t1 - 1] <= RESID_FUSE_W)
+            t1++;
+        if (t1 > x.t + 1 && !rc && !(rc = ar_calloc(RESID_FUSE_RUN * b, sizeof(double), "residual run sums")))
+            t1 = x.t;                       /* no scratch: one dgemm per rank */
+        if (t1 > x.t + 1) {
+            multi_fused(&x, x.t, t1, rc);
+            x.t = t1;
+            continue;
+        }
         fround_run(FE_TONEAREST, multi_dgemm, &x);
         multi_sums(&x);
+        x.t++;
     }
+    free(rc);
     free(sp);
     free(own);
 }
