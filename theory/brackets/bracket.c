@@ -219,6 +219,39 @@ size_t bracket_outer_order(const pointset_t *Q, size_t *order)
     return len;
 }
 
+ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
+                             const bracket_opts_t *o, bracket_t *out)
+{
+    bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", len);
+    size_t *rows = ar_calloc(len, sizeof *rows, "grown rows");
+    unsigned char *in = rows ? ar_calloc(A->m, 1, "grown row marks") : NULL;
+    if (!in) {
+        free(rows);
+        return AR_ENOMEM;
+    }
+    lower_cert_t lc;
+    ar_status st = lower_grow_cap(A, cand, len, eps, cap, &lc, rows);
+    if (st == AR_OK) {
+        size_t s0 = strcmp(lc.method, "trivial") ? lc.rank : 0;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        /* the grown rows first, then the other candidates in their order */
+        for (size_t t = 0; t < s0; t++)
+            in[rows[t]] = 1;
+        size_t q = s0;
+        for (size_t t = 0; t < len; t++)
+            if (!in[cand[t]])
+                rows[q++] = cand[t];
+        memcpy(cand, rows, len * sizeof *cand);
+        bracket_say(o, "lower: weighted test matrices beyond %zu rows", s0);
+        if ((st = lower_weighted_cap(A, cand, len, s0, eps, cap, &lc, NULL, NULL)) == AR_OK && lc.rank > out->lo.rank)
+            out->lo = lc;
+    }
+    free(rows);
+    free(in);
+    return st;
+}
+
 ar_status bracket_finish(bracket_t *out)
 {
     out->lower = out->lo.rank;
@@ -273,18 +306,25 @@ static double *make_logt(const smx_t *A, const pointset_t *K)
     return logt;
 }
 
-/* The certified factor U (m x rank) of a full factorisation, when it gives the best upper end so
- * far: its rows in pivoted-QR order replace *order (the growth candidates of lower_grow_cap). */
+/* Row orders of the certified factors, growth candidates of bracket_grow_lower: slot 0 the
+ * randomized factor's, slots 1..3 those of the full symeig, pchol and SVD factors (every one that
+ * certified a non-trivial rank: the growth runs over each, so that its result does not depend on
+ * which of them gave the upper end). */
+#define BRACKET_ORDERS 4
+typedef struct {
+    size_t *ord[BRACKET_ORDERS];
+    size_t len[BRACKET_ORDERS];
+} factor_orders_t;
+
+/* One full factorisation; the certified factor U (m x rank) in pivoted-QR row order into slot. */
 static ar_status full_one(const smx_t *A, upper_method_t method, const double *logt, double eps,
-                          upper_cert_t *c, bracket_t *out, size_t *order, size_t *order_len)
+                          upper_cert_t *c, bracket_t *out, factor_orders_t *fo, int slot)
 {
     double *U = NULL, *V = NULL;
-    ar_status st = upper_certify(A, method, logt, eps, c, order ? &U : NULL, order ? &V : NULL);
-    if (st == AR_OK && U && c->rank > 0 && c->rank < out->up.rank) {
-        size_t len = la_row_pivots(A->m, c->rank, U, order);
-        if (len)
-            *order_len = len;
-    }
+    int want = fo && fo->ord[slot];
+    ar_status st = upper_certify(A, method, logt, eps, c, want ? &U : NULL, want ? &V : NULL);
+    if (st == AR_OK && U && c->rank > 0 && strcmp(c->method, "trivial") != 0)
+        fo->len[slot] = la_row_pivots(A->m, c->rank, U, fo->ord[slot]);
     free(U);
     free(V);
     if (st == AR_OK)
@@ -292,10 +332,10 @@ static ar_status full_one(const smx_t *A, upper_method_t method, const double *l
     return st;
 }
 
-/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t.  order (m
- * entries, or NULL) and *order_len: the pivoted-QR row order of the best certified factor. */
+/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t; fo (or NULL):
+ * the row orders of their certified factors (slots 1..3). */
 static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int rsvd_auto, double eps,
-                             const bracket_opts_t *o, bracket_t *out, size_t *order, size_t *order_len)
+                             const bracket_opts_t *o, bracket_t *out, factor_orders_t *fo)
 {
     ar_status st = AR_OK;
     int symeig_on = o->use_symeig > 0 || (o->use_symeig < 0 && !rsvd_auto);
@@ -306,13 +346,13 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
             return AR_ENOMEM;
         if (symeig_on) {
             bracket_say(o, "upper: symmetric eigendecomposition (n = %zu)", A->n);
-            if ((st = full_one(A, UPPER_SYMEIG, logt, eps, &out->up_symeig, out, order, order_len)))
+            if ((st = full_one(A, UPPER_SYMEIG, logt, eps, &out->up_symeig, out, fo, 1)))
                 goto done;
         }
         /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
         if (o->use_pchol > 0 || (pchol_on && strcmp(out->up.method, "symeig") != 0)) {
             bracket_say(o, "upper: pivoted Cholesky (n = %zu)", A->n);
-            if ((st = full_one(A, UPPER_PCHOL, logt, eps, &out->up_pchol, out, order, order_len)))
+            if ((st = full_one(A, UPPER_PCHOL, logt, eps, &out->up_pchol, out, fo, 2)))
                 goto done;
         }
     }
@@ -323,7 +363,7 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
     if (o->use_svd > 0 ||
         (o->use_svd < 0 && !rsvd_auto && (!self || bracket_svd_needed(A->n, logt, &out->up)))) {
         bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
-        if ((st = full_one(A, UPPER_SVD, NULL, eps, &out->up_svd, out, order, order_len)))
+        if ((st = full_one(A, UPPER_SVD, NULL, eps, &out->up_svd, out, fo, 3)))
             goto done;
     }
 done:
@@ -461,7 +501,9 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t cap = o->lower_cap ? o->lower_cap : (size_t)-1;
 
     /* lower, first part: block test matrices on farthest-point prefixes (sizes the sketch) */
-    size_t *order = NULL, *qr_order = NULL, qr_len = 0;
+    size_t *order = NULL;
+    factor_orders_t fo;
+    memset(&fo, 0, sizeof fo);
     if (o->use_lower) {
         double t2 = clock_now();
         bracket_say(o, "lower: block test matrices on farthest-point rows");
@@ -491,17 +533,21 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
     if (rsvd_auto && 2 * l0 > r)
         rsvd_auto = rsvd_on = 0;
-    if ((rsvd_on || o->use_lower) && !(qr_order = ar_calloc(m, sizeof *qr_order, "factor row order"))) {
-        st = AR_ENOMEM;
-        goto done;
-    }
-    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out, qr_order, &qr_len)))
+    int grow = o->use_lower && !o->no_grow;
+    for (int q = 0; grow && q < BRACKET_ORDERS; q++)
+        if (!(fo.ord[q] = ar_calloc(m, sizeof *fo.ord[q], "factor row order"))) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+    size_t scratch_len = 0;
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out, fo.ord[0],
+                                       grow ? &fo.len[0] : &scratch_len)))
         goto done;
     if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
         rsvd_auto = 0;
     }
-    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out, qr_order, &qr_len)))
+    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out, grow ? &fo : NULL)))
         goto done;
     out->seconds_upper = clock_now() - t3;
 
@@ -515,20 +561,17 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        /* greedy growth over the rows of the certified factor (randomized or full) in pivoted-QR order */
-        if (qr_len) {
-            bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", qr_len);
-            if ((st = lower_grow_cap(&A, qr_order, qr_len, eps, ncap, &lc, NULL)))
+        /* growth over the rows of each certified factor (randomized or full) in pivoted-QR order */
+        for (int q = 0; q < BRACKET_ORDERS; q++)
+            if (fo.len[q] && (st = bracket_grow_lower(&A, fo.ord[q], fo.len[q], eps, ncap, o, out)))
                 goto done;
-            if (lc.rank > out->lo.rank)
-                out->lo = lc;
-        }
         out->seconds_lower += clock_now() - t2;
     }
     st = bracket_finish(out);
 
 done:
-    free(qr_order);
+    for (int q = 0; q < BRACKET_ORDERS; q++)
+        free(fo.ord[q]);
     free(order);
     smx_clear(&A);
     out->seconds = clock_now() - t0;

@@ -30,6 +30,8 @@ typedef struct {
                           self-attention when bracket_svd_needed says so; never when rsvd runs in auto */
     int use_symeig;    /* 1 = run, 0 = skip, -1 = auto (default): self-attention unless rsvd runs in auto */
     int use_lower;     /* 1 = run (default) */
+    int no_grow;       /* 1 = no growth over the rows of the certified factors (lower_grow_cap,
+                          lower_weighted_cap): blocks and nets only (tests); 0 (default) = grow */
     int use_pchol;     /* 1 = run, 0 = skip, -1 = auto (default): self-attention, only when symeig
                           certified nothing non-trivial (it never beat symeig on the goldens and costs
                           about a third of symeig's time) */

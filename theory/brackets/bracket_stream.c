@@ -146,18 +146,15 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
             out->lo = lc;
         /* greedy growth over the rows of the sketch's factors in pivoted-QR order, enclosed and held */
         if (qr_len) {
-            bracket_say(o, "lower: growth over %zu pivoted-QR rows of the sketch", qr_len);
             smx_t R3;
             if ((st = amat_rows(&M, qr_order, qr_len, &R3)))
                 goto done;
             for (size_t t = 0; t < qr_len; t++)
                 qr_order[t] = t;
-            st = lower_grow_cap(&R3, qr_order, qr_len, eps, ncap, &lc, NULL);
+            st = bracket_grow_lower(&R3, qr_order, qr_len, eps, ncap, o, out);
             smx_clear(&R3);
             if (st)
                 goto done;
-            if (lc.rank > out->lo.rank)
-                out->lo = lc;
         }
         out->seconds_lower += clock_now() - t1;
     }
