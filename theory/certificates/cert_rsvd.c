@@ -354,7 +354,7 @@ static size_t ladder(size_t from, size_t top, size_t *ks)
  * then ladders above the largest refuted rank and the ranks between refuted and certified. */
 static ar_status search(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
                         const size_t *ks0, size_t nk0, const rsvd_opts_t *o, size_t *hi, double *best,
-                        rsvd_info_t *info)
+                        rsvd_info_t *info, int max_passes, size_t *lo_out)
 {
     unsigned char *state = ar_calloc(l + 1, 1, "rank states");
     double *errk = state ? ar_calloc(l + 1, sizeof *errk, "rank errors") : NULL;
@@ -371,12 +371,14 @@ static ar_status search(amat_t *M, const double *U, const double *V, size_t l, s
     } else {
         nk = ladder(1, top, ks);
     }
-    for (;;) {
+    for (int pass = 1;; pass++) {
         if (o)
             say(o, "upper: certifying %zu ranks from %zu", nk, ks[0]);
         if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info)))
             break;
-        if (*hi > 0 && *hi - lo <= 1)
+        if (lo_out)
+            *lo_out = lo;
+        if (*hi > 0 && (*hi - lo <= 1 || (max_passes > 0 && pass >= max_passes)))
             break;
         if (*hi > 0) {
             nk = between(lo, *hi, ks);
@@ -442,7 +444,13 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
             }
         } else if (st == AR_OK) {
             double best;
-            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+            /* two passes: the sample's least certified rank is then within 2 of its largest
+             * refuted one lo, the guess is lo + 1, and the first full pass probes from lo up
+             * (every rank to guess + 5: lo is refuted there too, the full maximum being larger) */
+            size_t lo = 0;
+            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch, 2, &lo);
+            if (st == AR_OK && *guess > lo + 1)
+                *guess = lo + 1;             /* the least rank not refuted on the sample */
         }
         smx_clear(&R);
     }
@@ -533,7 +541,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
                 if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
                     ks0[nk0++] = k;
             }
-            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info);
+            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info, 0, NULL);
             if (st == AR_OK && hi == 0)
                 next = l + l / 4;               /* the sample promised more than A gave */
         }
