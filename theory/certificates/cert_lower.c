@@ -562,6 +562,7 @@ typedef struct {
     double *X;      /* s x n, the chosen rows of the image (column-major, ld s) */
     double *T;      /* s x n scratch: X D^(1/2), then G^{-1} X D */
     double *Z;      /* s x n: Z^T of the best step */
+    double *Z2;     /* s x n scratch: the product */
     double *G;      /* s x s */
     double *d, *dbest, *r;   /* n: weights, the best step's weights, row norms */
 } wgt_work_t;
@@ -588,14 +589,16 @@ static double wgt_irls(wgt_work_t *w, int iters, double target)
                 w->T[b + j * s] = w->X[b + j * s] * q;
         }
         cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)s, (int)n, 1.0, w->T, (int)s, 0.0, w->G, (int)s);
-        if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)s, w->G, (lapack_int)s) != 0)
+        /* G^{-1} explicitly (s^3) and one product (2 s^2 n): faster than n triangular solves */
+        if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)s, w->G, (lapack_int)s) != 0 ||
+            LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)s, w->G, (lapack_int)s) != 0)
             break;
         for (size_t j = 0; j < n; j++)
             for (size_t b = 0; b < s; b++)
                 w->T[b + j * s] = w->X[b + j * s] * w->d[j];
-        if (LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)s, (lapack_int)n, w->G, (lapack_int)s, w->T,
-                           (lapack_int)s) != 0)
-            break;
+        cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, (int)s, (int)n, 1.0, w->G, (int)s, w->T, (int)s, 0.0,
+                    w->Z2, (int)s);
+        memcpy(w->T, w->Z2, s * n * sizeof *w->T);
         double mx = 0.0, mean = 0.0;
         for (size_t j = 0; j < n; j++) {
             double rj = 0.0;
@@ -786,7 +789,8 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
     w.X = ar_calloc(top * n, sizeof *w.X, "weighted rows");
     w.T = w.X ? ar_calloc(top * n, sizeof *w.T, "weighted scratch") : NULL;
     w.Z = w.T ? ar_calloc(top * n, sizeof *w.Z, "weighted right inverse") : NULL;
-    double *Wt = w.Z ? ar_calloc(top * n, sizeof *Wt, "weighted test matrix") : NULL;
+    w.Z2 = w.Z ? ar_calloc(top * n, sizeof *w.Z2, "weighted product") : NULL;
+    double *Wt = w.Z2 ? ar_calloc(top * n, sizeof *Wt, "weighted test matrix") : NULL;
     w.G = Wt ? ar_calloc(top * top, sizeof *w.G, "weighted Gram") : NULL;
     double *Mmid = w.G ? ar_calloc(top * top, sizeof *Mmid, "weighted M") : NULL;
     w.d = Mmid ? ar_calloc(n, sizeof *w.d, "weights") : NULL;
@@ -794,7 +798,7 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
     w.r = w.dbest ? ar_calloc(n, sizeof *w.r, "row norms") : NULL;
     double *dok = w.r ? ar_calloc(n, sizeof *dok, "certified weights") : NULL;
     if (!dok) {
-        free(w.X); free(w.T); free(w.Z); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest); free(w.r);
+        free(w.X); free(w.T); free(w.Z); free(w.Z2); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest); free(w.r);
         return AR_ENOMEM;
     }
     for (size_t j = 0; j < n; j++)
@@ -852,7 +856,7 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
     blas_set_threads(th);
     if (best > 0)
         *out = bestc;
-    free(w.X); free(w.T); free(w.Z); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest); free(w.r); free(dok);
+    free(w.X); free(w.T); free(w.Z); free(w.Z2); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest); free(w.r); free(dok);
     out->seconds = clock_now() - t0;
     return AR_OK;
 }

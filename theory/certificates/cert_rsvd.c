@@ -513,6 +513,11 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     ar_status st = AR_OK;
     sketch_t sk;
     memset(&sk, 0, sizeof sk);
+    /* one BLAS thread throughout: the products with A run on attnrank's own fixed threads
+     * (amat.h, resid.h), the small products and factorisations on this one, so that the factors
+     * and every certified number do not depend on OPENBLAS_NUM_THREADS */
+    int th = blas_get_threads();
+    blas_set_threads(1);
     while (r > 1) {
         info->rounds++;
         info->sketch = l;
@@ -564,6 +569,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
         l = next_size(l, next, lmax);
     }
     sketch_clear(&sk);
+    blas_set_threads(th);
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;
     return st;
