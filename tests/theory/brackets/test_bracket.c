@@ -457,6 +457,23 @@ START_TEST(test_dense_threads_and_svd)
     ck_assert_msg(s1.lower == s2.lower && s1.upper == s2.upper && s1.lo.invnorm == s2.lo.invnorm &&
                   s1.up.err == s2.up.err, "streamed, threads 1 vs 2: [%zu, %zu] %a %a vs [%zu, %zu] %a %a", s1.lower,
                   s1.upper, s1.lo.invnorm, s1.up.err, s2.lower, s2.upper, s2.lo.invnorm, s2.up.err);
+    /* the full factorisations up to 500 rows run on one BLAS thread: the same bits too */
+    pointset_t Qs = { 0 }, Ks = { 0 };
+    ck_assert_int_eq(pointset_init(&Qs, 300, d), AR_OK);
+    ck_assert_int_eq(pointset_init(&Ks, 280, d), AR_OK);
+    memcpy(Qs.x, Q.x, 300 * d * sizeof *Qs.x);
+    memcpy(Ks.x, K.x, 280 * d * sizeof *Ks.x);
+    blas_set_threads(1);
+    ck_assert_int_eq(bracket_compute(&Qs, &Ks, 20.0, 0.1, NULL, &s1), AR_OK);
+    blas_set_threads(2);
+    ck_assert_int_eq(bracket_compute(&Qs, &Ks, 20.0, 0.1, NULL, &s2), AR_OK);
+    blas_set_threads(saved);
+    ck_assert_str_eq(s1.up.method, "svd");
+    ck_assert_msg(s1.lower == s2.lower && s1.upper == s2.upper && s1.lo.invnorm == s2.lo.invnorm &&
+                  s1.up.err == s2.up.err, "full SVD, threads 1 vs 2: [%zu, %zu] %a %a vs [%zu, %zu] %a %a", s1.lower,
+                  s1.upper, s1.lo.invnorm, s1.up.err, s2.lower, s2.upper, s2.lo.invnorm, s2.up.err);
+    pointset_clear(&Qs);
+    pointset_clear(&Ks);
     bracket_opts_default(&o);
     o.use_svd = 1;
     o.use_rsvd = 0;
