@@ -8,8 +8,10 @@
  *
  *      || A - U V^T ||_r1 = max_i sum_j |A_ij - (U V^T)_ij|.
  *
- * Method: C = fl(a - U V^T) by one dgemm (any thread count, any summation
- * order); the a-priori bound |C - (a - U V^T)| <= gamma_{k+1} (|a| + |U||V|^T)
+ * Method: C = fl(a - U V^T) by dgemm (the bound holds for any summation order;
+ * the rows are split over RESID_THREADS of attnrank's threads, each part one
+ * single-threaded BLAS call, so that the bits do not depend on
+ * OPENBLAS_NUM_THREADS); the a-priori bound |C - (a - U V^T)| <= gamma_{k+1} (|a| + |U||V|^T)
  * + underflow terms (u = 2^-52: any rounding mode), where the row sums of |U||V|^T are |U_i.| . colsum(|V|)
  * (O((m+n)k) work); all row sums are accumulated with upward rounding (own
  * loops, compiled with -frounding-math; the rows split over RESID_THREADS threads, each row
