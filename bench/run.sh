@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
-# Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_circulant, bench_poly,
+# Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_dense, bench_circulant, bench_poly,
 # bench_packing, bench_instances, bench_routes, python_overhead, claim_S, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +56,18 @@ PY
     rm -rf "$tmp"
 }
 run bench_stream16k stream16k
+# issue #24: the dense route against its physical-limit estimate and an uncertified randomized SVD
+# given the rank, each timing twice (one process per row); 16000 held and streamed
+dense() {
+    "$build/bench/bench_dense" header
+    for n in ${DENSE_N:-2000 2000 4000 4000 8000 8000}; do "$build/bench/bench_dense" "$n"; done
+    for n in ${DENSE_SELF_N:-1000 2000 4000 8000}; do "$build/bench/bench_dense" "$n" self; done
+    if [ -z "${DENSE_N:-}" ]; then
+        "$build/bench/bench_dense" 16000
+        ATTNRANK_STREAM_MIB=1024 "$build/bench/bench_dense" 16000
+    fi
+}
+run bench_dense dense
 # issue #3: d = 2 circulant path up to beta = 1e5
 run bench_circulant "$build/bench/bench_circulant" 0.1 20160 55440
 # issue #3: polynomial certificate on 20000-point S^2 sets, and the continuum column

@@ -3,6 +3,8 @@
 #include "numerics/cancel.h"
 
 #include <cblas.h>
+#include "numerics/blas_select.h"
+#include "numerics/parallel.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +24,12 @@ void amat_stream(amat_t *M, const smxd_t *S)
     M->S = S;
 }
 
-static size_t block_rows(const amat_t *M)
+size_t amat_block_rows(const amat_t *M)
 {
-    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * (M->n ? M->n : 1));
+    size_t bytes = AMAT_DEFAULT_BLOCK_BYTES, lim = ar_max_alloc() / 4;
+    if (lim < bytes)
+        bytes = lim;                    /* a small allocation bound (ATTNRANK_MAX_ALLOC_GB): smaller blocks */
+    size_t b = M->blk ? M->blk : bytes / (8 * (M->n ? M->n : 1));
     if (b < 16)
         b = 16;
     return b < M->m ? b : M->m;
@@ -32,7 +37,7 @@ static size_t block_rows(const amat_t *M)
 
 ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
 {
-    size_t m = M->m, n = M->n, b = block_rows(M);
+    size_t m = M->m, n = M->n, b = amat_block_rows(M);
     double *buf = NULL, *err = NULL;
     if (!M->A) {
         buf = ar_calloc(b * n, sizeof *buf, "streamed row block");
@@ -66,41 +71,100 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
     return st;
 }
 
+/* The products run on attnrank's AMAT_THREADS threads over a fixed split (mul: the block's rows;
+ * tmul: the rows of Z), each part one single-threaded dgemm (OpenBLAS set to one thread
+ * meanwhile): every entry is summed by one BLAS call of a shape that does not depend on
+ * OPENBLAS_NUM_THREADS, so the products, and the factors and certified numbers made from them,
+ * are the same for any BLAS thread count (OpenBLAS 0.3.21's dgemm sums some shapes differently
+ * with 1 and 2 threads). */
+#define AMAT_THREADS 2
+
 typedef struct {
     size_t m, n, l;
     const double *X;
     double *Y;
 } mul_ctx;
 
+typedef struct {
+    const mul_ctx *c;
+    const amat_block_t *B;
+    size_t r0, r1;      /* mul: rows of the block; tmul: rows of Z (columns of A) */
+} mul_part;
+
+static void mul_part_job(void *arg)
+{
+    mul_part *p = arg;
+    const mul_ctx *c = p->c;
+    const amat_block_t *B = p->B;
+    size_t cnt = p->r1 - p->r0;
+    if (cnt == 0 || c->l == 0)
+        return;
+    /* Y[i0 + t, :] = sum_j A(t, j) X[j, :] for the part's rows t */
+    const double *a = B->rowmajor ? B->a + p->r0 * B->lda : B->a + p->r0;
+    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)cnt, (int)c->l, (int)c->n,
+                1.0, a, (int)B->lda, c->X, (int)c->n, 0.0, c->Y + B->i0 + p->r0, (int)c->m);
+}
+
+static void tmul_part_job(void *arg)
+{
+    mul_part *p = arg;
+    const mul_ctx *c = p->c;
+    const amat_block_t *B = p->B;
+    size_t cnt = p->r1 - p->r0;
+    if (cnt == 0 || c->l == 0)
+        return;
+    /* Z[j, :] += sum_t A(t, j) Y[i0 + t, :] for the part's columns j of A */
+    const double *a = B->rowmajor ? B->a + p->r0 : B->a + p->r0 * B->lda;
+    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasNoTrans : CblasTrans, CblasNoTrans, (int)cnt, (int)c->l, (int)B->b,
+                1.0, a, (int)B->lda, c->X + B->i0, (int)c->m, 1.0, c->Y + p->r0, (int)c->n);
+}
+
+/* The parts of [0, len) (AMAT_THREADS of them, one when small) through job. */
+static void run_parts(const mul_ctx *c, const amat_block_t *B, size_t len, void (*job)(void *))
+{
+    int nj = (len >= 2 * AMAT_THREADS && (double)len * (double)c->l >= 4096.0) ? AMAT_THREADS : 1;
+    mul_part parts[AMAT_THREADS];
+    for (int j = 0; j < nj; j++)
+        parts[j] = (mul_part){ .c = c, .B = B, .r0 = len * (size_t)j / (size_t)nj,
+                               .r1 = len * (size_t)(j + 1) / (size_t)nj };
+    if (nj == 1)
+        job(&parts[0]);
+    else
+        par_run(nj, job, NULL, parts, sizeof parts[0]);
+}
+
 static ar_status mul_block(void *arg, const amat_block_t *B)
 {
-    mul_ctx *c = arg;
-    /* Y[i0 + t, :] = sum_j A(t, j) X[j, :] */
-    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)B->b, (int)c->l,
-                (int)c->n, 1.0, B->a, (int)B->lda, c->X, (int)c->n, 0.0, c->Y + B->i0, (int)c->m);
+    run_parts(arg, B, B->b, mul_part_job);
     return AR_OK;
 }
 
 static ar_status tmul_block(void *arg, const amat_block_t *B)
 {
-    mul_ctx *c = arg;
-    /* Z += A_blk^T Y[i0.., :] */
-    cblas_dgemm(CblasColMajor, B->rowmajor ? CblasNoTrans : CblasTrans, CblasNoTrans, (int)c->n, (int)c->l,
-                (int)B->b, 1.0, B->a, (int)B->lda, c->X + B->i0, (int)c->m, 1.0, c->Y, (int)c->n);
+    const mul_ctx *c = arg;
+    run_parts(c, B, c->n, tmul_part_job);
     return AR_OK;
 }
 
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y)
 {
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = X, .Y = Y};
-    return amat_visit(M, mul_block, &c);
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = amat_visit(M, mul_block, &c);
+    blas_set_threads(th);
+    return st;
 }
 
 ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z)
 {
     memset(Z, 0, M->n * l * sizeof *Z);
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = Y, .Y = Z};
-    return amat_visit(M, tmul_block, &c);
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = amat_visit(M, tmul_block, &c);
+    blas_set_threads(th);
+    return st;
 }
 
 ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)

@@ -23,6 +23,10 @@ typedef struct {
 
 #define AMAT_DEFAULT_BLOCK_BYTES ((size_t)32 << 20)
 
+/* Rows per block of amat_visit: M->blk when set, else AMAT_DEFAULT_BLOCK_BYTES (or a quarter of
+ * the allocation bound ar_max_alloc(), when smaller) of n doubles; at least 16, at most m. */
+size_t amat_block_rows(const amat_t *M);
+
 /* A view of an in-memory enclosure / of a streamed one. */
 void amat_memory(amat_t *M, const smx_t *A);
 void amat_stream(amat_t *M, const smxd_t *S);
@@ -42,7 +46,10 @@ typedef ar_status (*amat_visit_fn)(void *ctx, const amat_block_t *blk);
  * status and returns it. */
 ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx);
 
-/* Y = A X (X n x l, Y m x l, column-major, leading dimensions n and m). */
+/* Y = A X (X n x l, Y m x l, column-major, leading dimensions n and m).  amat_mul and
+ * amat_tmul run on two of attnrank's threads over a fixed split (rows of each block, rows of Z),
+ * each part one single-threaded BLAS call (OpenBLAS is set to one thread meanwhile): the
+ * results do not depend on OPENBLAS_NUM_THREADS. */
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y);
 
 /* Z = A^T Y (Y m x l, Z n x l). */

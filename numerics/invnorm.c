@@ -16,6 +16,7 @@
  *     ||M^{-1}||_inf <= ||R||_inf / (1 - alpha)
  * (denominator rounded down, quotient rounded up). */
 #include "numerics/invnorm.h"
+#include "numerics/blas_select.h"
 #include "numerics/fround.h"
 #include "numerics/resid.h"
 #include "numerics/status.h"
@@ -114,7 +115,11 @@ double invnorm_inf_bound(size_t m, const double *Mmid, double enorm)
         goto done;
     inf_ctx c = {.m = m, .Mmid = Mmid, .R = R, .G = G, .sums = sums, .ipiv = ipiv,
                  .enorm = enorm};
+    /* LAPACK's inverse on one BLAS thread: its rounding moved with OPENBLAS_NUM_THREADS */
+    int th = blas_get_threads();
+    blas_set_threads(1);
     fround_run(FE_TONEAREST, inf_factor, &c);
+    blas_set_threads(th);
     if (!c.ok)
         goto done;
     c.g = resid_gamma(m + 1);

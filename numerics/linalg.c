@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
+#include "numerics/blas_select.h"
 
 ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
 {
@@ -171,4 +172,32 @@ ar_status la_orth(size_t m, size_t l, double *Y)
         return AR_ENUMERIC;
     }
     return AR_OK;
+}
+
+size_t la_row_pivots(size_t m, size_t k, const double *U, size_t *order)
+{
+    if (k == 0 || m == 0 || !U || !order)
+        return 0;
+    double *T = ar_calloc(k * m, sizeof *T, "pivoted QR of the factor rows");
+    lapack_int *jp = T ? ar_calloc(m, sizeof *jp, "pivoted QR pivots") : NULL;
+    double *tau = jp ? ar_calloc(k < m ? k : m, sizeof *tau, "pivoted QR tau") : NULL;
+    size_t cnt = 0;
+    if (tau) {
+        for (size_t i = 0; i < m; i++)
+            for (size_t c = 0; c < k; c++)
+                T[c + i * k] = U[i + c * m];
+        int th = blas_get_threads();
+        blas_set_threads(1);
+        lapack_int info = LAPACKE_dgeqp3(LAPACK_COL_MAJOR, (lapack_int)k, (lapack_int)m, T, (lapack_int)k, jp, tau);
+        blas_set_threads(th);
+        if (info == 0) {
+            cnt = k < m ? k : m;
+            for (size_t i = 0; i < cnt; i++)
+                order[i] = (size_t)jp[i] - 1;
+        }
+    }
+    free(T);
+    free(jp);
+    free(tau);
+    return cnt;
 }

@@ -38,4 +38,10 @@ void la_gemm_nt(size_t m, size_t n, size_t k, double alpha, const double *A, siz
  * in place: Y <- the Q factor of a Householder QR (dgeqrf, dorgqr). */
 ar_status la_orth(size_t m, size_t l, double *Y);
 
+/* Row pivots of U's first k columns (m x k, leading dimension m): column-pivoted QR (dgeqp3) of
+ * U^T, the rows of largest residual norm first, into order[0..min(m, k)) (0-based).  Runs on one
+ * BLAS thread (the order does not depend on the thread count).  Returns how many were written
+ * (0 on failure or allocation failure). */
+size_t la_row_pivots(size_t m, size_t k, const double *U, size_t *order);
+
 #endif

@@ -20,8 +20,10 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
  * The project's own threads (softmax rows, the polynomial certificate's
  * pass) are fixed at two, whatever the CPUs: their partition enters the
  * upward-rounded sums, so a fixed count keeps every number the same on any
- * machine.  OpenBLAS's threads (OPENBLAS_NUM_THREADS) split only the rows
- * and columns of each product, never its sums. */
+ * machine.  OpenBLAS's threads (OPENBLAS_NUM_THREADS) do change bits:
+ * OpenBLAS 0.3.21's dgemm sums some shapes differently with 1 and 2 threads
+ * (measured), so the dense route's products with A run on the project's two
+ * fixed threads with one BLAS thread each (numerics/amat.h, resid.h). */
 ar_status par_flint_threads_env(void);
 
 #endif

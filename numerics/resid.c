@@ -29,6 +29,8 @@
  * caller's mode), but the bound does not rely on it. */
 #include "numerics/resid.h"
 #include "numerics/fround.h"
+#include "numerics/blas_select.h"
+#include "numerics/parallel.h"
 #include "numerics/status.h"
 
 #include <cblas.h>
@@ -66,61 +68,102 @@ static int all_finite(const double *x, size_t rows, size_t cols, size_t ld)
  * -U_i1 V_j1, ..., -U_ik V_jk in some order (the value after segment t is the
  * start of segment t + 1's sums), so the bound above holds for each k with
  * gamma_{k+1}.  Row sums of |U_k||V_k|^T are prefix sums over c of
- * |U_ic| cv_c (cv_c >= sum_j |V_jc|, rounded up). */
+ * |U_ic| cv_c (cv_c >= sum_j |V_jc|, rounded up).
+ *
+ * The block's rows are split into RESID_THREADS fixed contiguous parts (one when the block is
+ * small), and each part runs the whole chain on its rows in one of attnrank's threads: its
+ * products by single-threaded BLAS calls (OpenBLAS set to one thread meanwhile), its sums in
+ * FE_UPWARD.  A row's bound then depends only on its part's shape, never on OPENBLAS_NUM_THREADS
+ * (OpenBLAS 0.3.21 sums some shapes differently with 1 and 2 threads), and no OpenBLAS worker
+ * spins beside the row sums.  The maximum over the parts is exact. */
 typedef struct {
     const resid_block_t *B;
     double *C;          /* b x n (rowmajor 0) or n x b (rowmajor 1), leading dimension b or n */
-    size_t t;           /* current rank index */
     double *sa, *pu;    /* b: sum_j |a_ij| (upward), prefix sum_c |U_ic| cv_c (upward) */
-    double *bound;      /* nk, max-accumulated */
+    double *rcs;        /* b: row sums of |C| (one rank) */
+    double *rc;         /* RESID_FUSE_RUN x b: row sums of |C| (a fused run), or NULL */
 } multi_ctx;
 
-/* Body (round-to-nearest): copy the block (t == 0) and apply segment t. */
-static FROUND_BODY void multi_dgemm(void *arg)
+/* One thread's share: the rows [i0, i1) of the block, every rank. */
+typedef struct {
+    multi_ctx *x;
+    size_t i0, i1;
+    size_t t, t1;       /* current rank index (a fused run: [t, t1)) */
+    double *best;       /* nk: max of the part's rows' bounds (+INFINITY for a non-finite one) */
+} multi_part;
+
+/* The bound of rank ks[t] on the rows [i0, i1) from their sums rc of |C| (FE_UPWARD): pu is
+ * advanced over the rank's new columns. */
+static double rows_bound(multi_ctx *x, size_t t, size_t i0, size_t i1, const double *rc)
 {
-    multi_ctx *x = arg;
     const resid_block_t *B = x->B;
-    size_t b = B->b, n = B->n;
-    if (x->t == 0) {
+    size_t n = B->n, k0 = t ? B->ks[t - 1] : 0, k = B->ks[t];
+    for (size_t c = k0; c < k; c++)
+        for (size_t i = i0; i < i1; i++)
+            x->pu[i] += fabs(B->U[i + c * B->ldu]) * B->cv[c];
+    double g = resid_gamma(k + 1);
+    double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
+    double best = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
+        if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0)))
+            best = INFINITY;      /* NaN, overflow or a non-finite input */
+        else if (e > best)
+            best = e;
+    }
+    return best;
+}
+
+/* Body (round-to-nearest): copy the part's rows (t == 0) and apply segment t to them. */
+static FROUND_BODY void part_dgemm(void *arg)
+{
+    multi_part *p = arg;
+    multi_ctx *x = p->x;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n, i0 = p->i0, cnt = p->i1 - p->i0, t = p->t;
+    if (t == 0) {
         if (!B->rowmajor) {
             for (size_t j = 0; j < n; j++)
-                memcpy(x->C + j * b, B->a + j * B->lda, b * sizeof(double));
+                memcpy(x->C + j * b + i0, B->a + j * B->lda + i0, cnt * sizeof(double));
         } else {
-            for (size_t t = 0; t < b; t++)
-                memcpy(x->C + t * n, B->a + t * B->lda, n * sizeof(double));
+            for (size_t r = i0; r < i0 + cnt; r++)
+                memcpy(x->C + r * n, B->a + r * B->lda, n * sizeof(double));
         }
     }
-    size_t k0 = x->t ? B->ks[x->t - 1] : 0, k1 = B->ks[x->t];
-    if (k1 > k0 && n > 0) {
+    size_t k0 = t ? B->ks[t - 1] : 0, k1 = B->ks[t];
+    if (k1 > k0 && n > 0 && cnt > 0) {
         if (!B->rowmajor)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)b, (int)n, (int)(k1 - k0), -1.0,
-                        B->U + k0 * B->ldu, (int)B->ldu, B->V + k0 * B->ldv, (int)B->ldv, 1.0, x->C, (int)b);
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)cnt, (int)n, (int)(k1 - k0), -1.0,
+                        B->U + k0 * B->ldu + i0, (int)B->ldu, B->V + k0 * B->ldv, (int)B->ldv, 1.0, x->C + i0,
+                        (int)b);
         else
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)n, (int)b, (int)(k1 - k0), -1.0,
-                        B->V + k0 * B->ldv, (int)B->ldv, B->U + k0 * B->ldu, (int)B->ldu, 1.0, x->C, (int)n);
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)n, (int)cnt, (int)(k1 - k0), -1.0,
+                        B->V + k0 * B->ldv, (int)B->ldv, B->U + k0 * B->ldu + i0, (int)B->ldu, 1.0,
+                        x->C + i0 * n, (int)n);
     }
 }
 
-/* Body, in FE_UPWARD: the bound of rank ks[t] on every row of the block. */
-static FROUND_BODY void multi_sums(void *arg)
+/* Body, in FE_UPWARD: the bound of rank ks[t] on the part's rows.  Each row's sums are taken in
+ * the same order (j = 0..n-1, c = k0..k-1) whichever rows a thread is given. */
+static FROUND_BODY void part_sums(void *arg)
 {
-    multi_ctx *x = arg;
+    multi_part *p = arg;
+    multi_ctx *x = p->x;
     const resid_block_t *B = x->B;
-    size_t b = B->b, n = B->n, t = x->t;
-    size_t k0 = t ? B->ks[t - 1] : 0, k = B->ks[t];
-    double *rc = x->pu + b;     /* b more doubles of scratch */
+    size_t b = B->b, n = B->n, t = p->t, i0 = p->i0, i1 = p->i1;
+    double *rc = x->rcs;
     if (t == 0) {
-        for (size_t i = 0; i < b; i++)
+        for (size_t i = i0; i < i1; i++)
             x->sa[i] = x->pu[i] = 0.0;
         /* sums in memory order (upward rounding makes any order an upper bound) */
         if (!B->rowmajor) {
             for (size_t j = 0; j < n; j++) {
                 const double *aj = B->a + j * B->lda;
-                for (size_t i = 0; i < b; i++)
+                for (size_t i = i0; i < i1; i++)
                     x->sa[i] += fabs(aj[i]);
             }
         } else {
-            for (size_t i = 0; i < b; i++) {
+            for (size_t i = i0; i < i1; i++) {
                 const double *ai = B->a + i * B->lda;
                 double s = 0.0;
                 for (size_t j = 0; j < n; j++)
@@ -129,16 +172,16 @@ static FROUND_BODY void multi_sums(void *arg)
             }
         }
     }
-    for (size_t i = 0; i < b; i++)
+    for (size_t i = i0; i < i1; i++)
         rc[i] = 0.0;
     if (!B->rowmajor) {
         for (size_t j = 0; j < n; j++) {
             const double *cj = x->C + j * b;
-            for (size_t i = 0; i < b; i++)
+            for (size_t i = i0; i < i1; i++)
                 rc[i] += fabs(cj[i]);
         }
     } else {
-        for (size_t i = 0; i < b; i++) {
+        for (size_t i = i0; i < i1; i++) {
             const double *ci = x->C + i * n;
             double s = 0.0;
             for (size_t j = 0; j < n; j++)
@@ -146,21 +189,112 @@ static FROUND_BODY void multi_sums(void *arg)
             rc[i] = s;
         }
     }
-    for (size_t c = k0; c < k; c++)
-        for (size_t i = 0; i < b; i++)
-            x->pu[i] += fabs(B->U[i + c * B->ldu]) * B->cv[c];
-    double g = resid_gamma(k + 1);
-    double under = ((double)n * (double)(k + 1)) * 0x1p-1073;
-    double best = x->bound[t];
-    for (size_t i = 0; i < b; i++) {
-        double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
-        if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0))) {
-            best = INFINITY;      /* NaN, overflow or a non-finite input */
-        } else if (e > best) {
-            best = e;
+    p->best[t] = rows_bound(x, t, i0, i1, rc);
+}
+
+/* Narrow segments (issue 24: every rank up to the guess + 5 is probed, each one a pass over the
+ * block) are applied by attnrank's own loop, fused with the row sums and tiled over columns so
+ * that a tile of C stays in cache across the segments of a run: for each tile, for each rank of
+ * the run, C <- C - U_seg V_seg^T on the tile (products and subtractions in FE_UPWARD: any mode
+ * is allowed by the analysis above, each term still passes through at most k + 1 roundings of
+ * relative size < 2^-52, and an entry's sum is still one floating-point sum of its k + 1 terms),
+ * then its |C| added to the rank's row sums.  Each row's sums run over j = 0..n-1 in order and
+ * its products over c in order, whatever the split and the tiles. */
+#define RESID_FUSE_W 8          /* segments of at most this many columns are fused */
+#define RESID_FUSE_RUN 48       /* ranks per fused run */
+#define RESID_FUSE_TILE 32      /* columns per tile (column-major blocks) */
+
+/* y <- y - v x (len entries, not overlapping; len < 2^31): OpenBLAS's daxpy on the calling thread
+ * (one product and one subtraction per entry, in the caller's mode). */
+static inline void axpy_neg(size_t len, double v, const double *restrict x, double *restrict y)
+{
+    cblas_daxpy((int)len, -v, x, 1, y, 1);
+}
+
+/* acc <- acc + |y| (len entries, not overlapping). */
+static inline void abs_acc(size_t len, const double *restrict y, double *restrict acc)
+{
+    for (size_t i = 0; i < len; i++)
+        acc[i] += fabs(y[i]);
+}
+
+/* y <- y - v x and acc <- acc + |y| in one pass (len entries, not overlapping). */
+static inline void axpy_abs(size_t len, double v, const double *restrict x, double *restrict y,
+                            double *restrict acc)
+{
+    for (size_t i = 0; i < len; i++) {
+        double c = y[i] - x[i] * v;
+        y[i] = c;
+        acc[i] += fabs(c);
+    }
+}
+
+/* Body, in FE_UPWARD: the ranks ks[t..t1) (t >= 1) of a fused run on the part's rows. */
+static FROUND_BODY void part_fused(void *arg)
+{
+    multi_part *p = arg;
+    multi_ctx *x = p->x;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n, i0 = p->i0, i1 = p->i1, nr = p->t1 - p->t;
+    for (size_t q = 0; q < nr; q++)
+        for (size_t i = i0; i < i1; i++)
+            x->rc[q * b + i] = 0.0;
+    if (!B->rowmajor) {
+        for (size_t j0 = 0; j0 < n; j0 += RESID_FUSE_TILE) {
+            size_t j1 = j0 + RESID_FUSE_TILE < n ? j0 + RESID_FUSE_TILE : n;
+            for (size_t q = 0; q < nr; q++) {
+                size_t t = p->t + q, k0 = B->ks[t - 1], k1 = B->ks[t];
+                double *rc = x->rc + q * b;
+                for (size_t j = j0; j < j1; j++) {
+                    double *restrict cj = x->C + j * b;
+                    if (k1 - k0 == 1) {         /* one column: one pass over the tile column */
+                        axpy_abs(i1 - i0, B->V[j + k0 * B->ldv], B->U + k0 * B->ldu + i0, cj + i0, rc + i0);
+                        continue;
+                    }
+                    for (size_t c = k0; c < k1; c++)
+                        axpy_neg(i1 - i0, B->V[j + c * B->ldv], B->U + c * B->ldu + i0, cj + i0);
+                    abs_acc(i1 - i0, cj + i0, rc + i0);
+                }
+            }
+        }
+    } else {
+        for (size_t i = i0; i < i1; i++) {
+            double *ci = x->C + i * n;
+            for (size_t q = 0; q < nr; q++) {
+                size_t t = p->t + q, k0 = B->ks[t - 1], k1 = B->ks[t];
+                for (size_t c = k0; c < k1; c++)
+                    axpy_neg(n, B->U[i + c * B->ldu], B->V + c * B->ldv, ci);
+                double s = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    s += fabs(ci[j]);
+                x->rc[q * b + i] = s;
+            }
         }
     }
-    x->bound[t] = best;
+    for (size_t q = 0; q < nr; q++)
+        p->best[p->t + q] = rows_bound(x, p->t + q, i0, i1, x->rc + q * b);
+}
+
+/* A thread's job: the whole chain on its rows. */
+static void part_job(void *arg)
+{
+    multi_part *p = arg;
+    const resid_block_t *B = p->x->B;
+    for (p->t = 0; p->t < B->nk;) {
+        size_t t1 = p->t;
+        while (p->x->rc && t1 > 0 && t1 < B->nk && t1 - p->t < RESID_FUSE_RUN &&
+               B->ks[t1] - B->ks[t1 - 1] <= RESID_FUSE_W)
+            t1++;
+        if (t1 > p->t + 1) {
+            p->t1 = t1;
+            fround_run(FE_UPWARD, part_fused, p);
+            p->t = t1;
+            continue;
+        }
+        fround_run(FE_TONEAREST, part_dgemm, p);
+        fround_run(FE_UPWARD, part_sums, p);
+        p->t++;
+    }
 }
 
 void resid_block_multi(const resid_block_t *B, double *work, double *bound)
@@ -173,21 +307,49 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
         ok = B->ks[t] > B->ks[t - 1];
     if (ok && B->ks[B->nk - 1] > 0)
         ok = B->U && B->V && B->cv && B->ldu <= INT_MAX && B->ldv <= INT_MAX && B->ldv >= B->n;
+    int nj = (b >= 2 * RESID_THREADS && (double)b * (double)B->n >= 65536.0) ? RESID_THREADS : 1;
     double *own = NULL, *C = work, *sp = ok ? ar_calloc(3 * b, sizeof(double), "residual row sums") : NULL;
+    double *best = sp ? ar_calloc((size_t)nj * B->nk, sizeof(double), "residual part bounds") : NULL;
     if (ok && !C && B->n > 0)
         C = own = ar_calloc(b * B->n, sizeof(double), "residual scratch");
-    if (!sp || (!C && B->n > 0)) {
+    if (!best || (!C && B->n > 0)) {
         for (size_t t = 0; t < B->nk; t++)
             bound[t] = INFINITY;
         free(sp);
+        free(best);
         free(own);
         return;
     }
-    multi_ctx x = {.B = B, .C = C, .sa = sp, .pu = sp + b, .bound = bound};
-    for (x.t = 0; x.t < B->nk; x.t++) {
-        fround_run(FE_TONEAREST, multi_dgemm, &x);
-        fround_run(FE_UPWARD, multi_sums, &x);
+    multi_ctx x = {.B = B, .C = C, .sa = sp, .pu = sp + b, .rcs = sp + 2 * b};
+    int narrow = 0;
+    for (size_t t = 1; t < B->nk && !narrow; t++)
+        narrow = B->ks[t] - B->ks[t - 1] <= RESID_FUSE_W;
+    if (narrow)
+        x.rc = ar_calloc(RESID_FUSE_RUN * b, sizeof(double), "residual run sums");   /* NULL: no fusion */
+    multi_part parts[RESID_THREADS];
+    for (int j = 0; j < nj; j++)
+        parts[j] = (multi_part){ .x = &x, .i0 = b * (size_t)j / (size_t)nj, .i1 = b * (size_t)(j + 1) / (size_t)nj,
+                                 .best = best + (size_t)j * B->nk };
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    if (nj == 1)
+        part_job(&parts[0]);
+    else
+        par_run(nj, part_job, NULL, parts, sizeof parts[0]);
+    blas_set_threads(th);
+    for (size_t t = 0; t < B->nk; t++) {
+        double v = bound[t];
+        for (int j = 0; j < nj; j++) {
+            double pb = parts[j].best[t];
+            if (!(pb < INFINITY))
+                v = INFINITY;
+            else if (pb > v)
+                v = pb;
+        }
+        bound[t] = v;
     }
+    free(x.rc);
+    free(best);
     free(sp);
     free(own);
 }

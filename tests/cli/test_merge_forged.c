@@ -167,7 +167,7 @@ START_TEST(test_strings_are_data)
                         "\"lower_method\":\"x\\nattnrank: all rows pass\"", "\"lower_method\":\"a|b\"",
                         "\"lower_method\":\"a\\\"b\"", "\"lower_method\":\"\\u00e9t\\u00e9\"" };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
-        forge(s, P("f.jsonl"), "\"lower_method\":\"fibonacci/invnorm\"", m[i]);
+        forge(s, P("f.jsonl"), "\"lower_method\":\"fibonacci/diagdom\"", m[i]);
         merge_refused((const char *[]){ P("f.jsonl"), NULL }, "never writes", "f.jsonl");
     }
     forge(s, P("f.jsonl"), "\"upper_method\":\"fibonacci/polynomial\"", "\"upper_method\":\"\\u001b[2J\"");
@@ -202,7 +202,7 @@ START_TEST(test_numbers_are_checked)
 {
     const char *s = scale_shard();
     char *t0 = su_unsealed(s);
-    ck_assert(strstr(t0, "\"lower\":57,") && strstr(t0, "\"upper\":144,") && strstr(t0, "\"n\":300,"));
+    ck_assert(strstr(t0, "\"lower\":66,") && strstr(t0, "\"upper\":144,") && strstr(t0, "\"n\":300,"));
     free(t0);
     /* 3. null where a number is required */
     char *full = su_unsealed(s);
@@ -218,11 +218,11 @@ START_TEST(test_numbers_are_checked)
     forge(s, P("f.jsonl"), a, "\"upper_err\":null");
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "upper_err", "f.jsonl");
     /* 4. impossible records */
-    forge(s, P("f.jsonl"), "\"lower\":57,", "\"lower\":150,");   /* lower > upper, same instance */
+    forge(s, P("f.jsonl"), "\"lower\":66,", "\"lower\":150,");   /* lower > upper, same instance */
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "bracket one instance", "f.jsonl");
     forge(s, P("f.jsonl"), "\"upper\":144,", "\"upper\":400,");  /* upper > n */
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "above the instance", "f.jsonl");
-    forge(s, P("f.jsonl"), "\"lower\":57,", "\"lower\":0,");     /* 15. lower 0: named, not a fit error */
+    forge(s, P("f.jsonl"), "\"lower\":66,", "\"lower\":0,");     /* 15. lower 0: named, not a fit error */
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "lower end 0", "f.jsonl");
     snprintf(b, sizeof b, "\"upper_err\":0.5");
     forge(s, P("f.jsonl"), a, b);                                  /* error above eps */
@@ -455,7 +455,7 @@ START_TEST(test_shard_key)
     char *m = malloc(cap);
     ck_assert(m != NULL);
     snprintf(m, cap, "%s", t);
-    su_replace(m, cap, "\"lower\":57,", "\"lower\":58,");
+    su_replace(m, cap, "\"lower\":66,", "\"lower\":67,");
     su_reseal_key(P("f.jsonl"), m, "fedcba9876543210fedcba9876543210", 32);
     cli_expect_refused(dir, (const char *[]){ "merge", "--key", key, P("f.jsonl"), NULL }, 2, "not the shard key's", 60);
     su_reseal_key(P("f.jsonl"), m, "0123456789abcdef0123456789abcdef", 32);

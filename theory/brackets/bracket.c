@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "numerics/amat.h"
 #include "numerics/fps.h"
+#include "numerics/linalg.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
 
@@ -52,10 +54,27 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
         return AR_OK;
     }
     size_t mib;
-    ar_status st = bracket_stream_mib(&mib);
-    if (st == AR_OK)
+    int set;
+    ar_status st = env_size_opt("ATTNRANK_STREAM_MIB", 1, BRACKET_STREAM_MIB_MAX, &set, &mib);
+    if (st != AR_OK)
+        return st;
+    if (set) {                          /* the explicit override */
         *bytes = mib << 20;
-    return st;
+        return AR_OK;
+    }
+    /* memory decides: the image is held when it fits under the allocation bound
+     * (ATTNRANK_MAX_ALLOC_GB) and in half the machine's physical memory */
+    size_t lim;
+    if ((st = ar_max_alloc_read(&lim)) != AR_OK)
+        return st;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0) {
+        double half = 0.5 * (double)pages * (double)psz;
+        if (half < (double)lim)
+            lim = (size_t)half;
+    }
+    *bytes = lim;
+    return AR_OK;
 }
 
 void bracket_say(const bracket_opts_t *o, const char *fmt, ...)
@@ -200,6 +219,39 @@ size_t bracket_outer_order(const pointset_t *Q, size_t *order)
     return len;
 }
 
+ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
+                             const bracket_opts_t *o, bracket_t *out)
+{
+    bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", len);
+    size_t *rows = ar_calloc(len, sizeof *rows, "grown rows");
+    unsigned char *in = rows ? ar_calloc(A->m, 1, "grown row marks") : NULL;
+    if (!in) {
+        free(rows);
+        return AR_ENOMEM;
+    }
+    lower_cert_t lc;
+    ar_status st = lower_grow_cap(A, cand, len, eps, cap, &lc, rows);
+    if (st == AR_OK) {
+        size_t s0 = strcmp(lc.method, "trivial") ? lc.rank : 0;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        /* the grown rows first, then the other candidates in their order */
+        for (size_t t = 0; t < s0; t++)
+            in[rows[t]] = 1;
+        size_t q = s0;
+        for (size_t t = 0; t < len; t++)
+            if (!in[cand[t]])
+                rows[q++] = cand[t];
+        memcpy(cand, rows, len * sizeof *cand);
+        bracket_say(o, "lower: weighted test matrices beyond %zu rows", s0);
+        if ((st = lower_weighted_cap(A, cand, len, s0, eps, cap, &lc, NULL, NULL)) == AR_OK && lc.rank > out->lo.rank)
+            out->lo = lc;
+    }
+    free(rows);
+    free(in);
+    return st;
+}
+
 ar_status bracket_finish(bracket_t *out)
 {
     out->lower = out->lo.rank;
@@ -254,9 +306,36 @@ static double *make_logt(const smx_t *A, const pointset_t *K)
     return logt;
 }
 
-/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t. */
+/* Row orders of the certified factors, growth candidates of bracket_grow_lower: slot 0 the
+ * randomized factor's, slots 1..3 those of the full symeig, pchol and SVD factors (every one that
+ * certified a non-trivial rank: the growth runs over each, so that its result does not depend on
+ * which of them gave the upper end). */
+#define BRACKET_ORDERS 4
+typedef struct {
+    size_t *ord[BRACKET_ORDERS];
+    size_t len[BRACKET_ORDERS];
+} factor_orders_t;
+
+/* One full factorisation; the certified factor U (m x rank) in pivoted-QR row order into slot. */
+static ar_status full_one(const smx_t *A, upper_method_t method, const double *logt, double eps,
+                          upper_cert_t *c, bracket_t *out, factor_orders_t *fo, int slot)
+{
+    double *U = NULL, *V = NULL;
+    int want = fo && fo->ord[slot];
+    ar_status st = upper_certify(A, method, logt, eps, c, want ? &U : NULL, want ? &V : NULL);
+    if (st == AR_OK && U && c->rank > 0 && strcmp(c->method, "trivial") != 0)
+        fo->len[slot] = la_row_pivots(A->m, c->rank, U, fo->ord[slot]);
+    free(U);
+    free(V);
+    if (st == AR_OK)
+        take_upper(out, c);
+    return st;
+}
+
+/* The full factorisations (svd, symeig, pchol) under the policy of bracket_opts_t; fo (or NULL):
+ * the row orders of their certified factors (slots 1..3). */
 static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int rsvd_auto, double eps,
-                             const bracket_opts_t *o, bracket_t *out)
+                             const bracket_opts_t *o, bracket_t *out, factor_orders_t *fo)
 {
     ar_status st = AR_OK;
     int symeig_on = o->use_symeig > 0 || (o->use_symeig < 0 && !rsvd_auto);
@@ -267,16 +346,14 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
             return AR_ENOMEM;
         if (symeig_on) {
             bracket_say(o, "upper: symmetric eigendecomposition (n = %zu)", A->n);
-            if ((st = upper_symeig(A, logt, eps, &out->up_symeig)))
+            if ((st = full_one(A, UPPER_SYMEIG, logt, eps, &out->up_symeig, out, fo, 1)))
                 goto done;
-            take_upper(out, &out->up_symeig);
         }
         /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
         if (o->use_pchol > 0 || (pchol_on && strcmp(out->up.method, "symeig") != 0)) {
             bracket_say(o, "upper: pivoted Cholesky (n = %zu)", A->n);
-            if ((st = upper_pchol(A, logt, eps, &out->up_pchol)))
+            if ((st = full_one(A, UPPER_PCHOL, logt, eps, &out->up_pchol, out, fo, 2)))
                 goto done;
-            take_upper(out, &out->up_pchol);
         }
     }
     /* The truncated SVD: always when asked or for cross-attention; in auto
@@ -286,9 +363,8 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
     if (o->use_svd > 0 ||
         (o->use_svd < 0 && !rsvd_auto && (!self || bracket_svd_needed(A->n, logt, &out->up)))) {
         bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
-        if ((st = upper_svd(A, eps, &out->up_svd)))
+        if ((st = full_one(A, UPPER_SVD, NULL, eps, &out->up_svd, out, fo, 3)))
             goto done;
-        take_upper(out, &out->up_svd);
     }
 done:
     free(logt);
@@ -301,24 +377,45 @@ done:
  * rsvd's (on weighted sets rsym can be much better; on unweighted sets with a spread of
  * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
  * upper end.  out->rsvd describes the sketch of the better one. */
+static int has_multiplicities(const pointset_t *K)
+{
+    if (K->w)
+        for (size_t i = 0; i < K->n; i++)
+            if (!fmpz_is_one(K->w + i))
+                return 1;
+    return 0;
+}
+
 static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
-                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out)
+                               size_t max_sketch, const bracket_opts_t *o, bracket_t *out, size_t *order,
+                               size_t *order_len)
 {
     amat_t M;
     amat_memory(&M, A);
     rsvd_opts_t ro;
-    bracket_rsvd_opts(o, l0, 2, &ro);
+    bracket_rsvd_opts(o, l0, BRACKET_RSVD_POWER, &ro);
     ro.cap = o->lower_cap;
     ro.max_sketch = max_sketch;
     double *logt = NULL;
     ar_status st = AR_OK;
     rsvd_info_t info;
+    size_t len2 = 0;
+    *order_len = 0;
     if (self && !(logt = make_logt(A, K)))
         return AR_ENOMEM;
     /* bracket_svd_needed with a non-trivial certificate: n <= BRACKET_SVD_ALWAYS_N or log t spreads */
     upper_cert_t some = { .rank = 1, .method = "rsym" };
     int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
+    int sym_on = self;
+    if (self && o->one_random) {          /* one factorisation: rsym on weighted sets, rsvd otherwise */
+        if (has_multiplicities(K))
+            svd_first = 0;
+        else if (svd_first)
+            sym_on = 0;
+    }
     if (svd_first) {
+        ro.row_order = order;
+        ro.row_order_len = order_len;
         if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &info)))
             goto done;
         out->rsvd = info;
@@ -326,13 +423,32 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
         if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
             ro.cap = out->up_rsvd.rank;
     }
-    if (self) {
-        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info)))
+    if (sym_on) {
+        size_t *o2 = *order_len ? ar_calloc(A->m, sizeof *o2, "sketch row order") : order;
+        if (!o2) {
+            st = AR_ENOMEM;
             goto done;
+        }
+        ro.row_order = o2;
+        ro.row_order_len = &len2;
+        if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info))) {
+            if (o2 != order)
+                free(o2);
+            goto done;
+        }
         if (!svd_first || (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank))
             out->rsvd = info;
         else if (!strcmp(out->up_rsym.method, "rsym"))
             out->rsvd.exhausted = 0;        /* something randomized was certified */
+        if (o2 != order) {                  /* keep the order of the better certificate */
+            if (len2 && !strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank) {
+                memcpy(order, o2, len2 * sizeof *order);
+                *order_len = len2;
+            }
+            free(o2);
+        } else {
+            *order_len = len2;
+        }
         take_upper(out, &out->up_rsym);
     }
 done:
@@ -386,6 +502,8 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
 
     /* lower, first part: block test matrices on farthest-point prefixes (sizes the sketch) */
     size_t *order = NULL;
+    factor_orders_t fo;
+    memset(&fo, 0, sizeof fo);
     if (o->use_lower) {
         double t2 = clock_now();
         bracket_say(o, "lower: block test matrices on farthest-point rows");
@@ -415,13 +533,21 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     size_t l0 = bracket_sketch_size(out->lo.rank, o->lower_cap, r);
     if (rsvd_auto && 2 * l0 > r)
         rsvd_auto = rsvd_on = 0;
-    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out)))
+    int grow = o->use_lower && !o->no_grow;
+    for (int q = 0; grow && q < BRACKET_ORDERS; q++)
+        if (!(fo.ord[q] = ar_calloc(m, sizeof *fo.ord[q], "factor row order"))) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+    size_t scratch_len = 0;
+    if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out, fo.ord[0],
+                                       grow ? &fo.len[0] : &scratch_len)))
         goto done;
     if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
         rsvd_auto = 0;
     }
-    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out)))
+    if ((st = full_uppers(&A, K, self, rsvd_auto, eps, o, out, grow ? &fo : NULL)))
         goto done;
     out->seconds_upper = clock_now() - t3;
 
@@ -435,11 +561,17 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
+        /* growth over the rows of each certified factor (randomized or full) in pivoted-QR order */
+        for (int q = 0; q < BRACKET_ORDERS; q++)
+            if (fo.len[q] && (st = bracket_grow_lower(&A, fo.ord[q], fo.len[q], eps, ncap, o, out)))
+                goto done;
         out->seconds_lower += clock_now() - t2;
     }
     st = bracket_finish(out);
 
 done:
+    for (int q = 0; q < BRACKET_ORDERS; q++)
+        free(fo.ord[q]);
     free(order);
     smx_clear(&A);
     out->seconds = clock_now() - t0;

@@ -30,6 +30,8 @@ typedef struct {
                           self-attention when bracket_svd_needed says so; never when rsvd runs in auto */
     int use_symeig;    /* 1 = run, 0 = skip, -1 = auto (default): self-attention unless rsvd runs in auto */
     int use_lower;     /* 1 = run (default) */
+    int no_grow;       /* 1 = no growth over the rows of the certified factors (lower_grow_cap,
+                          lower_weighted_cap): blocks and nets only (tests); 0 (default) = grow */
     int use_pchol;     /* 1 = run, 0 = skip, -1 = auto (default): self-attention, only when symeig
                           certified nothing non-trivial (it never beat symeig on the goldens and costs
                           about a third of symeig's time) */
@@ -44,9 +46,14 @@ typedef struct {
                           probes above it are skipped (same result, less work) and the randomized
                           upper certificates seek only ranks below it */
     size_t stream_bytes;  /* the image is streamed in row blocks (never stored) when 8 m n exceeds this
-                             (0 = default: ATTNRANK_STREAM_MIB MiB, else 1 GiB); needs prec 0 and no
+                             (0 = default, bracket_stream_bytes: ATTNRANK_STREAM_MIB MiB when that is
+                             set, else when the image does not fit in memory); needs prec 0 and no
                              full factorisation forced */
     uint64_t seed;     /* sketch seed of rsvd (0 = RSVD_SEED) */
+    int one_random;    /* self-attention above BRACKET_RSVD_MIN_N: 1 = one randomized factorisation
+                          (rsym when the keys carry multiplicities, else rsvd when log t spreads and
+                          rsym when it does not; the ball route), 0 (default) = rsvd then rsym when
+                          log t spreads */
     bracket_progress_fn progress;   /* stage messages (NULL = quiet) */
     void *progress_ctx;
 } bracket_opts_t;
@@ -58,6 +65,8 @@ void bracket_opts_default(bracket_opts_t *o);
 /* max(m, n) above which the randomized upper certificate replaces the full
  * factorisations in auto mode (below, a full factorisation costs about 0.1 s). */
 #define BRACKET_RSVD_MIN_N 500
+/* Power iterations of the randomized factorisations (held and streamed alike). */
+#define BRACKET_RSVD_POWER 1
 /* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */
 #define BRACKET_STREAM_LOWER_ROWS 2048
 
@@ -66,15 +75,20 @@ void bracket_opts_default(bracket_opts_t *o);
 #define BRACKET_STREAM_MIB_MAX 1048576
 #define BRACKET_STREAM_MAX_N_MAX 16777216
 
-/* The default streaming threshold in MiB: ATTNRANK_STREAM_MIB, a decimal
- * integer in [1, BRACKET_STREAM_MIB_MAX], 1024 when unset; any other value
- * is AR_EINVAL with one line naming the variable and the range
- * (numerics/envvar.h).  The CLI checks it once at start-up. */
+/* ATTNRANK_STREAM_MIB, the explicit streaming threshold in MiB: a decimal
+ * integer in [1, BRACKET_STREAM_MIB_MAX], 1024 reported when unset (then
+ * memory decides, bracket_stream_bytes); any other value is AR_EINVAL with
+ * one line naming the variable and the range (numerics/envvar.h).  The CLI
+ * checks it once at start-up. */
 ar_status bracket_stream_mib(size_t *mib);
 
 /* *bytes = the streaming threshold in bytes of the image: o->stream_bytes
- * when set (see bracket_opts_t.stream_bytes), else bracket_stream_mib()
- * MiB (its AR_EINVAL for a bad value). */
+ * when set (see bracket_opts_t.stream_bytes); else ATTNRANK_STREAM_MIB MiB
+ * when that variable is set (an explicit override; AR_EINVAL for a bad
+ * value); else memory decides: the allocation bound ar_max_alloc_read()
+ * (ATTNRANK_MAX_ALLOC_GB, default 16 GiB; its AR_EINVAL for a bad value),
+ * or half the physical memory when that is smaller -- the image is held
+ * whenever it fits, streamed only when it does not. */
 ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes);
 /* Largest spread max log t - min log t for which symeig stands in for the SVD. */
 #define BRACKET_SVD_SPREAD 0.05

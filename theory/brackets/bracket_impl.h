@@ -29,6 +29,12 @@ void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_
 size_t bracket_outer_order(const pointset_t *Q, size_t *order);
 
 /* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
+/* The lower end grown over the rows cand[0..len) of a certified factor in pivoted-QR order
+ * (distinct rows of A; rewritten): block growth (lower_grow_cap), then weighted test matrices on
+ * the grown rows followed by the other candidates (lower_weighted_cap), both capped by cap; the
+ * larger certificate replaces out->lo when larger. */
+ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
+                             const bracket_opts_t *o, bracket_t *out);
 ar_status bracket_finish(bracket_t *out);
 
 #endif

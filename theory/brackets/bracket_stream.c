@@ -49,7 +49,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     out->prec = 53;
     bracket_set_trivial(out, m, n);
     double *rowerr = ar_calloc(m, sizeof *rowerr, "row error bounds");
-    size_t *order = NULL;
+    size_t *order = NULL, *qr_order = NULL;
     double *xs = NULL;
     smx_t R;
     memset(&R, 0, sizeof R);
@@ -114,11 +114,19 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
         out->seconds_lower += clock_now() - t1;
     }
 
-    /* upper: rsvd on the streamed matrix (one power iteration: each pass re-evaluates A) */
+    /* upper: rsvd on the streamed matrix (the power iterations of the held route, so that both give
+     * the same factors up to rounding) */
+    size_t qr_len = 0;
     if (o->use_rsvd != 0) {
         double t2 = clock_now();
         rsvd_opts_t ro;
-        bracket_rsvd_opts(o, bracket_sketch_size(out->lo.rank, o->lower_cap, r), 1, &ro);
+        bracket_rsvd_opts(o, bracket_sketch_size(out->lo.rank, o->lower_cap, r), BRACKET_RSVD_POWER, &ro);
+        if (o->use_lower && !(qr_order = ar_calloc(m, sizeof *qr_order, "sketch row order"))) {
+            st = AR_ENOMEM;
+            goto done;
+        }
+        ro.row_order = qr_order;
+        ro.row_order_len = &qr_len;
         if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &out->rsvd)))
             goto done;
         if (out->up_rsvd.rank > 0 && out->up_rsvd.rank < out->up.rank)
@@ -136,10 +144,23 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
+        /* greedy growth over the rows of the sketch's factors in pivoted-QR order, enclosed and held */
+        if (qr_len) {
+            smx_t R3;
+            if ((st = amat_rows(&M, qr_order, qr_len, &R3)))
+                goto done;
+            for (size_t t = 0; t < qr_len; t++)
+                qr_order[t] = t;
+            st = bracket_grow_lower(&R3, qr_order, qr_len, eps, ncap, o, out);
+            smx_clear(&R3);
+            if (st)
+                goto done;
+        }
         out->seconds_lower += clock_now() - t1;
     }
     st = bracket_finish(out);
 done:
+    free(qr_order);
     smx_clear(&R);
     free(order);
     free(xs);

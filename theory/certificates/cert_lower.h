@@ -77,4 +77,31 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
  * (same result when cap is a certified upper bound, as lower_blocks_cap). */
 ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out);
 
+/* Greedy growth over the candidate rows cand[0..ncand) (distinct; typically the pivoted-QR
+ * order of a sketch's factor rows, cert_rsvd.h rsvd_opts_t.row_order): in order, a candidate
+ * joins the set when the block test matrix of the grown set (blocks as lower_blocks_rows, ties
+ * to the earlier member) has an estimated eps ||M^{-1}||_inf below 1 - 1e-6 (LAPACK inverse;
+ * only a guide), up to min(ncand, n, cap) rows.  The grown set is then certified exactly as
+ * lower_blocks_rows certifies a given set (the last members dropped, at most 8 times, should the
+ * rigorous bound fail); the result is that certificate, or the trivial one.  How the set was
+ * found plays no part in its validity (proofs-notes/lower-certificates.md, 3.3).  cap as
+ * lower_blocks_cap.  rows_out (ncand entries, or NULL) receives the certified rows, in the
+ * order whose block test matrix was certified (out->rank of them).  O(ncand (|S| n + |S|^3)). */
+ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                         lower_cert_t *out, size_t *rows_out);
+
+/* Weighted test matrices (issue 24; proofs-notes/lower-certificates.md 3.3): the prefixes of
+ * cand[0..ncand) (distinct rows; typically the rows lower_grow_cap certified, first of them, then
+ * the other pivoted-QR candidates) longer than `first`, galloping (first + 2, + 4, ...) until one
+ * fails, then bisection; each prefix S is probed with W = Z / c, Z an approximate right inverse
+ * of A_S from iteratively reweighted least-norm steps (a guide only, one BLAS thread) and c >=
+ * ||Z||_r1 certified upward, so ||W||_r1 <= 1; M = A_S W (dgemm) with its rounding and the
+ * enclosure bounded, then Varah or the verified inverse norm as for the blocks (method
+ * "diagdom" or "invnorm").  The result is the largest certified prefix, or the trivial
+ * certificate.  cap as lower_blocks_cap.  rows_out (ncand entries) and w_out (ncand * n
+ * doubles: W^T, s x n column-major), or NULL, receive the certified rows and W.
+ * O(16 log(ncand) |S|^2 n). */
+ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, size_t first, double eps,
+                             size_t cap, lower_cert_t *out, size_t *rows_out, double *w_out);
+
 #endif

@@ -2,11 +2,13 @@
 #include "theory/certificates/cert_rsvd.h"
 
 #include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/clock.h"
+#include "numerics/blas_select.h"
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
 #include "numerics/rng.h"
@@ -14,7 +16,38 @@
 #define RSVD_LADDER 16      /* ranks per residual pass */
 #define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
 #define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
-#define RSVD_GUESS 10       /* ranks certified from the guess on in the first full pass */
+#define RSVD_GUESS 14       /* ranks certified from the guess on in the first full pass */
+
+/* The sketch's small factorisations (QR, SVD and eigendecomposition of tall l-column matrices,
+ * pivoted QR) run on one BLAS thread: LAPACK's results moved at rounding level with
+ * OPENBLAS_NUM_THREADS (a certified error in the 14th digit), and the numbers must not depend on
+ * the thread count.  The products with A (dgemm: each entry one thread's sum) keep every thread. */
+static ar_status orth1(size_t m, size_t l, double *Y)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_orth(m, l, Y);
+    blas_set_threads(th);
+    return st;
+}
+
+static ar_status svd1(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_svd(m, n, a, U, s, VT);
+    blas_set_threads(th);
+    return st;
+}
+
+static ar_status syev1(size_t n, const double *a, double **w, double **Z)
+{
+    int th = blas_get_threads();
+    blas_set_threads(1);
+    ar_status st = la_syev(n, a, w, Z);
+    blas_set_threads(th);
+    return st;
+}
 
 void rsvd_opts_default(rsvd_opts_t *o)
 {
@@ -55,11 +88,7 @@ ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t
                              size_t nk, double *err)
 {
     size_t m = M->m, n = M->n;
-    size_t b = M->blk ? M->blk : AMAT_DEFAULT_BLOCK_BYTES / (8 * n);
-    if (b < 16)
-        b = 16;
-    if (b > m)
-        b = m;
+    size_t b = amat_block_rows(M);
     double *cv = ar_calloc(kmax ? kmax : 1, sizeof *cv, "residual column sums");
     double *work = cv ? ar_calloc(b * n, sizeof *work, "residual block") : NULL;
     if (!work) {
@@ -75,56 +104,6 @@ ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t
     free(cv);
     free(work);
     return st;
-}
-
-/* Rank-l factors U (m x l), V (n x l) of the randomized range finder. */
-static ar_status sketch_factors(amat_t *M, size_t l, int q, uint64_t seed, const rsvd_opts_t *o, double **Uo,
-                                double **Vo)
-{
-    size_t m = M->m, n = M->n;
-    *Uo = *Vo = NULL;
-    double *Om = ar_calloc(n * l, sizeof *Om, "sketch Omega");
-    double *Y = Om ? ar_calloc(m * l, sizeof *Y, "sketch Y") : NULL;
-    if (!Y) {
-        free(Om);
-        return AR_ENOMEM;
-    }
-    rng_t r;
-    rng_init(&r, seed);
-    for (size_t t = 0; t < n * l; t++)
-        Om[t] = rng_normal(&r);
-    ar_status st = amat_mul(M, l, Om, Y);                  /* Om is reused as the n x l Z below */
-    for (int it = 0; it < q && st == AR_OK; it++) {
-        say(o, "rsvd: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
-        if ((st = la_orth(m, l, Y)) || (st = amat_tmul(M, l, Y, Om)) || (st = la_orth(n, l, Om)))
-            break;
-        st = amat_mul(M, l, Om, Y);
-    }
-    if (st == AR_OK && (st = la_orth(m, l, Y)) == AR_OK)
-        st = amat_tmul(M, l, Y, Om);                       /* Om = A^T Q = B^T */
-    double *Uz = NULL, *s = NULL, *WT = NULL;
-    if (st == AR_OK)
-        st = la_svd(n, l, Om, &Uz, &s, &WT);               /* B^T = Uz diag(s) WT */
-    free(Om);
-    if (st != AR_OK) {
-        free(Y); free(Uz); free(s); free(WT);
-        return st;
-    }
-    /* A ~ Q B = (Q WT^T diag(s)) Uz^T */
-    double *U = ar_calloc(m * l, sizeof *U, "sketch U");
-    if (!U) {
-        free(Y); free(Uz); free(s); free(WT);
-        return AR_ENOMEM;
-    }
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)l, (int)l, 1.0, Y, (int)m, WT, (int)l, 0.0, U,
-                (int)m);
-    for (size_t c = 0; c < l; c++)
-        for (size_t i = 0; i < m; i++)
-            U[i + c * m] *= s[c];
-    free(Y); free(s); free(WT);
-    *Uo = U;
-    *Vo = Uz;
-    return AR_OK;
 }
 
 /* X <- diag(f) X (n x l), f = t or 1/t. */
@@ -145,76 +124,157 @@ static ar_status sym_apply(amat_t *M, size_t l, const double *t, double *X, doub
     return st;
 }
 
-/* Rank-l factors of the randomized eigendecomposition of S = T A T^{-1} (self-attention,
- * upper-certificates.md section 3): Y = S^{q+1} Omega with re-orthonormalisation, Q = orth(Y),
- * C = Q^T S Q symmetrised, C = W Lambda W^T, Z = Q W (eigenvalues descending), U = T^{-1} Z Lambda,
- * V = T Z.  q + 2 passes over A. */
-static ar_status sym_factors(amat_t *M, const double *t, size_t l, int q, uint64_t seed, const rsvd_opts_t *o,
-                             double **Uo, double **Vo)
+/* The range found so far: Q (rows x l, orthonormal columns; rows = m for rsvd, n for rsym) and
+ * P = A^T Q (rsvd, n x l) or P = S Q (rsym, n x l).  Extending it by more columns reuses every
+ * product already made (issue 24: a sketch that is too small is extended, never redrawn). */
+typedef struct {
+    size_t rows, l;
+    double *Q, *P;
+} sketch_t;
+
+static void sketch_clear(sketch_t *sk)
 {
-    size_t n = M->n;
-    *Uo = *Vo = NULL;
-    double *X = ar_calloc(n * l, sizeof *X, "sketch X");
-    double *Y = X ? ar_calloc(n * l, sizeof *Y, "sketch Y") : NULL;
-    if (!Y) {
-        free(X);
+    free(sk->Q);
+    free(sk->P);
+    memset(sk, 0, sizeof *sk);
+}
+
+/* Y (rows x c) <- Y - Q (Q^T Y): the part of Y outside the range found so far. */
+static ar_status deflate(const sketch_t *sk, size_t c, double *Y)
+{
+    if (sk->l == 0)
+        return AR_OK;
+    double *T = ar_calloc(sk->l * c, sizeof *T, "sketch projection");
+    if (!T)
+        return AR_ENOMEM;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)sk->l, (int)c, (int)sk->rows, 1.0, sk->Q,
+                (int)sk->rows, Y, (int)sk->rows, 0.0, T, (int)sk->l);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)sk->rows, (int)c, (int)sk->l, -1.0, sk->Q,
+                (int)sk->rows, T, (int)sk->l, 1.0, Y, (int)sk->rows);
+    free(T);
+    return AR_OK;
+}
+
+/* Extend the range to lnew columns: c = lnew - l new Gaussian columns (seed), the power
+ * iterations of HMT Algorithm 4.4 on them (rsvd: Y = (A A^T)^q A Omega; rsym: Y = S^{q+1} Omega),
+ * kept orthogonal to the columns found before (deflated before each orthonormalisation, twice at
+ * the end), then P's new columns.  For the first sketch (l = 0) this is exactly the range finder
+ * of one sketch of lnew columns.  Cost (2q + 2) (rsvd) or (q + 2) (rsym) products with c columns. */
+static ar_status sketch_extend(amat_t *M, const double *t, sketch_t *sk, size_t lnew, int q, uint64_t seed,
+                               const rsvd_opts_t *o)
+{
+    size_t m = M->m, n = M->n, rows = t ? n : m, c = lnew - sk->l;
+    double *Om = ar_calloc(n * c, sizeof *Om, "sketch Omega");
+    double *Y = Om ? ar_calloc(rows * c, sizeof *Y, "sketch Y") : NULL;
+    size_t lim = ar_max_alloc() / sizeof(double);     /* realloc: the allocation bound checked here */
+    double *Q2 = Y && rows * lnew <= lim && n * lnew <= lim ? realloc(sk->Q, rows * lnew * sizeof *Q2) : NULL;
+    if (Q2)
+        sk->Q = Q2;
+    double *P2 = Q2 ? realloc(sk->P, n * lnew * sizeof *P2) : NULL;
+    if (P2)
+        sk->P = P2;
+    if (!P2) {
+        free(Om);
+        free(Y);
+        if (Y)
+            ar_error_set("rsvd: out of memory extending the sketch to %zu columns", lnew);
         return AR_ENOMEM;
     }
+    sk->rows = rows;
     rng_t r;
     rng_init(&r, seed);
-    for (size_t k = 0; k < n * l; k++)
-        X[k] = rng_normal(&r);
-    ar_status st = sym_apply(M, l, t, X, Y);
+    for (size_t k = 0; k < n * c; k++)
+        Om[k] = rng_normal(&r);
+    ar_status st = t ? sym_apply(M, c, t, Om, Y) : amat_mul(M, c, Om, Y);
     for (int it = 0; it < q && st == AR_OK; it++) {
-        say(o, "rsym: power iteration %zu of %zu", (size_t)it + 1, (size_t)q);
-        if ((st = la_orth(n, l, Y)))
+        say(o, t ? "rsym: power iteration %zu of %zu" : "rsvd: power iteration %zu of %zu", (size_t)it + 1,
+            (size_t)q);
+        if ((st = deflate(sk, c, Y)) || (st = orth1(rows, c, Y)))
             break;
-        memcpy(X, Y, n * l * sizeof *X);
-        st = sym_apply(M, l, t, X, Y);
-    }
-    double *C = NULL, *lam = NULL, *W = NULL;
-    if (st == AR_OK && (st = la_orth(n, l, Y)) == AR_OK) {
-        memcpy(X, Y, n * l * sizeof *X);          /* X = Q */
-        double *SQ = ar_calloc(n * l, sizeof *SQ, "sketch SQ");
-        C = SQ ? ar_calloc(l * l, sizeof *C, "sketch C") : NULL;
-        if (!C) {
-            free(SQ);
-            st = AR_ENOMEM;
-        } else {
-            double *Xt = ar_calloc(n * l, sizeof *Xt, "sketch scratch");
-            if (!Xt) {
-                st = AR_ENOMEM;
-            } else {
-                memcpy(Xt, X, n * l * sizeof *Xt);
-                st = sym_apply(M, l, t, Xt, SQ);
-                free(Xt);
-            }
-            if (st == AR_OK) {
-                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)l, (int)l, (int)n, 1.0, X, (int)n, SQ,
-                            (int)n, 0.0, C, (int)l);
-                for (size_t a = 0; a < l; a++)
-                    for (size_t b = a + 1; b < l; b++)
-                        C[a + b * l] = C[b + a * l] = 0.5 * (C[a + b * l] + C[b + a * l]);
-                st = la_syev(l, C, &lam, &W);
-            }
-            free(SQ);
+        if (t) {
+            memcpy(Om, Y, n * c * sizeof *Om);
+            st = sym_apply(M, c, t, Om, Y);
+        } else if ((st = amat_tmul(M, c, Y, Om)) == AR_OK && (st = orth1(n, c, Om)) == AR_OK) {
+            st = amat_mul(M, c, Om, Y);
         }
     }
-    free(C);
-    if (st != AR_OK) {
-        free(X); free(Y); free(lam); free(W);
-        return st;
+    if (st == AR_OK && (st = deflate(sk, c, Y)) == AR_OK && (st = orth1(rows, c, Y)) == AR_OK && sk->l > 0 &&
+        (st = deflate(sk, c, Y)) == AR_OK)
+        st = orth1(rows, c, Y);                          /* re-orthogonalised against the old columns */
+    if (st == AR_OK) {
+        memcpy(sk->Q + rows * sk->l, Y, rows * c * sizeof *Y);
+        if (t) {
+            memcpy(Om, Y, n * c * sizeof *Om);
+            st = sym_apply(M, c, t, Om, sk->P + n * sk->l); /* P = S Q */
+        } else {
+            st = amat_tmul(M, c, Y, sk->P + n * sk->l);     /* P = A^T Q = B^T */
+        }
     }
-    /* Z = Q W with the columns in descending eigenvalue order (la_syev: ascending) */
-    double *Wd = ar_calloc(l * l, sizeof *Wd, "sketch W");
-    if (!Wd) {
-        free(X); free(Y); free(lam); free(W);
+    if (st == AR_OK)
+        sk->l = lnew;
+    free(Om);
+    free(Y);
+    return st;
+}
+
+/* Rank-l factors U (m x l), V (n x l) of the randomized range finder from its range:
+ * B^T = P = Uz diag(s) WT, A ~ Q B = (Q WT^T diag(s)) Uz^T. */
+static ar_status svd_factors(const sketch_t *sk, size_t m, size_t n, double **Uo, double **Vo)
+{
+    size_t l = sk->l;
+    *Uo = *Vo = NULL;
+    double *Uz = NULL, *s = NULL, *WT = NULL;
+    ar_status st = svd1(n, l, sk->P, &Uz, &s, &WT);
+    if (st != AR_OK)
+        return st;
+    double *U = ar_calloc(m * l, sizeof *U, "sketch U");
+    if (!U) {
+        free(Uz); free(s); free(WT);
         return AR_ENOMEM;
     }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)m, (int)l, (int)l, 1.0, sk->Q, (int)m, WT, (int)l, 0.0,
+                U, (int)m);
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < m; i++)
+            U[i + c * m] *= s[c];
+    free(s); free(WT);
+    *Uo = U;
+    *Vo = Uz;
+    return AR_OK;
+}
+
+/* Rank-l factors of the randomized eigendecomposition of S = T A T^{-1} (self-attention,
+ * upper-certificates.md section 3) from its range: C = Q^T S Q symmetrised, C = W Lambda W^T,
+ * Z = Q W (eigenvalues descending), U = T^{-1} Z Lambda, V = T Z. */
+static ar_status sym_factors(const sketch_t *sk, const double *t, size_t n, double **Uo, double **Vo)
+{
+    size_t l = sk->l;
+    *Uo = *Vo = NULL;
+    double *C = ar_calloc(l * l, sizeof *C, "sketch C");
+    if (!C)
+        return AR_ENOMEM;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)l, (int)l, (int)n, 1.0, sk->Q, (int)n, sk->P, (int)n,
+                0.0, C, (int)l);
+    for (size_t a = 0; a < l; a++)
+        for (size_t b = a + 1; b < l; b++)
+            C[a + b * l] = C[b + a * l] = 0.5 * (C[a + b * l] + C[b + a * l]);
+    double *lam = NULL, *W = NULL;
+    ar_status st = syev1(l, C, &lam, &W);
+    free(C);
+    if (st != AR_OK)
+        return st;
+    double *Wd = ar_calloc(l * l, sizeof *Wd, "sketch W");
+    double *X = Wd ? ar_calloc(n * l, sizeof *X, "sketch U") : NULL;
+    double *Y = X ? ar_calloc(n * l, sizeof *Y, "sketch V") : NULL;
+    if (!Y) {
+        free(Wd); free(X); free(lam); free(W);
+        return AR_ENOMEM;
+    }
+    /* Z = Q W with the columns in descending eigenvalue order (la_syev: ascending) */
     for (size_t c = 0; c < l; c++)
         memcpy(Wd + c * l, W + (l - 1 - c) * l, l * sizeof *Wd);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)l, (int)l, 1.0, X, (int)n, Wd, (int)l, 0.0, Y,
-                (int)n);                           /* Y = Z */
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)l, (int)l, 1.0, sk->Q, (int)n, Wd, (int)l,
+                0.0, Y, (int)n);                           /* Y = Z */
     for (size_t c = 0; c < l; c++) {
         double lc = lam[l - 1 - c];
         for (size_t i = 0; i < n; i++) {
@@ -294,7 +354,7 @@ static size_t ladder(size_t from, size_t top, size_t *ks)
  * then ladders above the largest refuted rank and the ranks between refuted and certified. */
 static ar_status search(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
                         const size_t *ks0, size_t nk0, const rsvd_opts_t *o, size_t *hi, double *best,
-                        rsvd_info_t *info)
+                        rsvd_info_t *info, int max_passes, size_t *lo_out)
 {
     unsigned char *state = ar_calloc(l + 1, 1, "rank states");
     double *errk = state ? ar_calloc(l + 1, sizeof *errk, "rank errors") : NULL;
@@ -311,12 +371,14 @@ static ar_status search(amat_t *M, const double *U, const double *V, size_t l, s
     } else {
         nk = ladder(1, top, ks);
     }
-    for (;;) {
+    for (int pass = 1;; pass++) {
         if (o)
             say(o, "upper: certifying %zu ranks from %zu", nk, ks[0]);
         if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info)))
             break;
-        if (*hi > 0 && *hi - lo <= 1)
+        if (lo_out)
+            *lo_out = lo;
+        if (*hi > 0 && (*hi - lo <= 1 || (max_passes > 0 && pass >= max_passes)))
             break;
         if (*hi > 0) {
             nk = between(lo, *hi, ks);
@@ -377,18 +439,35 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
             if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
                 double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
                 double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
-                double want = 1.3 * kstar + 16;
-                *next = want < 2.0 * (double)l ? 2 * l : want > 4.0 * (double)l ? 4 * l : (size_t)want;
+                double want = 1.15 * kstar + 24;
+                *next = want > 4.0 * (double)l ? 4 * l : (size_t)want;
             }
         } else if (st == AR_OK) {
             double best;
-            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch);
+            /* two passes: the sample's least certified rank is then within 2 of its largest
+             * refuted one lo, the guess is lo + 1, and the first full pass probes from lo up
+             * (every rank to guess + 5: lo is refuted there too, the full maximum being larger) */
+            size_t lo = 0;
+            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch, 2, &lo);
+            if (st == AR_OK && *guess > lo + 1)
+                *guess = lo + 1;             /* the least rank not refuted on the sample */
         }
         smx_clear(&R);
     }
     free(rows);
     free(Us);
     return st;
+}
+
+/* Size of the next sketch from the sample's prediction `next` (the sample's extrapolated rank,
+ * issue 24: extended, so a modest step costs no redrawn work) and the current size l. */
+static size_t next_size(size_t l, size_t next, size_t lmax)
+{
+    size_t lo = l + (l / 8 > 16 ? l / 8 : 16);
+    size_t want = next > lo ? next : lo;
+    if (want > 4 * l)
+        want = 4 * l;
+    return want < lmax ? want : lmax;
 }
 
 /* upper_rsvd (t NULL) and upper_rsym (t the scaling of S = T A T^{-1}). */
@@ -406,6 +485,8 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
         info = &inf0;
     memset(info, 0, sizeof *info);
     memset(out, 0, sizeof *out);
+    if (o->row_order)
+        *o->row_order_len = 0;
     if (!M || M->m == 0 || M->n == 0 || (!M->A && !M->S)) {
         ar_error_set("upper_rsvd: empty or missing matrix");
         return AR_EINVAL;
@@ -430,6 +511,13 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     if (l > lmax)
         l = lmax;
     ar_status st = AR_OK;
+    sketch_t sk;
+    memset(&sk, 0, sizeof sk);
+    /* one BLAS thread throughout: the products with A run on attnrank's own fixed threads
+     * (amat.h, resid.h), the small products and factorisations on this one, so that the factors
+     * and every certified number do not depend on OPENBLAS_NUM_THREADS */
+    int th = blas_get_threads();
+    blas_set_threads(1);
     while (r > 1) {
         info->rounds++;
         info->sketch = l;
@@ -437,27 +525,33 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
             (size_t)info->rounds);
         double *U, *V;
         uint64_t seed = o->seed + (uint64_t)info->rounds - 1;
-        if ((st = t ? sym_factors(M, t, l, o->power, seed, o, &U, &V)
-                    : sketch_factors(M, l, o->power, seed, o, &U, &V)))
+        if ((st = sketch_extend(M, t, &sk, l, o->power, seed, o)))
+            break;
+        if ((st = t ? sym_factors(&sk, t, n, &U, &V) : svd_factors(&sk, m, n, &U, &V)))
             break;
         size_t top = l < r ? l : r - 1, guess = 0, hi = 0, next = 2 * l;
         if (o->cap > 1 && top > o->cap - 1)
             top = o->cap - 1;                    /* ranks >= cap add nothing to the caller */
         double best = INFINITY;
         /* no rank certified on the sample rows: the whole matrix cannot do better (its bound is a
-         * maximum over more rows), so the next sketch is drawn without a full residual pass.
+         * maximum over more rows), so the sketch is extended without a full residual pass.
          * Otherwise the first full pass probes the guess and ranks spread above it (the sample
          * maximum underestimates the full one), later passes the ranks in between. */
         if ((st = sample_guess(M, U, V, l, top, eps, &guess, &next)) == AR_OK && guess > 0) {
-            static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 5, 8, 12, 17, 24, 33 };
+            static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22, 28, 36 };
             size_t ks0[RSVD_GUESS], nk0 = 0;
-            for (size_t t = 0; t < RSVD_GUESS; t++) {
-                size_t k = guess - 1 + off[t] * (guess > 200 ? guess / 100 : 1);
+            for (size_t j = 0; j < RSVD_GUESS; j++) {
+                /* every rank up to guess + 5, then spread (scaled above 200) */
+                size_t k = guess - 1 + (off[j] <= 6 ? off[j] : off[j] * (guess > 200 ? guess / 100 : 1));
                 if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
                     ks0[nk0++] = k;
             }
-            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info);
+            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info, 0, NULL);
+            if (st == AR_OK && hi == 0)
+                next = l + l / 4;               /* the sample promised more than A gave */
         }
+        if (st == AR_OK && hi > 0 && o->row_order)
+            *o->row_order_len = la_row_pivots(m, hi, U, o->row_order);
         free(U);
         free(V);
         if (st)
@@ -472,8 +566,10 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
             info->exhausted = o->max_sketch && lmax == o->max_sketch && lmax < r;
             break;
         }
-        l = next > l && next < lmax ? next : lmax;
+        l = next_size(l, next, lmax);
     }
+    sketch_clear(&sk);
+    blas_set_threads(th);
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;
     return st;

@@ -13,7 +13,9 @@
  * Search: a geometric ladder of k in one pass, then the integers between
  * the last failing and the first certified rung (further passes), so that
  * the certified rank k has k - 1 observed to fail (as upper_certify); when
- * k = l fails, the sketch is redrawn with 2l columns (up to min(m, n)).
+ * k = l fails, the sketch is extended (new Gaussian columns, power-iterated
+ * and kept orthogonal to the range already found; every product made so far
+ * is kept) to the size the row sample predicts (up to min(m, n)).
  * A is visited through numerics/amat.h: held in memory or streamed in row
  * blocks, in O((m + n) l + block) memory. */
 #ifndef ATTNRANK_THEORY_CERT_RSVD_H
@@ -37,6 +39,11 @@ typedef struct {
                                    are sought, and sketches never exceed cap + 16 columns */
     size_t max_sketch;          /* largest sketch (0 = min(m, n)); beyond it the result is trivial and
                                    info->exhausted is set (the caller may factor A fully instead) */
+    size_t *row_order;          /* out, or NULL: when a rank k is certified, the rows of A in pivoted-QR
+                                   order (dgeqp3) of the certified factor's rows U_k (m x k): the first
+                                   min(m, k) pivots, candidates for the lower certificate (cert_lower.h,
+                                   lower_grow); m entries */
+    size_t *row_order_len;      /* out with row_order: the entries written (0 when nothing certified) */
     rsvd_progress_fn progress;  /* stage messages, or NULL */
     void *progress_ctx;
 } rsvd_opts_t;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "numerics/blas_select.h"
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
 
@@ -172,6 +173,23 @@ static int valid_smx(const smx_t *A, const char *who)
     return 1;
 }
 
+/* build_factors on one BLAS thread when min(m, n) <= UPPER_ONE_THREAD_N (at most a few tenths of
+ * a second): the factors, and so the certified numbers, then do not depend on
+ * OPENBLAS_NUM_THREADS (LAPACK's and OpenBLAS's results move at rounding level with it); larger
+ * full factorisations (forced, or high relative ranks) keep every thread. */
+#define UPPER_ONE_THREAD_N 500
+static ar_status build_factors_det(const smx_t *A, upper_method_t method, const double *logt, double **Ua,
+                                   double **Va, size_t *kmax, int *applies)
+{
+    size_t r = A->m < A->n ? A->m : A->n;
+    int th = blas_get_threads();
+    if (r <= UPPER_ONE_THREAD_N)
+        blas_set_threads(1);
+    ar_status st = build_factors(A, method, logt, Ua, Va, kmax, applies);
+    blas_set_threads(th);
+    return st;
+}
+
 ar_status upper_certify(const smx_t *A, upper_method_t method, const double *logt, double eps,
                         upper_cert_t *out, double **U, double **V)
 {
@@ -203,7 +221,7 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
     double *Ua, *Va;
     size_t kmax;
     int applies;
-    ar_status st = build_factors(A, method, logt, &Ua, &Va, &kmax, &applies);
+    ar_status st = build_factors_det(A, method, logt, &Ua, &Va, &kmax, &applies);
     if (st != AR_OK)
         return st;
     if (!applies) {
@@ -278,7 +296,7 @@ ar_status upper_candidate(const smx_t *A, upper_method_t method, const double *l
     double *Ua, *Va;
     size_t kmax;
     int applies;
-    ar_status st = build_factors(A, method, logt, &Ua, &Va, &kmax, &applies);
+    ar_status st = build_factors_det(A, method, logt, &Ua, &Va, &kmax, &applies);
     if (st != AR_OK)
         return st;
     if (!applies) {

@@ -12,6 +12,7 @@
 #include <flint/fmpz.h>
 #include "testutil.h"
 #include "numerics/rng.h"
+#include "numerics/blas_select.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/bracket.h"
@@ -407,6 +408,128 @@ START_TEST(test_stream_matches_memory)
 }
 END_TEST
 
+
+/* Cross-attention in the 3-ball-like cube above BRACKET_RSVD_MIN_N points (the randomized factors
+ * and the growth of the lower certificate over their pivoted-QR rows): the same bracket and
+ * certificates with 1 and 2 BLAS threads, the certified numbers equal to rounding level (attnrank's
+ * own two threads split the residual rows in a fixed way); the lower end is never above the
+ * truncated SVD's upper end. */
+START_TEST(test_dense_threads_and_svd)
+{
+    test_rng_init(test_seed() + 43);
+    size_t m = 640, n = 610, d = 3;
+    pointset_t Q = { 0 }, K = { 0 };
+    ck_assert_int_eq(pointset_init(&Q, m, d), AR_OK);
+    ck_assert_int_eq(pointset_init(&K, n, d), AR_OK);
+    for (size_t i = 0; i < m * d; i++)
+        Q.x[i] = 1.2 * test_unif() - 0.6;
+    for (size_t i = 0; i < n * d; i++)
+        K.x[i] = 1.2 * test_unif() - 0.6;
+    int saved = blas_get_threads();
+    bracket_t b1, b2, bs;
+    blas_set_threads(1);
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, NULL, &b1), AR_OK);
+    blas_set_threads(2);
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, NULL, &b2), AR_OK);
+    blas_set_threads(saved);
+    ck_assert_str_eq(b1.status, "certified");
+    ck_assert_str_eq(b1.up.method, "rsvd");
+    ck_assert_uint_eq(b1.lower, b2.lower);
+    ck_assert_uint_eq(b1.upper, b2.upper);
+    ck_assert_str_eq(b1.lo.method, b2.lo.method);
+    /* the certified numbers are the same bits: OpenBLAS 0.3.21's dgemm sums some shapes (n x l
+     * products with K = n) differently with 1 and 2 threads (measured), so the products with A and
+     * the residual chains run on attnrank's fixed threads with one BLAS thread each, and the rest of
+     * the randomized search on one BLAS thread (amat.h, resid.h, cert_rsvd.c) */
+    ck_assert_msg(b1.lo.invnorm == b2.lo.invnorm && b1.up.err == b2.up.err,
+                  "threads 1 vs 2: invnorm %a vs %a, err %a vs %a", b1.lo.invnorm, b2.lo.invnorm, b1.up.err, b2.up.err);
+    bracket_opts_t o;
+    /* streamed alike (row blocks evaluated on every pass) */
+    bracket_t s1, s2;
+    bracket_opts_default(&o);
+    o.stream_bytes = 1 << 20;
+    blas_set_threads(1);
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &s1), AR_OK);
+    blas_set_threads(2);
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &s2), AR_OK);
+    blas_set_threads(saved);
+    ck_assert(s1.streamed && s2.streamed);
+    ck_assert_msg(s1.lower == s2.lower && s1.upper == s2.upper && s1.lo.invnorm == s2.lo.invnorm &&
+                  s1.up.err == s2.up.err, "streamed, threads 1 vs 2: [%zu, %zu] %a %a vs [%zu, %zu] %a %a", s1.lower,
+                  s1.upper, s1.lo.invnorm, s1.up.err, s2.lower, s2.upper, s2.lo.invnorm, s2.up.err);
+    /* the full factorisations up to 500 rows run on one BLAS thread: the same bits too */
+    pointset_t Qs = { 0 }, Ks = { 0 };
+    ck_assert_int_eq(pointset_init(&Qs, 300, d), AR_OK);
+    ck_assert_int_eq(pointset_init(&Ks, 280, d), AR_OK);
+    memcpy(Qs.x, Q.x, 300 * d * sizeof *Qs.x);
+    memcpy(Ks.x, K.x, 280 * d * sizeof *Ks.x);
+    blas_set_threads(1);
+    ck_assert_int_eq(bracket_compute(&Qs, &Ks, 20.0, 0.1, NULL, &s1), AR_OK);
+    blas_set_threads(2);
+    ck_assert_int_eq(bracket_compute(&Qs, &Ks, 20.0, 0.1, NULL, &s2), AR_OK);
+    blas_set_threads(saved);
+    ck_assert_str_eq(s1.up.method, "svd");
+    ck_assert_msg(s1.lower == s2.lower && s1.upper == s2.upper && s1.lo.invnorm == s2.lo.invnorm &&
+                  s1.up.err == s2.up.err, "full SVD, threads 1 vs 2: [%zu, %zu] %a %a vs [%zu, %zu] %a %a", s1.lower,
+                  s1.upper, s1.lo.invnorm, s1.up.err, s2.lower, s2.upper, s2.lo.invnorm, s2.up.err);
+    pointset_clear(&Qs);
+    pointset_clear(&Ks);
+    bracket_opts_default(&o);
+    o.use_svd = 1;
+    o.use_rsvd = 0;
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &bs), AR_OK);
+    ck_assert_uint_le(b1.lower, bs.upper);
+    /* the growth candidates differ (randomized vs SVD factors): compared without growth */
+    bracket_t bn;
+    o.no_grow = 1;
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &bn), AR_OK);
+    ck_assert_uint_ge(b1.lower, bn.lower);
+    printf("dense threads: [%zu, %zu] (svd-only bracket [%zu, %zu])\n", b1.lower, b1.upper, bs.lower, bs.upper);
+    pointset_clear(&Q);
+    pointset_clear(&K);
+}
+END_TEST
+
+/* The memory rule: with ATTNRANK_STREAM_MIB unset, the image is streamed exactly when it does not
+ * fit under ATTNRANK_MAX_ALLOC_GB; a bound below 8 m n forces streaming and the bracket equals the
+ * in-memory one. */
+START_TEST(test_stream_memory_rule)
+{
+    test_rng_init(test_seed() + 47);
+    size_t m = 1200, n = 300, d = 3;
+    pointset_t Q = { 0 }, K = { 0 };
+    ck_assert_int_eq(pointset_init(&Q, m, d), AR_OK);
+    ck_assert_int_eq(pointset_init(&K, n, d), AR_OK);
+    for (size_t i = 0; i < m * d; i++)
+        Q.x[i] = 2 * test_unif() - 1;
+    for (size_t i = 0; i < n * d; i++)
+        K.x[i] = 2 * test_unif() - 1;
+    const char *old_mib = getenv("ATTNRANK_STREAM_MIB"), *old_gb = getenv("ATTNRANK_MAX_ALLOC_GB");
+    char *keep_mib = old_mib ? strdup(old_mib) : NULL, *keep_gb = old_gb ? strdup(old_gb) : NULL;
+    unsetenv("ATTNRANK_STREAM_MIB");
+    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    bracket_t bm, bs;
+    ck_assert_int_eq(bracket_compute(&Q, &K, 6.0, 0.15, NULL, &bm), AR_OK);
+    setenv("ATTNRANK_MAX_ALLOC_GB", "0.0025", 1);        /* 2.68 MB < 8 m n = 2.88 MB */
+    ar_status st = bracket_compute(&Q, &K, 6.0, 0.15, NULL, &bs);
+    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    if (keep_mib)
+        setenv("ATTNRANK_STREAM_MIB", keep_mib, 1);
+    if (keep_gb)
+        setenv("ATTNRANK_MAX_ALLOC_GB", keep_gb, 1);
+    free(keep_mib);
+    free(keep_gb);
+    ck_assert_msg(st == AR_OK, "streamed under the small bound: %s", ar_error_get());
+    ck_assert_int_eq(bm.streamed, 0);
+    ck_assert_int_eq(bs.streamed, 1);
+    ck_assert_str_eq(bm.status, "certified");
+    ck_assert_uint_eq(bs.upper, bm.upper);
+    ck_assert_uint_eq(bs.lower, bm.lower);
+    pointset_clear(&Q);
+    pointset_clear(&K);
+}
+END_TEST
+
 Suite *suite_bracket(void)
 {
     Suite *s = suite_create("bracket");
@@ -418,6 +541,8 @@ Suite *suite_bracket(void)
     tcase_add_test(tc, test_offset_invariance);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_stream_matches_memory);
+    tcase_add_test(tc, test_dense_threads_and_svd);
+    tcase_add_test(tc, test_stream_memory_rule);
     suite_add_tcase(s, tc);
     return s;
 }

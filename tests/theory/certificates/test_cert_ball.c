@@ -3,6 +3,7 @@
  * certificate against the dense enclosure, the tensor-Chebyshev bound
  * against an explicit B, bracket_compute_ball and its figure at beta 3000. */
 #include <check.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
@@ -30,7 +31,11 @@ static void expand(const pointset_t *P, pointset_t *E)
 
 START_TEST(test_multiplicity_lemma)
 {
-    /* dense weighted disk, 24 distinct points, weights up to e^6 */
+    /* dense weighted disk, 24 distinct points, weights up to e^6.  The eps-rank of the compressed
+     * and expanded matrices is the same (proofs-notes/multiplicities.md), and every certificate on
+     * the expansion's distinct rows is one on the compressed matrix; the growth over the rows of
+     * the certified factors runs on both (full factors on the 24 rows, randomized on the 1608), so
+     * the compressed bracket must certify what the expansion does: the same bracket. */
     ball_spec_t s;
     ball_spec_default(&s, BALL_DENSE, 2, 12.0);
     s.rho0 = 0.0;
@@ -51,6 +56,8 @@ START_TEST(test_multiplicity_lemma)
                   "compressed [%zu, %zu] vs expanded (%zu rows) [%zu, %zu]", bc.lower, bc.upper, E.n,
                   be.lower, be.upper);
     ck_assert(bc.lower >= 2);
+    printf("multiplicity lemma: compressed %zu rows [%zu, %zu] (%s), expanded %zu rows [%zu, %zu] (%s)\n", P.n,
+           bc.lower, bc.upper, bc.lo.method, E.n, be.lower, be.upper, be.lo.method);
     /* the ball engine agrees */
     bracket_t bb;
     ck_assert_int_eq(bracket_compute_ball(&P, 12.0, eps, NULL, &bb), AR_OK);
