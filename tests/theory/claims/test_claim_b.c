@@ -1,5 +1,5 @@
 /* test_claim_b.c -- claim B's sweep point (theory/claims/claim_b.h): the
- * lower-end choice lower_lattice (0: shells only, as every declared row;
+ * lower-end choice lower_lattice (0: shells only, the default and the d = 2, 3 rows';
  * 1: shells and the D_d lattice, the larger; 2: the lattice only), its
  * method and note, and the d = 5 continuum end through the point
  * (proofs-notes/claim-B.md sections 4a and 8). */
