@@ -1,5 +1,6 @@
 /* api_bracket.c -- the bracket of one instance through the route chooser
  * (theory/brackets/route.h route_bracket, as `attnrank bracket`). */
+#include "numerics/blas_select.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -85,7 +86,7 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double
     return AR_OK;
 }
 
-attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
                                  const attnrank_options *o, attnrank_bracket_result *r)
 {
     if (r)
@@ -108,7 +109,18 @@ attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points
     return as;
 }
 
-attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const double *keys, size_t n, size_t d,
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+                                 const attnrank_options *o, attnrank_bracket_result *r)
+{
+    blas_single_begin();
+    attnrank_status st = bracket_impl(Q, K, beta, eps, o, r);
+    blas_single_end();
+    return st;
+}
+
+static attnrank_status bracket_arrays_impl(const double *queries, size_t m, const double *keys, size_t n, size_t d,
                                         const uint64_t *w64, const char *const *wdec, double beta, double eps,
                                         const attnrank_options *o, attnrank_bracket_result *r)
 {
@@ -130,7 +142,19 @@ attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const d
     return as;
 }
 
-attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const double *keys, size_t n, size_t d,
+                                        const uint64_t *w64, const char *const *wdec, double beta, double eps,
+                                        const attnrank_options *o, attnrank_bracket_result *r)
+{
+    blas_single_begin();
+    attnrank_status st = bracket_arrays_impl(queries, m, keys, n, d, w64, wdec, beta, eps, o, r);
+    blas_single_end();
+    return st;
+}
+
+static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
                                       attnrank_bracket_result *r, attnrank_points **points)
 {
     if (r)
@@ -219,4 +243,15 @@ out:
         }
     }
     return as;
+}
+
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
+                                      attnrank_bracket_result *r, attnrank_points **points)
+{
+    blas_single_begin();
+    attnrank_status st = bracket_ball_impl(s, eps, o, r, points);
+    blas_single_end();
+    return st;
 }

@@ -1,5 +1,6 @@
 /* api_head.c -- one attention head: visible dimension r, r_exact, r(tau)
  * with eta, and the head's certified bracket (as `attnrank head`). */
+#include "numerics/blas_select.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -176,7 +177,7 @@ out:
     return st;
 }
 
-attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+static attnrank_status head_impl(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
                               const double *taus, size_t ntau, size_t exact_max, const attnrank_options *o,
                               attnrank_head_result *h)
 {
@@ -200,7 +201,19 @@ attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K
     return as;
 }
 
-attnrank_status attnrank_head_weights(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
+                              const double *taus, size_t ntau, size_t exact_max, const attnrank_options *o,
+                              attnrank_head_result *h)
+{
+    blas_single_begin();
+    attnrank_status st = head_impl(Q, K, beta, eps, taus, ntau, exact_max, o, h);
+    blas_single_end();
+    return st;
+}
+
+static attnrank_status head_weights_impl(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
                                       double radius, const double *taus, size_t ntau, const attnrank_options *o,
                                       attnrank_head_result *h)
 {
@@ -253,4 +266,16 @@ out:
     if (as && h)
         attnrank_head_clear(h);
     return as;
+}
+
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_head_weights(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
+                                      double radius, const double *taus, size_t ntau, const attnrank_options *o,
+                                      attnrank_head_result *h)
+{
+    blas_single_begin();
+    attnrank_status st = head_weights_impl(wq, wk, dmodel, dh, beta, radius, taus, ntau, o, h);
+    blas_single_end();
+    return st;
 }

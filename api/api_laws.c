@@ -1,5 +1,6 @@
 /* api_laws.c -- the laws table, read-only, and one row's sweep and verdict
  * (theory/claims/laws.h, verify.h). */
+#include "numerics/blas_select.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -64,7 +65,7 @@ static void law_progress(const char *msg, void *ctx)
         o->progress(o->progress_ctx, msg);
 }
 
-attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
+static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
 {
     if (v)
         memset(v, 0, sizeof *v);
@@ -115,4 +116,14 @@ attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_l
         }
     }
     return api_end(&c, st);
+}
+
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
+{
+    blas_single_begin();
+    attnrank_status st = law_run_impl(i, o, v);
+    blas_single_end();
+    return st;
 }

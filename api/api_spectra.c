@@ -1,11 +1,12 @@
 /* api_spectra.c -- the Funk-Hecke spectral check (theory/spectra/funkhecke.h). */
+#include "numerics/blas_select.h"
 #include "api/api_impl.h"
 
 #include <string.h>
 #include "numerics/clock.h"
 #include "theory/spectra/funkhecke.h"
 
-attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
+static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
                                     attnrank_funk_hecke_result *r)
 {
     if (r)
@@ -44,4 +45,15 @@ attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, doubl
     if (as && r)
         memset(r, 0, sizeof *r);
     return as;
+}
+
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
+                                    attnrank_funk_hecke_result *r)
+{
+    blas_single_begin();
+    attnrank_status st = funk_hecke_impl(P, beta, tau, o, r);
+    blas_single_end();
+    return st;
 }

@@ -1,10 +1,11 @@
 /* api_sweeps.c -- the sweep commands (sweeps/sweeps.h) behind the public API. */
+#include "numerics/blas_select.h"
 #include "api/api_impl.h"
 
 #include <string.h>
 #include "sweeps/sweeps.h"
 
-int attnrank_sweep_command(int argc, char **argv)
+static int sweep_command_impl(int argc, char **argv)
 {
     ar_error_set("%s", "");
     if (argc < 2 || !argv || !argv[1]) {
@@ -22,4 +23,14 @@ int attnrank_sweep_command(int argc, char **argv)
         return sweep_merge(argc, argv);
     ar_error_set("sweep: unknown command '%s' (verify, scale, calib or merge)", c);
     return 2;
+}
+
+/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+ * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+int attnrank_sweep_command(int argc, char **argv)
+{
+    blas_single_begin();
+    int st = sweep_command_impl(argc, argv);
+    blas_single_end();
+    return st;
 }

@@ -149,10 +149,9 @@ static ar_status tmul_block(void *arg, const amat_block_t *B)
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y)
 {
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = X, .Y = Y};
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = amat_visit(M, mul_block, &c);
-    blas_set_threads(th);
+    blas_single_end();
     return st;
 }
 
@@ -160,10 +159,9 @@ ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z)
 {
     memset(Z, 0, M->n * l * sizeof *Z);
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = Y, .Y = Z};
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = amat_visit(M, tmul_block, &c);
-    blas_set_threads(th);
+    blas_single_end();
     return st;
 }
 

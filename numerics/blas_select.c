@@ -4,6 +4,7 @@
 #include "numerics/envvar.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <strings.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -36,6 +37,29 @@ int blas_get_threads(void)
     int (*fn)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
     int n = fn ? fn() : 1;
     return n > 0 ? n : 1;
+}
+
+static pthread_mutex_t single_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long single_open;   /* open regions, all threads */
+static int single_saved = 1;        /* the count before the first open region */
+
+void blas_single_begin(void)
+{
+    pthread_mutex_lock(&single_mu);
+    if (single_open++ == 0) {
+        single_saved = blas_get_threads();
+        if (single_saved != 1)
+            blas_set_threads(1);
+    }
+    pthread_mutex_unlock(&single_mu);
+}
+
+void blas_single_end(void)
+{
+    pthread_mutex_lock(&single_mu);
+    if (single_open > 0 && --single_open == 0 && single_saved != 1)
+        blas_set_threads(single_saved);
+    pthread_mutex_unlock(&single_mu);
 }
 
 /* ---- forced cores: what their kernels need ------------------------------

@@ -116,10 +116,9 @@ double invnorm_inf_bound(size_t m, const double *Mmid, double enorm)
     inf_ctx c = {.m = m, .Mmid = Mmid, .R = R, .G = G, .sums = sums, .ipiv = ipiv,
                  .enorm = enorm};
     /* LAPACK's inverse on one BLAS thread: its rounding moved with OPENBLAS_NUM_THREADS */
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     fround_run(FE_TONEAREST, inf_factor, &c);
-    blas_set_threads(th);
+    blas_single_end();
     if (!c.ok)
         goto done;
     c.g = resid_gamma(m + 1);

@@ -186,10 +186,9 @@ size_t la_row_pivots(size_t m, size_t k, const double *U, size_t *order)
         for (size_t i = 0; i < m; i++)
             for (size_t c = 0; c < k; c++)
                 T[c + i * k] = U[i + c * m];
-        int th = blas_get_threads();
-        blas_set_threads(1);
+        blas_single_begin();
         lapack_int info = LAPACKE_dgeqp3(LAPACK_COL_MAJOR, (lapack_int)k, (lapack_int)m, T, (lapack_int)k, jp, tau);
-        blas_set_threads(th);
+        blas_single_end();
         if (info == 0) {
             cnt = k < m ? k : m;
             for (size_t i = 0; i < cnt; i++)

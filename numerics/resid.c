@@ -330,13 +330,12 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
     for (int j = 0; j < nj; j++)
         parts[j] = (multi_part){ .x = &x, .i0 = b * (size_t)j / (size_t)nj, .i1 = b * (size_t)(j + 1) / (size_t)nj,
                                  .best = best + (size_t)j * B->nk };
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     if (nj == 1)
         part_job(&parts[0]);
     else
         par_run(nj, part_job, NULL, parts, sizeof parts[0]);
-    blas_set_threads(th);
+    blas_single_end();
     for (size_t t = 0; t < B->nk; t++) {
         double v = bound[t];
         for (int j = 0; j < nj; j++) {

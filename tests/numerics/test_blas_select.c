@@ -5,6 +5,7 @@
  * refused on CPUs without them, unknown names always; and the core this
  * process runs on is accepted for this CPU's real features. */
 #include <check.h>
+#include <pthread.h>
 #include <string.h>
 #include "testutil.h"
 #include "numerics/blas_select.h"
@@ -91,6 +92,52 @@ START_TEST(this_cpu)
 }
 END_TEST
 
+/* One-thread regions (blas_single_begin/end): nested and interleaved from two
+ * threads, the count is 1 while any region is open and the saved count comes
+ * back only after the last one closes. */
+static void *region_worker(void *arg)
+{
+    int *bad = arg;
+    for (int k = 0; k < 2000; k++) {
+        blas_single_begin();
+        if (blas_get_threads() != 1)
+            (*bad)++;
+        blas_single_end();
+    }
+    return NULL;
+}
+
+START_TEST(single_regions)
+{
+    if (blas_get_threads() == 1 && (blas_set_threads(2), blas_get_threads() == 1)) {
+        fprintf(stderr, "test_blas_select: one BLAS thread only (not OpenBLAS, or an AS limit); regions skipped\n");
+        return;
+    }
+    blas_set_threads(2);
+    blas_single_begin();
+    ck_assert_int_eq(blas_get_threads(), 1);
+    blas_single_begin();
+    blas_single_end();
+    ck_assert_int_eq(blas_get_threads(), 1);          /* the outer region is still open */
+    blas_single_end();
+    ck_assert_int_eq(blas_get_threads(), 2);
+    /* two threads opening and closing regions while this one holds one */
+    blas_single_begin();
+    int bad[2] = { 0, 0 };
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, region_worker, &bad[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_eq(blas_get_threads(), 1);
+    blas_single_end();
+    ck_assert_int_eq(bad[0] + bad[1], 0);
+    ck_assert_int_eq(blas_get_threads(), 2);
+    blas_single_end();                                  /* an unmatched end changes nothing */
+    ck_assert_int_eq(blas_get_threads(), 2);
+}
+END_TEST
+
 Suite *suite_blas_select(void)
 {
     Suite *s = suite_create("blas_select");
@@ -100,6 +147,7 @@ Suite *suite_blas_select(void)
     tcase_add_test(tc, old_cpus);
     tcase_add_test(tc, unknown_names);
     tcase_add_test(tc, this_cpu);
+    tcase_add_test(tc, single_regions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -524,8 +524,7 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
     for (size_t t = 0; t < ncand; t++)
         for (size_t j = 0; j < n; j++)
             X[t * n + j] = A->a[cand[t] + j * Am];
-    int th = blas_get_threads();             /* LAPACK's estimates on one BLAS thread (deterministic) */
-    blas_set_threads(1);
+    blas_single_begin();             /* LAPACK's estimates on one BLAS thread (deterministic) */
     /* greedy: a candidate joins when the block test matrix of the grown set keeps
      * eps * ||M^{-1}|| below 1 - 1e-6 (estimated; the margin keeps the rigorous bound below 1).
      * M (leading dimension top) is the accepted set's block matrix, updated rather than summed
@@ -568,7 +567,7 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
                 memcpy(M + c * L, T + c * L, s * sizeof *M);
         }
     }
-    blas_set_threads(th);
+    blas_single_end();
     /* the certificate: the grown set through blocks_probe (rigorous), dropping the last rows
      * if rounding ever put it above the threshold */
     for (size_t tries = 0; s >= 2 && tries < 8; tries++, s--) {
@@ -849,8 +848,7 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
     }
     for (size_t j = 0; j < n; j++)
         dok[j] = 1.0;
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     /* one prefix length: IRLS from the last certified weights, then the rigorous probe */
     size_t best = 0, lo = first, hi = 0;
     lower_cert_t bestc;
@@ -899,7 +897,7 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
             }
         }
     }
-    blas_set_threads(th);
+    blas_single_end();
     if (best > 0)
         *out = bestc;
     free(w.X); free(w.T); free(w.Z); free(w.Z2); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest); free(w.r); free(dok);

@@ -24,28 +24,25 @@
  * the thread count.  The products with A (dgemm: each entry one thread's sum) keep every thread. */
 static ar_status orth1(size_t m, size_t l, double *Y)
 {
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = la_orth(m, l, Y);
-    blas_set_threads(th);
+    blas_single_end();
     return st;
 }
 
 static ar_status svd1(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
 {
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = la_svd(m, n, a, U, s, VT);
-    blas_set_threads(th);
+    blas_single_end();
     return st;
 }
 
 static ar_status syev1(size_t n, const double *a, double **w, double **Z)
 {
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = la_syev(n, a, w, Z);
-    blas_set_threads(th);
+    blas_single_end();
     return st;
 }
 
@@ -516,8 +513,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     /* one BLAS thread throughout: the products with A run on attnrank's own fixed threads
      * (amat.h, resid.h), the small products and factorisations on this one, so that the factors
      * and every certified number do not depend on OPENBLAS_NUM_THREADS */
-    int th = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     while (r > 1) {
         info->rounds++;
         info->sketch = l;
@@ -569,7 +565,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
         l = next_size(l, next, lmax);
     }
     sketch_clear(&sk);
-    blas_set_threads(th);
+    blas_single_end();
     info->passes = M->passes - passes0;
     out->seconds = clock_now() - t0;
     return st;

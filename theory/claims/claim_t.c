@@ -138,10 +138,9 @@ done:
  * tokens), the cost is nil. */
 ar_status claim_t_compute(size_t i, claim_t_record_t *out)
 {
-    int prev = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = compute(i, out);
-    blas_set_threads(prev);
+    blas_single_end();
     return st;
 }
 

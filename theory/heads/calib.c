@@ -583,8 +583,7 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, doub
      * tokens), and LAPACK's floating-point by-products (the uncertified
      * stable and effective ranks) then do not move with OPENBLAS_NUM_THREADS,
      * so shards computed with other thread counts merge to the same numbers. */
-    int threads = blas_get_threads();
-    blas_set_threads(1);
+    blas_single_begin();
     ar_status st = weights_only(D, o, remp, S);
     for (size_t s = 0; !st && s < S->nsent; s++) {
         st = one_sentence(D, o, S, s);
@@ -592,7 +591,7 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, doub
         if (o->progress)
             o->progress(*done, total, o->progress_ctx);
     }
-    blas_set_threads(threads);
+    blas_single_end();
     if (!st)
         st = calib_setting_summarise(o, S);
     S->seconds = clock_now() - ts;

@@ -457,7 +457,7 @@ START_TEST(test_dense_threads_and_svd)
     ck_assert_msg(s1.lower == s2.lower && s1.upper == s2.upper && s1.lo.invnorm == s2.lo.invnorm &&
                   s1.up.err == s2.up.err, "streamed, threads 1 vs 2: [%zu, %zu] %a %a vs [%zu, %zu] %a %a", s1.lower,
                   s1.upper, s1.lo.invnorm, s1.up.err, s2.lower, s2.upper, s2.lo.invnorm, s2.up.err);
-    /* the full factorisations up to 500 rows run on one BLAS thread: the same bits too */
+    /* the full factorisations run on one BLAS thread at every size: the same bits too */
     pointset_t Qs = { 0 }, Ks = { 0 };
     ck_assert_int_eq(pointset_init(&Qs, 300, d), AR_OK);
     ck_assert_int_eq(pointset_init(&Ks, 280, d), AR_OK);
@@ -477,7 +477,16 @@ START_TEST(test_dense_threads_and_svd)
     bracket_opts_default(&o);
     o.use_svd = 1;
     o.use_rsvd = 0;
+    blas_set_threads(1);
     ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &bs), AR_OK);
+    blas_set_threads(2);
+    bracket_t bs2;
+    ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, &bs2), AR_OK);
+    blas_set_threads(saved);
+    /* a full SVD above 500 rows (640 x 610): the same bits with 1 and 2 BLAS threads */
+    ck_assert_msg(bs.lower == bs2.lower && bs.upper == bs2.upper && bs.up.err == bs2.up.err &&
+                  bs.lo.invnorm == bs2.lo.invnorm, "full SVD 640 x 610, threads 1 vs 2: err %a vs %a",
+                  bs.up.err, bs2.up.err);
     ck_assert_uint_le(b1.lower, bs.upper);
     /* the growth candidates differ (randomized vs SVD factors): compared without growth */
     bracket_t bn;
