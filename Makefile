@@ -29,6 +29,7 @@
 #   verify, verify-run   CLAIM empty or one of S B R T E; JOBS empty or a decimal integer in
 #                   1..256 without leading zeros; VERIFY_FORMAT empty, text or json; RESUME
 #                   empty, 0 or 1; TIER empty, default, extended or all
+#   check, check-run   CHECK_JOBS empty or a decimal integer in 1..256 without leading zeros
 #   fuzz, fuzz-smoke, fuzz-run   FUZZ_SECONDS a positive decimal integer, no leading zeros
 #   install         PREFIX and DESTDIR paths of [A-Za-z0-9._/+@-] only
 # Values are then single-quoted where a recipe passes them to the shell.  CC, CFLAGS,
@@ -81,6 +82,9 @@ $(call ar_check_in,JOBS,$(ar_1_256),empty or a decimal integer in 1..256 without
 $(call ar_check_in,VERIFY_FORMAT,text json,empty$(ar_comma) text or json)
 $(call ar_check_in,RESUME,0 1,empty$(ar_comma) 0 or 1)
 $(call ar_check_in,TIER,default extended all,empty$(ar_comma) default$(ar_comma) extended or all)
+endif
+ifneq ($(call ar_goals,check check-run),)
+$(call ar_check_in,CHECK_JOBS,$(ar_1_256),empty or a decimal integer in 1..256 without leading zeros)
 endif
 ifneq ($(call ar_goals,fuzz fuzz-smoke fuzz-run),)
 ifneq ($(call ar_user,FUZZ_SECONDS),)
@@ -155,7 +159,7 @@ check-build: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 check-run: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
 	  ATTNRANK_TEST_LIBRARY='$(if $(CHECK_SO),$(abspath $(BUILD)/lib/$(SO_NAME)))' \
-	  '$(BUILD)/tests/run_tests'
+	  CHECK_JOBS='$(CHECK_JOBS)' sh scripts/run_check.sh '$(BUILD)/tests/run_tests'
 
 # JOBS: the shards of make verify side by side under GNU parallel; default the
 # number of CPUs (nproc, at most 256), JOBS=1 one process.  Every number is the
@@ -255,7 +259,9 @@ $(BUILD)/tests/suites.h: $(TEST_SRC) FORCE
 	@mkdir -p $(dir $@)
 	@{ for s in $(SUITES); do echo "Suite *suite_$${s#test_}(void);"; done; \
 	   echo "#define ALL_SUITES \\"; \
-	   for s in $(SUITES); do echo "    suite_$${s#test_}, \\"; done; echo ""; } > $@.tmp
+	   for s in $(SUITES); do echo "    suite_$${s#test_}, \\"; done; echo ""; \
+	   echo "#define ALL_SUITE_NAMES \\"; \
+	   for s in $(SUITES); do echo "    \"$${s#test_}\", \\"; done; echo ""; } > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 FORCE:

@@ -2,10 +2,12 @@
  * Each test file test_foo.c defines `Suite *suite_foo(void)`; the Makefile
  * generates suites.h listing them.  Select suites with CK_RUN_SUITE=name or
  * test cases with CK_RUN_CASE (Check's own variables).  Exit status is
- * non-zero when any test fails. */
+ * non-zero when any test fails.  `run_tests --list` prints the suite names,
+ * one per line, and runs nothing (scripts/run_check.sh runs them side by side). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <flint/flint.h>
 #include "suites.h"
 #include "numerics/blas_select.h"
@@ -16,6 +18,16 @@ int main(int argc, char **argv)
 {
     if (blas_check_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
         fprintf(stderr, "run_tests: %s\n", ar_error_get());
+        return 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        static const char *const names[] = { ALL_SUITE_NAMES };
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            printf("%s\n", names[i]);
+        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_SUCCESS : EXIT_FAILURE;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "run_tests: no arguments but --list (select suites with CK_RUN_SUITE)\n");
         return 2;
     }
     blas_select_kernel(argc, argv);
