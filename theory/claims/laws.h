@@ -45,7 +45,9 @@ struct law {
     const char *tier;         /* NULL or "default": run by `make verify` and `attnrank verify`; "extended":
                                  only when asked for (`attnrank verify --tier extended|all`, or --d D) */
     size_t packing_max;       /* claim S: the largest cap packing searched for the lower end (0: 60000) */
-    double cost_s;            /* a-priori cost of the row's costliest point in seconds on 2 cores (0: 10 s);
+    double cost_s;            /* a-priori cost in seconds of the row's point at its last beta, one process
+                                 of two on 2 cores (0: 10 s); a point at beta costs cost_s (law(beta) /
+                                 law(last))^2, fitted to measured rows (bench/results/verify_costs.txt);
                                  balances shards only (theory/claims/vplan.h), no result depends on it */
 };
 
