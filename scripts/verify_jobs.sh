@@ -1,6 +1,6 @@
 #!/bin/sh
 # verify_jobs.sh JOBS BIN BUILD [CLAIM] -- `make verify JOBS=N` on one machine:
-# the N shards of `attnrank verify` and the N shards of claim E's
+# the 2N shards of `attnrank verify` (N = 1: one) and the N shards of claim E's
 # `attnrank calib --model all`, N at a time under GNU parallel, each with
 # nproc/N BLAS and FLINT threads, into BUILD/verify-shards/jobs<N><CLAIM>
 # (emptied first unless RESUME=1, so that a changed build never reuses old
@@ -92,11 +92,17 @@ flint=$threads                            # ATTNRANK_FLINT_THREADS 1..256
 # quote (checked above), so '...' quotes them whole.
 jobfile=$dir/jobs.txt
 : > "$jobfile" || die "cannot write $jobfile"
+# verify's points go into 2N shards (N = 1: one), so that GNU parallel, which starts
+# the next job on whichever slot frees first, evens out the a-priori cost estimates'
+# errors (bench/results/verify_costs.txt: with N shards for N slots one slot ran 1.5
+# minutes longer than the other).
+nv=$jobs
+[ "$jobs" -gt 1 ] && nv=$((2 * jobs))
 if [ "$claim" != E ]; then
     k=0
-    while [ "$k" -lt "$jobs" ]; do
+    while [ "$k" -lt "$nv" ]; do
         printf "'%s' verify %s%s--shard %s/%s --out '%s'\n" "$bin" "${claim:+--claim $claim }" \
-            "${tier:+--tier $tier }" "$k" "$jobs" "$dir/shard-$k-of-$jobs.jsonl" >> "$jobfile"
+            "${tier:+--tier $tier }" "$k" "$nv" "$dir/shard-$k-of-$nv.jsonl" >> "$jobfile"
         k=$((k + 1))
     done
 fi

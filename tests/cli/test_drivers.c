@@ -308,8 +308,8 @@ START_TEST(verify_jobs_runs)
     char log[2048], want[1200];
     snprintf(p, sizeof p, "%s/bin.log", tdir);
     cli_slurp(p, log, sizeof log);
-    for (int k = 0; k < 2; k++) {
-        snprintf(want, sizeof want, "[verify][--claim][S][--shard][%d/2][--out][%s/verify-shards/jobs2S/shard-%d-of-2.jsonl]\n",
+    for (int k = 0; k < 4; k++) {            /* JOBS=2: 2 x 2 verify shards */
+        snprintf(want, sizeof want, "[verify][--claim][S][--shard][%d/4][--out][%s/verify-shards/jobs2S/shard-%d-of-4.jsonl]\n",
                  k, build, k);
         ck_assert_msg(strstr(log, want) != NULL, "no '%s' in the binary's log: %s", want, log);
     }
