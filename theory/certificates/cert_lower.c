@@ -67,6 +67,23 @@ static int distinct_below(const size_t *idx, size_t m, size_t bound, unsigned ch
     return ok;
 }
 
+
+/* idx[0..m) distinct row indices < bound: AR_OK, AR_ENOMEM, or AR_EINVAL with the message
+ * "<fn>: <what> must be distinct row indices < bound". */
+static ar_status rows_distinct(const size_t *idx, size_t m, size_t bound, const char *fn, const char *what)
+{
+    unsigned char *mark = ar_calloc(bound, 1, "row marks");
+    if (!mark)
+        return AR_ENOMEM;
+    int ok = distinct_below(idx, m, bound, mark);
+    free(mark);
+    if (!ok) {
+        ar_error_set("%s: %s must be distinct row indices < %zu", fn, what, bound);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
 typedef struct {
     const smx_t *A;
     const size_t *rows, *blk;
@@ -173,15 +190,9 @@ ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double
         ar_error_set("lower_blocks_rows: empty row set");
         return AR_EINVAL;
     }
-    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
-    if (!mark)
-        return AR_ENOMEM;
-    int ok = distinct_below(rows, m, A->m, mark);
-    free(mark);
-    if (!ok) {
-        ar_error_set("lower_blocks_rows: rows must be distinct and < %zu", A->m);
-        return AR_EINVAL;
-    }
+    ar_status rst = rows_distinct(rows, m, A->m, "lower_blocks_rows", "rows");
+    if (rst)
+        return rst;
     set_trivial(out);
     if (m <= A->n) {
         size_t *blk = ar_calloc(A->n, sizeof *blk, "column blocks");
@@ -214,15 +225,9 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
         ar_error_set("lower_blocks: empty order");
         return AR_EINVAL;
     }
-    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
-    if (!mark)
-        return AR_ENOMEM;
-    int ok = distinct_below(order, norder, A->m, mark);
-    free(mark);
-    if (!ok) {
-        ar_error_set("lower_blocks: order must hold distinct row indices < %zu", A->m);
-        return AR_EINVAL;
-    }
+    ar_status rst = rows_distinct(order, norder, A->m, "lower_blocks", "the order");
+    if (rst)
+        return rst;
     size_t top = norder < A->n ? norder : A->n;     /* longer prefixes cannot be certified */
     size_t *blk = ar_calloc(A->n, sizeof *blk, "column blocks");
     double *M = ar_calloc(top * top, sizeof *M, "test matrix");
@@ -494,15 +499,9 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
         ar_error_set("lower_grow: no candidate rows");
         return AR_EINVAL;
     }
-    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
-    if (!mark)
-        return AR_ENOMEM;
-    int ok = distinct_below(cand, ncand, A->m, mark);
-    free(mark);
-    if (!ok) {
-        ar_error_set("lower_grow: candidates must be distinct row indices < %zu", A->m);
-        return AR_EINVAL;
-    }
+    ar_status rst = rows_distinct(cand, ncand, A->m, "lower_grow", "candidates");
+    if (rst)
+        return rst;
     set_trivial(out);
     size_t Am = A->m, n = A->n, top = ncand < n ? ncand : n;
     if (cap < top)
@@ -811,15 +810,9 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
         ar_error_set("lower_weighted: no candidate rows (or first > ncand)");
         return AR_EINVAL;
     }
-    unsigned char *mark = ar_calloc(A->m, 1, "row marks");
-    if (!mark)
-        return AR_ENOMEM;
-    int ok = distinct_below(cand, ncand, A->m, mark);
-    free(mark);
-    if (!ok) {
-        ar_error_set("lower_weighted: candidates must be distinct row indices < %zu", A->m);
-        return AR_EINVAL;
-    }
+    ar_status rst = rows_distinct(cand, ncand, A->m, "lower_weighted", "candidates");
+    if (rst)
+        return rst;
     set_trivial(out);
     /* probes longer than cap fail without being computed (as lower_blocks_cap): the search takes
      * the uncapped path when cap is a certified upper end */
