@@ -1,7 +1,7 @@
 #!/bin/sh
 # verify_jobs.sh JOBS BIN BUILD [CLAIM] -- `make verify JOBS=N` on one machine:
-# the 2N shards of `attnrank verify` (N = 1: one) and the N shards of claim E's
-# `attnrank calib --model all`, N at a time under GNU parallel, each with
+# the ceil(N/2) shards of claim E's `attnrank calib --model all` and the 2N
+# shards of `attnrank verify` (N = 1: one each), N at a time under GNU parallel, each with
 # nproc/N BLAS and FLINT threads, into BUILD/verify-shards/jobs<N><CLAIM>
 # (emptied first unless RESUME=1, so that a changed build never reuses old
 # shards), then make verify's theorem suites (BUILD/tests/run_verify)
@@ -85,13 +85,27 @@ threads=$((cpus / jobs))
 [ "$threads" -le 1024 ] || threads=1024   # attnrank's ranges: OPENBLAS_NUM_THREADS 1..1024,
 flint=$threads                            # ATTNRANK_FLINT_THREADS 1..256
 [ "$flint" -le 256 ] || flint=256
-# the jobs: N shards of verify's law rows and claim T (not for CLAIM=E),
-# then N shards of claim E's calibration (attnrank calib --model all, as
-# verify_E runs it; for CLAIM empty or E) into DIR/calib/, which verify_E
+# the jobs: the shards of claim E's calibration (attnrank calib --model all, as
+# verify_E runs it; for CLAIM empty or E) into DIR/calib/, then the shards of
+# verify's law rows and claim T (not for CLAIM=E); verify_E
 # merges instead of calibrating in one process.  bin and dir hold no single
 # quote (checked above), so '...' quotes them whole.
 jobfile=$dir/jobs.txt
 : > "$jobfile" || die "cannot write $jobfile"
+# claim E's calibration: ceil(N/2) shards, listed first (GNU parallel starts jobs in file order:
+# the longest single job first).  Each calib shard loads both models and runs their forward
+# passes on every input again (measured: 140 of the 226 s of two shards), so fewer shards cost
+# less CPU; its points' own time is about 90 s (bench/results/verify_costs.txt).
+nc=$(( (jobs + 1) / 2 ))
+if { [ -z "$claim" ] || [ "$claim" = E ]; } && [ "$tier" != extended ]; then
+    mkdir -p -- "$dir/calib"
+    k=0
+    while [ "$k" -lt "$nc" ]; do
+        printf "'%s' calib --model all --shard %s/%s --out '%s'\n" "$bin" "$k" "$nc" \
+            "$dir/calib/shard-$k-of-$nc.jsonl" >> "$jobfile"
+        k=$((k + 1))
+    done
+fi
 # verify's points go into 2N shards (N = 1: one), so that GNU parallel, which starts
 # the next job on whichever slot frees first, evens out the a-priori cost estimates'
 # errors (bench/results/verify_costs.txt: with N shards for N slots one slot ran 1.5
@@ -103,15 +117,6 @@ if [ "$claim" != E ]; then
     while [ "$k" -lt "$nv" ]; do
         printf "'%s' verify %s%s--shard %s/%s --out '%s'\n" "$bin" "${claim:+--claim $claim }" \
             "${tier:+--tier $tier }" "$k" "$nv" "$dir/shard-$k-of-$nv.jsonl" >> "$jobfile"
-        k=$((k + 1))
-    done
-fi
-if { [ -z "$claim" ] || [ "$claim" = E ]; } && [ "$tier" != extended ]; then
-    mkdir -p -- "$dir/calib"
-    k=0
-    while [ "$k" -lt "$jobs" ]; do
-        printf "'%s' calib --model all --shard %s/%s --out '%s'\n" "$bin" "$k" "$jobs" \
-            "$dir/calib/shard-$k-of-$jobs.jsonl" >> "$jobfile"
         k=$((k + 1))
     done
 fi
