@@ -94,8 +94,8 @@ jobfile=$dir/jobs.txt
 : > "$jobfile" || die "cannot write $jobfile"
 # claim E's calibration: ceil(N/2) shards, listed first (GNU parallel starts jobs in file order:
 # the longest single job first).  Each calib shard loads both models and runs their forward
-# passes on every input again (measured: 140 of the 226 s of two shards), so fewer shards cost
-# less CPU; its points' own time is about 90 s (bench/results/verify_costs.txt).
+# passes on every input again, so fewer shards cost less CPU: on the quiet 2 cores one shard took
+# 194 s, two took 112 + 114 s (bench/results/verify_costs.txt).
 nc=$(( (jobs + 1) / 2 ))
 if { [ -z "$claim" ] || [ "$claim" = E ]; } && [ "$tier" != extended ]; then
     mkdir -p -- "$dir/calib"
