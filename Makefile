@@ -369,4 +369,4 @@ install: $(BIN) lib $(BUILD)/attnrank.1
 clean:
 	rm -rf build build-asan build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_FULL_OBJ:.o=.d)
