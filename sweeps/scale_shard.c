@@ -183,6 +183,20 @@ int scale_sweep_merging(void)
     return scale_merge_files != NULL;
 }
 
+int scale_sweep_start(const opt_t *o, size_t no, const char *help)
+{
+    if (scale_sweep_merging() &&
+        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
+        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
+        return sweep_fail(AR_EINVAL);
+    }
+    if (args_get(o, no, "help")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    return -1;
+}
+
 ar_status scale_sweep_collect(scale_sweep_t *s)
 {
     const shardfile_t *f = scale_merge_files;

@@ -47,6 +47,10 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, cons
 
 /* 1 when the command runs under `attnrank merge` (scale_merge_files set). */
 int scale_sweep_merging(void);
+/* The common start of `scale --claim S` and `scale --claim B` once their options o[0..no)
+ * are parsed: under merge, --shard, --out, --help and --key are refused (one line, exit code
+ * of AR_EINVAL); otherwise --help prints help to stdout (exit code 0).  -1: go on. */
+int scale_sweep_start(const opt_t *o, size_t no, const char *help);
 /* Under merge: check the files against this sweep and collect the records. */
 ar_status scale_sweep_collect(scale_sweep_t *s);
 /* Under merge: point t from its record. */

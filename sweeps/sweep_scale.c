@@ -76,15 +76,9 @@ int sweep_scale(int argc, char **argv)
         return sweep_scale_ball(argc, argv);
     if ((st = args_parse(argc, argv, 2, o, no, "scale")))
         return sweep_fail(st);
-    if (scale_sweep_merging() &&
-        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
-        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
-        return sweep_fail(AR_EINVAL);
-    }
-    if (args_get(o, no, "help")) {
-        fputs(help, stdout);
-        return 0;
-    }
+    int rc0 = scale_sweep_start(o, no, help);
+    if (rc0 >= 0)
+        return rc0;
     const char *claim = args_get(o, no, "claim");
     if (!claim || strcmp(claim, "S") != 0) {
         ar_error_set(claim ? "scale: --claim must be S or B, the claims with a sweep (got '%s')"

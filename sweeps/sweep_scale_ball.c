@@ -91,15 +91,9 @@ int sweep_scale_ball(int argc, char **argv)
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
         return sweep_fail(st);
-    if (scale_sweep_merging() &&
-        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
-        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
-        return sweep_fail(AR_EINVAL);
-    }
-    if (args_get(o, no, "help")) {
-        fputs(help, stdout);
-        return 0;
-    }
+    int rc0 = scale_sweep_start(o, no, help);
+    if (rc0 >= 0)
+        return rc0;
     size_t d, count;
     double lo, hi, eps;
     if (!args_get(o, no, "d")) {
