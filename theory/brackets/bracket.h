@@ -54,6 +54,11 @@ typedef struct {
                           (rsym when the keys carry multiplicities, else rsvd when log t spreads and
                           rsym when it does not; the ball route), 0 (default) = rsvd then rsym when
                           log t spreads */
+    int lower_from_matrix; /* 1: the lower end's row heuristics (farthest-point order, outer rows,
+                              nets) read the rows of A's computed image as points of R^n instead of
+                              the query coordinates, so the lower end is a function of the image
+                              alone (claim R's invariance check, proofs-notes/claim-R.md); needs
+                              8 m n more bytes and O(m^2 n) work; 0 (default): the coordinates */
     bracket_progress_fn progress;   /* stage messages (NULL = quiet) */
     void *progress_ctx;
 } bracket_opts_t;

@@ -40,8 +40,13 @@ static ar_status one_end(const pointset_t *Q, const pointset_t *K, double beta, 
      * have the same image bit for bit and the invariance check compares certificates of one
      * matrix (the double enclosure rounds each embedding's dot products differently) */
     o.prec = 96;
-    if (which == 0)
+    /* the lower end's row heuristics read the image, not the coordinates: an embedding's
+     * invisible query parts change the queries' distances and norms, not the image, so the
+     * lower end of one image is one number (proofs-notes/claim-R.md) */
+    if (which == 0) {
         o.use_svd = o.use_symeig = o.use_pchol = 0;
+        o.lower_from_matrix = 1;
+    }
     else
         o.use_lower = 0;
     return bracket_compute(Q, K, beta, eps, &o, b);

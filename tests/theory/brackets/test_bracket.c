@@ -14,6 +14,7 @@
 #include "numerics/rng.h"
 #include "numerics/blas_select.h"
 #include "constructions/pointsets/pointset.h"
+#include "constructions/pointsets/head.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/bracket.h"
 
@@ -502,6 +503,71 @@ END_TEST
 /* The memory rule: with ATTNRANK_STREAM_MIB unset, the image is streamed exactly when it does not
  * fit under ATTNRANK_MAX_ALLOC_GB; a bound below 8 m n forces streaming and the bracket equals the
  * in-memory one. */
+/* lower_from_matrix: the lower end's row heuristics read the image, so an exact embedding
+ * (Hadamard rotation, key offset, invisible query parts: the same Arb image bit for bit)
+ * gets the same lower end.  The instance is claim R's r = 4 lower lattice at beta = 20,
+ * where the query-coordinate heuristics gave 127 in d_h = 4 and 134 in d_h = 64
+ * (proofs-notes/claim-R.md). */
+START_TEST(test_lower_from_matrix_invariance)
+{
+    double beta = 20, h = 447.0 / 1024;     /* claim R's c_lower / sqrt(1 + beta), 2^-10 grid */
+    pointset_t Q, K;
+    ck_assert_int_eq(head_construction(&Q, &K, 4, beta, h), AR_OK);
+    bracket_opts_t o;
+    bracket_opts_default(&o);
+    o.prec = 96;
+    o.use_svd = o.use_symeig = o.use_pchol = 0;
+    o.lower_from_matrix = 1;
+    bracket_t b0;
+    ck_assert_int_eq(bracket_compute(&Q, &K, beta, 0.1, &o, &b0), AR_OK);
+    ck_assert_msg(b0.lower > 100 && strcmp(b0.lo.method, "trivial") != 0, "lower %zu (%s)", b0.lower, b0.lo.method);
+    for (size_t dh = 16; dh <= 64; dh *= 4) {
+        head_embed_t e = { .dh = dh, .key_offset = 2.0, .query_invisible = 1.0, .rotate = HEAD_ROT_HADAMARD,
+                           .seed = 1 + dh, .dyadic = 1 };
+        pointset_t Qe, Ke;
+        ck_assert_int_eq(head_embed(&Q, &K, &e, &Qe, &Ke), AR_OK);
+        bracket_t b;
+        ck_assert_int_eq(bracket_compute(&Qe, &Ke, beta, 0.1, &o, &b), AR_OK);
+        ck_assert_msg(b.lower == b0.lower && strcmp(b.lo.method, b0.lo.method) == 0,
+                      "d_h = %zu: lower %zu (%s) against %zu (%s) unembedded", dh, b.lower, b.lo.method,
+                      b0.lower, b0.lo.method);
+        pointset_clear(&Qe);
+        pointset_clear(&Ke);
+    }
+    pointset_clear(&Q);
+    pointset_clear(&K);
+}
+END_TEST
+
+/* A lower end of min(m, n) decides the bracket: the trivial upper end is then exact, and no
+ * factorisation runs unless one is forced (then it still runs and the bracket is the same). */
+START_TEST(test_full_rank_decided)
+{
+    size_t n = 40;
+    pointset_t P;
+    ck_assert_int_eq(pointset_init(&P, n, 2), AR_OK);
+    for (size_t i = 0; i < n; i++) {            /* the regular 40-gon at beta 2000: near identity */
+        P.x[2 * i] = cos(2 * M_PI * (double)i / (double)n);
+        P.x[2 * i + 1] = sin(2 * M_PI * (double)i / (double)n);
+    }
+    bracket_t b, f;
+    ck_assert_int_eq(bracket_compute(&P, &P, 2000, 0.1, NULL, &b), AR_OK);
+    ck_assert_uint_eq(b.lower, n);
+    ck_assert_uint_eq(b.upper, n);
+    ck_assert_str_eq(b.status, "certified");
+    ck_assert_str_eq(b.up.method, "trivial");
+    ck_assert_msg(b.seconds_upper == 0, "an upper certificate ran (%g s)", b.seconds_upper);
+    bracket_opts_t o;
+    bracket_opts_default(&o);
+    o.use_svd = 1;
+    ck_assert_int_eq(bracket_compute(&P, &P, 2000, 0.1, &o, &f), AR_OK);
+    ck_assert_uint_eq(f.lower, n);
+    ck_assert_uint_eq(f.upper, n);
+    ck_assert_msg(f.seconds_upper > 0, "the forced SVD did not run");
+    pointset_clear(&P);
+}
+END_TEST
+
 START_TEST(test_stream_memory_rule)
 {
     test_rng_init(test_seed() + 47);
@@ -552,6 +618,8 @@ Suite *suite_bracket(void)
     tcase_add_test(tc, test_stream_matches_memory);
     tcase_add_test(tc, test_dense_threads_and_svd);
     tcase_add_test(tc, test_stream_memory_rule);
+    tcase_add_test(tc, test_lower_from_matrix_invariance);
+    tcase_add_test(tc, test_full_rank_decided);
     suite_add_tcase(s, tc);
     return s;
 }
