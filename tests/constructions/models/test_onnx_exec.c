@@ -517,6 +517,56 @@ START_TEST(avgpool_values)
 }
 END_TEST
 
+/* ---- floating-point broadcasting against the direct formula ---- */
+
+/* y = x OP b for x of dims xd (rank 3, values 1..) and a constant b of rank rb (values 0.5 + k):
+ * every output element equals the one operation on the right-aligned, broadcast operands, bit
+ * for bit (the interpreter's innermost-axis loop against the definition). */
+START_TEST(float_broadcast_values)
+{
+    static const int64_t xd[3] = { 2, 3, 4 };
+    static const struct { size_t rb; int64_t bd[3]; } shapes[] = {
+        { 1, { 4 } }, { 1, { 1 } }, { 2, { 3, 1 } }, { 3, { 2, 1, 4 } }, { 3, { 1, 3, 1 } }, { 3, { 2, 3, 4 } },
+    };
+    static const char *ops[4] = { "Add", "Sub", "Mul", "Div" };
+    double xv[24], bv[24];
+    for (int k = 0; k < 24; k++) {
+        xv[k] = 1.0 + k / 7.0;
+        bv[k] = 0.5 + k / 3.0;
+    }
+    onnx_tensor_t X;
+    tensor_set(&X, "x", ONNX_F32, 3, xd, xv);
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (int o = 0; o < 4; o++)
+            for (int swap = 0; swap < 2; swap++) {
+                onnx_graph_t G;
+                g_init(&G);
+                g_const(&G, "b", ONNX_F32, shapes[sh].rb, shapes[sh].bd, bv);
+                g_node(&G, ops[o], "y", 2, swap ? (const char *[]){ "b", "x" } : (const char *[]){ "x", "b" });
+                onnx_tensor_t out;
+                ck_assert_msg(run(&G, &X, "y", &out) == AR_OK, "%s", ar_error_get());
+                ck_assert(out.rank == 3 && out.size == 24);
+                size_t rb = shapes[sh].rb;
+                for (int64_t i = 0; i < 2; i++)
+                    for (int64_t j = 0; j < 3; j++)
+                        for (int64_t k = 0; k < 4; k++) {
+                            int64_t id[3] = { i, j, k }, pb = 0;
+                            for (size_t a = 0; a < rb; a++) {       /* b's axis a is x's axis 3 - rb + a */
+                                int64_t dd = shapes[sh].bd[a], ix = dd == 1 ? 0 : id[3 - rb + a];
+                                pb = pb * dd + ix;
+                            }
+                            double x = xv[(i * 3 + j) * 4 + k], b = bv[pb], l = swap ? b : x, r = swap ? x : b;
+                            double want = o == 0 ? l + r : o == 1 ? l - r : o == 2 ? l * r : l / r;
+                            ck_assert_msg(out.data[(i * 3 + j) * 4 + k] == want, "%s shape %zu swap %d at (%lld %lld %lld)",
+                                          ops[o], sh, swap, (long long)i, (long long)j, (long long)k);
+                        }
+                onnx_tensor_clear(&out);
+                onnx_graph_clear(&G);
+            }
+    onnx_tensor_clear(&X);
+}
+END_TEST
+
 /* ---- dims, sizes, limits ---- */
 
 START_TEST(const_dims_overflow)
@@ -699,6 +749,7 @@ Suite *suite_onnx_exec(void)
     tcase_add_test(tc, avgpool_pads_overflow);
     tcase_add_test(tc, avgpool_huge_window);
     tcase_add_test(tc, avgpool_values);
+    tcase_add_test(tc, float_broadcast_values);
     tcase_add_test(tc, const_dims_overflow);
     tcase_add_test(tc, reshape_product_wraps);
     tcase_add_test(tc, input_checked);
