@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/vec_axpy.h"
 
 #define EXACT_I64 ((int64_t)1 << 53)          /* int64 values are held exactly up to 2^53 */
 
@@ -373,24 +374,6 @@ static ar_status out_extent(int64_t x, int64_t p0, int64_t p1, int64_t k, int64_
     return AR_OK;
 }
 
-/* o[k] += w x[k] for k < n: each element one multiply and one add in the order of the scalar
- * loop (C11 mode contracts no FMA), so the result is the same bit for bit; written in blocks of
- * four on restrict pointers so that -O2 vectorises it (the plane loop was half of the PP-OCRv4
- * forward pass). */
-static void axpy_plane(double *restrict o, const double *restrict x, double w, size_t n)
-{
-    size_t k = 0;
-    for (; k + 4 <= n; k += 4) {
-        double a0 = w * x[k], a1 = w * x[k + 1], a2 = w * x[k + 2], a3 = w * x[k + 3];
-        o[k] += a0;
-        o[k + 1] += a1;
-        o[k + 2] += a2;
-        o[k + 3] += a3;
-    }
-    for (; k < n; k++)
-        o[k] += w * x[k];
-}
-
 static ar_status conv(onnx_run_t *R, const onnx_node_t *N, const onnx_tensor_t *X, const onnx_tensor_t *W,
                       const onnx_tensor_t *B, onnx_tensor_t *O)
 {
@@ -439,7 +422,7 @@ static ar_status conv(onnx_run_t *R, const onnx_node_t *N, const onnx_tensor_t *
                 const double *x = X->data + ((size_t)(b * c + grp * cg + ic)) * (size_t)(h * w);
                 const double *wk = W->data + ((size_t)(oc * cg + ic)) * (size_t)(kh * kw);
                 if (kh == 1 && kw == 1 && st2[0] == 1 && st2[1] == 1 && !pd[0] && !pd[1] && !pd[2] && !pd[3]) {
-                    axpy_plane(o, x, wk[0], (size_t)(oh * ow));   /* pointwise: one axpy over the plane */
+                    vec_axpy(o, x, wk[0], (size_t)(oh * ow));   /* pointwise: one axpy over the plane */
                     continue;
                 }
                 for (int64_t i = 0; i < kh; i++)

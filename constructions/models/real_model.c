@@ -8,6 +8,7 @@
 #include <string.h>
 #include "constructions/formats/tfjs_weights.h"
 #include "numerics/path.h"
+#include "numerics/vec_axpy.h"
 
 #define P_MOD "module/Encoder_en/KonaTransformer/Encode/"
 #define P_APP "module_apply_default/Encoder_en/KonaTransformer/Encode/"
@@ -185,12 +186,8 @@ static void matmul_bias(const double *x, const double *W, const double *b, size_
         double *yi = y + i * c;
         for (size_t j = 0; j < c; j++)
             yi[j] = b ? b[j] : 0.0;
-        for (size_t k = 0; k < r; k++) {
-            double a = x[i * r + k];
-            const double *wk = W + k * c;
-            for (size_t j = 0; j < c; j++)
-                yi[j] += a * wk[j];
-        }
+        for (size_t k = 0; k < r; k++)
+            vec_axpy(yi, W + k * c, x[i * r + k], c);
     }
 }
 
