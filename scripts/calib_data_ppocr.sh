@@ -63,8 +63,7 @@ if [ -z "$bad_model" ] && [ -z "$bad_img" ] && [ -z "$bad_ref" ]; then
     echo "calib-data: $cache/ppocr is complete (every pinned sha256 matches; reference tensors as recorded)"
     exit 0
 fi
-# a new model or new images make the reference stale
-[ -z "$bad_model$bad_img" ] || bad_ref=${bad_ref:-"the model or the images were rebuilt"}
+# (a rebuilt model or image that matches its pin is the same file, so the recorded reference stays valid)
 
 missing_pkg() {   # missing_pkg PACKAGE WHY
     echo "calib-data: $2: Debian's $1 is needed (as root: apt-get install -y --no-install-recommends $1)" >&2
@@ -105,6 +104,7 @@ if [ -n "$bad_img" ]; then
 fi
 
 if [ -n "$bad_ref" ]; then
+    echo "calib-data: $cache/$bad_ref; running the onnxruntime reference again" >&2
     /usr/bin/python3 -c 'import onnx' 2>/dev/null || missing_pkg python3-onnx "adding the reference outputs to the graph"
     command -v node >/dev/null 2>&1 || { echo "calib-data: node is needed to run the onnxruntime reference" >&2; exit 1; }
     rm -rf ppocr/derived ppocr/ref && mkdir -p ppocr/derived ppocr/ref

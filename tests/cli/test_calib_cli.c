@@ -331,6 +331,17 @@ START_TEST(calib_ppocr_copy)
     ck_assert_msg(strstr(err, "text-line images match their pinned sha256") && strstr(err, "done"), "%s", err);
     crun(&r, a);
     ck_assert_msg(r.status == 0, "exit %d after the data step: %s", r.status, r.err);
+    /* the reference tensors are not pinned (CPU-dependent bits) but recorded after the run: a
+     * changed tensor is seen by the data step, which runs the reference again (here it cannot:
+     * the copy has no onnxruntime) and fails naming the record */
+    snprintf(file, sizeof file, "%s/ppocr/ref/p0_L0_q.npy", data);
+    overwrite(file, 200, 0x55, 1);
+    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
+             data, cdir, cdir);
+    ck_assert_msg(system(cmd) != 0, "the data step accepted a changed reference tensor");
+    snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
+    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(strstr(err, "SHA256SUMS: a tensor differs"), "%s", err);
 }
 END_TEST
 
