@@ -418,6 +418,51 @@ START_TEST(conv_window_fits)
 }
 END_TEST
 
+/* A 1 x 1 convolution with groups and a bias (batch 2, 6 input and 10 output channels in 2 groups,
+ * 3 x 5 planes, so that the blocked kernel's remainders in channels and positions are both
+ * reached) against the direct formula in its order -- bias, then input channels 0, 1, ... --
+ * bit for bit. */
+START_TEST(conv_pointwise_values)
+{
+    const int64_t xd[4] = { 2, 6, 3, 5 }, wd[4] = { 10, 3, 1, 1 }, bd[1] = { 10 };
+    double xv[180], wv[30], bv[10];
+    for (int k = 0; k < 180; k++)
+        xv[k] = 0.25 + k / 11.0;
+    for (int k = 0; k < 30; k++)
+        wv[k] = -1.0 + k / 7.0;
+    for (int k = 0; k < 10; k++)
+        bv[k] = k / 3.0;
+    onnx_tensor_t X;
+    tensor_set(&X, "x", ONNX_F32, 4, xd, xv);
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        onnx_graph_t G;
+        g_init(&G);
+        g_const(&G, "w", ONNX_F32, 4, wd, wv);
+        if (with_bias)
+            g_const(&G, "b", ONNX_F32, 1, bd, bv);
+        onnx_node_t *N = with_bias ? g_node(&G, "Conv", "y", 3, (const char *[]){ "x", "w", "b" })
+                                   : g_node(&G, "Conv", "y", 2, (const char *[]){ "x", "w" });
+        n_int(N, "group", 2);
+        onnx_tensor_t out;
+        ck_assert_msg(run(&G, &X, "y", &out) == AR_OK, "%s", ar_error_get());
+        ck_assert(out.rank == 4 && out.dims[0] == 2 && out.dims[1] == 10 && out.dims[2] == 3 && out.dims[3] == 5);
+        for (int b = 0; b < 2; b++)
+            for (int oc = 0; oc < 10; oc++)
+                for (int k = 0; k < 15; k++) {
+                    int grp = oc / 5;
+                    double want = with_bias ? bv[oc] : 0.0;
+                    for (int ic = 0; ic < 3; ic++)
+                        want += wv[oc * 3 + ic] * xv[(b * 6 + grp * 3 + ic) * 15 + k];
+                    ck_assert_msg(out.data[(b * 10 + oc) * 15 + k] == want, "bias %d: (%d, %d, %d)", with_bias, b,
+                                  oc, k);
+                }
+        onnx_tensor_clear(&out);
+        onnx_graph_clear(&G);
+    }
+    onnx_tensor_clear(&X);
+}
+END_TEST
+
 /* y = AveragePool(x) with kernel ks and the given attributes (NULL: absent). */
 static void pool_graph(onnx_graph_t *G, const int64_t *ks, const int64_t *pads, const int64_t *strides, int incl)
 {
@@ -750,6 +795,7 @@ Suite *suite_onnx_exec(void)
     tcase_add_test(tc, avgpool_huge_window);
     tcase_add_test(tc, avgpool_values);
     tcase_add_test(tc, float_broadcast_values);
+    tcase_add_test(tc, conv_pointwise_values);
     tcase_add_test(tc, const_dims_overflow);
     tcase_add_test(tc, reshape_product_wraps);
     tcase_add_test(tc, input_checked);
