@@ -47,13 +47,29 @@ mkdir -p "$cache/ppocr"
 cd "$cache"
 bad_model=$(first_bad "$table" ppocr/node/ ppocr/node)
 bad_img=$(first_bad "$table" ppocr/img/ ppocr/img)
+# ref_tensor_names: the reference tensors the images give, one name a line
+# (p<image>_L<block>_<attn|h|k|q>.npy), in one fixed order.
+ref_tensor_names() {
+    i=0
+    while [ "$i" -lt "$count" ]; do
+        for l in 0 1; do for w in attn h k q; do echo "p${i}_L${l}_$w.npy"; done; done
+        i=$((i + 1))
+    done
+}
 # ref_tensors_bad: a line naming what is wrong with the unpinned reference
-# tensors (missing, not the count the images give, or not the files the local
-# SHA256SUMS recorded after the last onnxruntime run); nothing when complete.
+# tensors (a tensor missing or a link, a SHA256SUMS that is missing or names
+# other files than exactly those, or a tensor that differs from the digest
+# recorded after the last onnxruntime run); nothing when complete.  The
+# record is read as data: its names must be exactly the expected ones.
 ref_tensors_bad() {
     sums=ppocr/ref/SHA256SUMS
-    [ -f "$sums" ] || { echo "$sums: missing"; return 0; }
-    [ "$(grep -c . "$sums")" -eq $((count * 8)) ] || { echo "$sums: not $((count * 8)) tensors"; return 0; }
+    for t in $(ref_tensor_names); do
+        { [ -f "ppocr/ref/$t" ] && [ ! -L "ppocr/ref/$t" ]; } || { echo "ppocr/ref/$t: missing or a link"; return 0; }
+    done
+    { [ -f "$sums" ] && [ ! -L "$sums" ]; } || { echo "$sums: missing or a link"; return 0; }
+    [ "$(sed 's/^[0-9a-f]\{64\}  //' "$sums" | LC_ALL=C sort)" = "$(ref_tensor_names | LC_ALL=C sort)" ] &&
+        [ "$(grep -vc '^[0-9a-f]\{64\}  p[0-9]*_L[01]_[a-z]*\.npy$' "$sums")" -eq 0 ] ||
+        { echo "$sums: not the record of the $((count * 8)) expected tensors"; return 0; }
     (cd ppocr/ref && sha256sum --quiet --strict -c SHA256SUMS >/dev/null 2>&1) ||
         echo "$sums: a tensor differs from the one recorded after the onnxruntime run"
 }
@@ -116,7 +132,8 @@ if [ -n "$bad_ref" ]; then
         || { echo "calib-data: the onnxruntime reference run failed" >&2; exit 1; }
     bad_ref=$(first_bad "$table" ppocr/ref/ ppocr/ref)
     [ -z "$bad_ref" ] || { echo "calib-data: $cache/$bad_ref after the onnxruntime run (not the pinned reference output)" >&2; exit 1; }
-    (cd ppocr/ref && sha256sum p*_L*_*.npy > SHA256SUMS.partial && mv SHA256SUMS.partial SHA256SUMS) ||
+    # (ppocr/ref was made afresh above: SHA256SUMS.partial cannot be a planted link)
+    (cd ppocr/ref && sha256sum $(ref_tensor_names) > SHA256SUMS.partial && mv SHA256SUMS.partial SHA256SUMS) ||
         { echo "calib-data: cannot record the reference tensors' digests in $cache/ppocr/ref" >&2; exit 1; }
     bad_ref=$(ref_tensors_bad)
     [ -z "$bad_ref" ] || { echo "calib-data: $cache/$bad_ref after the onnxruntime run" >&2; exit 1; }

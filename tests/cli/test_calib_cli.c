@@ -342,6 +342,19 @@ START_TEST(calib_ppocr_copy)
     snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
     cli_slurp(cmd, err, sizeof err);
     ck_assert_msg(strstr(err, "SHA256SUMS: a tensor differs"), "%s", err);
+    /* the record is data, not trusted: a line naming another file (with that file's true digest)
+     * in place of a tensor's is refused, so the tensor it dropped cannot go unchecked */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/ppocr/ref' '%s/ppocr/derived' && cp -r '%s/ppocr/ref' '%s/ppocr/derived' '%s/ppocr/' && "
+             "cd '%s/ppocr/ref' && h=$(sha256sum < ../img/p0.ppm | cut -c1-64) && "
+             "sed \"s|^.*  p0_L0_q.npy$|$h  ../img/p0.ppm|\" SHA256SUMS > S && mv S SHA256SUMS && "
+             "sha256sum --quiet --strict -c SHA256SUMS", data, data, cache_root(), cache_root(), data, data);
+    sh(cmd);                                     /* the forged record passes sha256sum -c itself */
+    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
+             data, cdir, cdir);
+    ck_assert_msg(system(cmd) != 0, "the data step accepted a forged reference record");
+    snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
+    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(strstr(err, "SHA256SUMS: not the record of the 192 expected tensors"), "%s", err);
 }
 END_TEST
 
