@@ -94,8 +94,9 @@ jobfile=$dir/jobs.txt
 : > "$jobfile" || die "cannot write $jobfile"
 # claim E's calibration: ceil(N/2) shards, listed first (GNU parallel starts jobs in file order:
 # the longest single job first).  Each calib shard loads both models and runs their forward
-# passes on every input again, so fewer shards cost less CPU: on the quiet 2 cores one shard took
-# 194 s, two took 112 + 114 s (bench/results/verify_costs.txt).
+# passes on every input again, so fewer shards cost less CPU: on the quiet Intel cores one shard
+# took 194 s, two took 112 + 114 s; on the AMD machine, after the faster forward passes, one shard
+# took 67 s (bench/results/verify_costs.txt).
 nc=$(( (jobs + 1) / 2 ))
 if { [ -z "$claim" ] || [ "$claim" = E ]; } && [ "$tier" != extended ]; then
     mkdir -p -- "$dir/calib"

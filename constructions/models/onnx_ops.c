@@ -301,7 +301,7 @@ static ar_status binary(onnx_run_t *R, const onnx_tensor_t *A, const onnx_tensor
             case OP_ADD: for (size_t j = 0; j < inner; j++) o[j] = a[j * ia] + b[j * ib]; break;
             case OP_SUB: for (size_t j = 0; j < inner; j++) o[j] = a[j * ia] - b[j * ib]; break;
             case OP_MUL: for (size_t j = 0; j < inner; j++) o[j] = a[j * ia] * b[j * ib]; break;
-            default:     for (size_t j = 0; j < inner; j++) o[j] = a[j * ia] / b[j * ib]; break;
+            default:     for (size_t j = 0; j < inner; j++) o[j] = a[j * ia] / b[j * ib]; break;   /* OP_DIV */
             }
             if (r > 1) {                 /* advance the outer axes by one step */
                 idx[r - 1] = inner - 1;
@@ -310,7 +310,6 @@ static ar_status binary(onnx_run_t *R, const onnx_tensor_t *A, const onnx_tensor
                 odometer2(idx, dims, r, sa, sb, &pa, &pb);
             }
         }
-        (void)f;
     } else if (A->size == O->size && B->size == O->size) {
         for (size_t k = 0; k < O->size; k++)
             if (!idt)

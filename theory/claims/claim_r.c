@@ -46,9 +46,9 @@ static ar_status one_end(const pointset_t *Q, const pointset_t *K, double beta, 
     if (which == 0) {
         o.use_svd = o.use_symeig = o.use_pchol = 0;
         o.lower_from_matrix = 1;
-    }
-    else
+    } else {
         o.use_lower = 0;
+    }
     return bracket_compute(Q, K, beta, eps, &o, b);
 }
 
