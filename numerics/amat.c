@@ -179,9 +179,13 @@ ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
     R->m = cnt;
     R->n = n;
     if (M->A) {
+        for (size_t j = 0; j < n; j++) {            /* column by column: A is column-major */
+            const double *aj = M->A->a + j * M->m;
+            double *rj = R->a + j * cnt;
+            for (size_t t = 0; t < cnt; t++)
+                rj[t] = aj[rows[t]];
+        }
         for (size_t t = 0; t < cnt; t++) {
-            for (size_t j = 0; j < n; j++)
-                R->a[t + j * cnt] = M->A->a[rows[t] + j * M->m];
             R->rowerr[t] = M->A->rowerr[rows[t]];
             R->lognorm[t] = M->A->lognorm[rows[t]];
         }

@@ -22,8 +22,13 @@ static double dist2(const double *a, const double *b, size_t d)
  * choice, so mindist[1..n-1] is non-increasing. */
 ar_status fps_order(const double *x, size_t n, size_t d, size_t start, size_t *order, double *mindist)
 {
-    if (!x || !order || n == 0 || d == 0 || start >= n) {
-        ar_error_set("fps_order: invalid arguments (n=%zu, d=%zu, start=%zu)", n, d, start);
+    return fps_prefix(x, n, d, start, n, order, mindist);
+}
+
+ar_status fps_prefix(const double *x, size_t n, size_t d, size_t start, size_t len, size_t *order, double *mindist)
+{
+    if (!x || !order || n == 0 || d == 0 || start >= n || len == 0 || len > n) {
+        ar_error_set("fps_order: invalid arguments (n=%zu, d=%zu, start=%zu, length %zu)", n, d, start, len);
         return AR_EINVAL;
     }
     for (size_t i = 0; i < n * d; i++)
@@ -44,7 +49,7 @@ ar_status fps_order(const double *x, size_t n, size_t d, size_t start, size_t *o
         mindist[0] = INFINITY;
     for (size_t j = 0; j < n; j++)
         best[j] = dist2(x + j * d, x + start * d, d);
-    for (size_t t = 1; t < n; t++) {
+    for (size_t t = 1; t < len; t++) {
         size_t arg = n;
         double bmax = -1.0;
         for (size_t j = 0; j < n; j++)
@@ -56,6 +61,8 @@ ar_status fps_order(const double *x, size_t n, size_t d, size_t start, size_t *o
         used[arg] = 1;
         if (mindist)
             mindist[t] = sqrt(bmax);
+        if (t + 1 == len)
+            break;                              /* the distances are not needed any more */
         const double *xa = x + arg * d;
         for (size_t j = 0; j < n; j++)
             if (!used[j]) {

@@ -12,4 +12,10 @@
 
 ar_status fps_order(const double *x, size_t n, size_t d, size_t start, size_t *order, double *mindist);
 
+/* The first len entries (1 <= len <= n) of fps_order's order (and of mindist, when not NULL),
+ * the same numbers, in O(n len d) time: the greedy choice of order[t] reads only the choices
+ * before it, so a prefix is computed without the rest.  fps_order is fps_prefix with len = n. */
+ar_status fps_prefix(const double *x, size_t n, size_t d, size_t start, size_t len, size_t *order,
+                     double *mindist);
+
 #endif

@@ -193,16 +193,15 @@ static FROUND_BODY void part_sums(void *arg)
 }
 
 /* Narrow segments (issue 24: every rank up to the guess + 5 is probed, each one a pass over the
- * block) are applied by attnrank's own loop, fused with the row sums and tiled over columns so
- * that a tile of C stays in cache across the segments of a run: for each tile, for each rank of
- * the run, C <- C - U_seg V_seg^T on the tile (products and subtractions in FE_UPWARD: any mode
- * is allowed by the analysis above, each term still passes through at most k + 1 roundings of
- * relative size < 2^-52, and an entry's sum is still one floating-point sum of its k + 1 terms),
- * then its |C| added to the rank's row sums.  Each row's sums run over j = 0..n-1 in order and
- * its products over c in order, whatever the split and the tiles. */
+ * block) are applied by attnrank's own loop, fused with the row sums: in the column-major case
+ * a block of RESID_FUSE_ROWS rows of one column of C is held in registers while every segment of
+ * the run is subtracted and each rank's |C| added to its row sums, so C is read and written once
+ * per run (products and subtractions in FE_UPWARD: any mode is allowed by the analysis above,
+ * each term still passes through at most k + 1 roundings of relative size < 2^-52, and an
+ * entry's sum is still one floating-point sum of its k + 1 terms).  Each row's sums run over
+ * j = 0..n-1 in order and its products over c in order, whatever the split and the blocks. */
 #define RESID_FUSE_W 8          /* segments of at most this many columns are fused */
 #define RESID_FUSE_RUN 48       /* ranks per fused run */
-#define RESID_FUSE_TILE 32      /* columns per tile (column-major blocks) */
 
 /* y <- y - v x (len entries, not overlapping; len < 2^31): OpenBLAS's daxpy on the calling thread
  * (one product and one subtraction per entry, in the caller's mode). */
@@ -211,21 +210,62 @@ static inline void axpy_neg(size_t len, double v, const double *restrict x, doub
     cblas_daxpy((int)len, -v, x, 1, y, 1);
 }
 
-/* acc <- acc + |y| (len entries, not overlapping). */
-static inline void abs_acc(size_t len, const double *restrict y, double *restrict acc)
-{
-    for (size_t i = 0; i < len; i++)
-        acc[i] += fabs(y[i]);
-}
+#define RESID_FUSE_ROWS 8       /* rows per register block of the column-major fused kernel */
 
-/* y <- y - v x and acc <- acc + |y| in one pass (len entries, not overlapping). */
-static inline void axpy_abs(size_t len, double v, const double *restrict x, double *restrict y,
-                            double *restrict acc)
+/* The column-major fused kernel on rows [i, i + R) (R <= RESID_FUSE_ROWS) of C (leading
+ * dimension ldc, C pointing at row i): for each column j = 0..n-1 in order, the entries are
+ * held in a register block while the run's columns c = 0..w-1 are subtracted in order
+ * (c_r <- c_r - Up[c][r] Vt[j][c], one product and one subtraction each, in the caller's mode)
+ * and, at the end of each rank's segment (send[q] columns done), |c_r| is added to
+ * rc[q][r]; the rank sums thus run over j = 0..n-1 in order.  Up (w x RESID_FUSE_ROWS) and Vt
+ * (n x w) are the run's columns of U (these rows) and V, packed.  The same operations in the
+ * same order as one pass per column of the tile loop before (issue 24: one pass over C per run
+ * instead of one per rank).  Compiled for AVX2 and the baseline; neither contracts (no FMA), so
+ * both give the same bits. */
+__attribute__((target_clones("avx2", "default")))
+static void fused_rows(size_t R, size_t n, size_t w, size_t nr, const size_t *send, const double *restrict Up,
+                       const double *restrict Vt, double *restrict C, size_t ldc, double *restrict rc)
 {
-    for (size_t i = 0; i < len; i++) {
-        double c = y[i] - x[i] * v;
-        y[i] = c;
-        acc[i] += fabs(c);
+    enum { F = RESID_FUSE_ROWS };
+    for (size_t q = 0; q < nr * F; q++)
+        rc[q] = 0.0;
+    if (R == F) {
+        for (size_t j = 0; j < n; j++) {
+            double c[F];
+            double *cj = C + j * ldc;
+            const double *vj = Vt + j * w;
+            for (int r = 0; r < F; r++)
+                c[r] = cj[r];
+            size_t cc = 0;
+            for (size_t q = 0; q < nr; q++) {
+                for (; cc < send[q]; cc++) {
+                    double v = vj[cc];
+                    const double *u = Up + cc * F;
+                    for (int r = 0; r < F; r++)
+                        c[r] = c[r] - u[r] * v;
+                }
+                double *acc = rc + q * F;
+                for (int r = 0; r < F; r++)
+                    acc[r] += fabs(c[r]);
+            }
+            for (int r = 0; r < F; r++)
+                cj[r] = c[r];
+        }
+        return;
+    }
+    for (size_t j = 0; j < n; j++) {
+        double *cj = C + j * ldc;
+        const double *vj = Vt + j * w;
+        for (size_t r = 0; r < R; r++) {
+            double c = cj[r];
+            size_t cc = 0;
+            for (size_t q = 0; q < nr; q++) {
+                for (; cc < send[q]; cc++)
+                    c = c - Up[cc * F + r] * vj[cc];
+                rc[q * F + r] += fabs(c);
+            }
+            cj[r] = c;
+        }
     }
 }
 
@@ -240,23 +280,32 @@ static FROUND_BODY void part_fused(void *arg)
         for (size_t i = i0; i < i1; i++)
             x->rc[q * b + i] = 0.0;
     if (!B->rowmajor) {
-        for (size_t j0 = 0; j0 < n; j0 += RESID_FUSE_TILE) {
-            size_t j1 = j0 + RESID_FUSE_TILE < n ? j0 + RESID_FUSE_TILE : n;
-            for (size_t q = 0; q < nr; q++) {
-                size_t t = p->t + q, k0 = B->ks[t - 1], k1 = B->ks[t];
-                double *rc = x->rc + q * b;
-                for (size_t j = j0; j < j1; j++) {
-                    double *restrict cj = x->C + j * b;
-                    if (k1 - k0 == 1) {         /* one column: one pass over the tile column */
-                        axpy_abs(i1 - i0, B->V[j + k0 * B->ldv], B->U + k0 * B->ldu + i0, cj + i0, rc + i0);
-                        continue;
-                    }
-                    for (size_t c = k0; c < k1; c++)
-                        axpy_neg(i1 - i0, B->V[j + c * B->ldv], B->U + c * B->ldu + i0, cj + i0);
-                    abs_acc(i1 - i0, cj + i0, rc + i0);
-                }
-            }
+        enum { F = RESID_FUSE_ROWS };
+        size_t kb = B->ks[p->t - 1], w = B->ks[p->t1 - 1] - kb, send[RESID_FUSE_RUN];
+        double *Vt = malloc((n ? n : 1) * w * sizeof *Vt), *Up = malloc(w * F * sizeof *Up);
+        double *acc = malloc(nr * F * sizeof *acc);
+        if (!Vt || !Up || !acc) {
+            free(Vt); free(Up); free(acc);
+            for (size_t q = 0; q < nr; q++)
+                p->best[p->t + q] = INFINITY;       /* a failed allocation: no bound */
+            return;
         }
+        for (size_t q = 0; q < nr; q++)
+            send[q] = B->ks[p->t + q] - kb;
+        for (size_t c = 0; c < w; c++)
+            for (size_t j = 0; j < n; j++)
+                Vt[j * w + c] = B->V[j + (kb + c) * B->ldv];
+        for (size_t i = i0; i < i1; i += F) {
+            size_t R = i1 - i < F ? i1 - i : F;
+            for (size_t c = 0; c < w; c++)
+                for (size_t r = 0; r < R; r++)
+                    Up[c * F + r] = B->U[i + r + (kb + c) * B->ldu];
+            fused_rows(R, n, w, nr, send, Up, Vt, x->C + i, b, acc);
+            for (size_t q = 0; q < nr; q++)
+                for (size_t r = 0; r < R; r++)
+                    x->rc[q * b + i + r] = acc[q * F + r];
+        }
+        free(Vt); free(Up); free(acc);
     } else {
         for (size_t i = i0; i < i1; i++) {
             double *ci = x->C + i * n;

@@ -114,6 +114,31 @@ START_TEST(test_fps_invalid)
 }
 END_TEST
 
+
+/* Every prefix of the order is fps_prefix's result, with the same distances. */
+START_TEST(test_fps_prefix)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 5);
+    size_t n = 300, d = 4;
+    double *x = malloc(n * d * sizeof *x), md[300], mp[300];
+    size_t order[300], pre[300];
+    for (size_t i = 0; i < n * d; i++)
+        x[i] = rng_normal(&r);
+    ck_assert_int_eq(fps_order(x, n, d, 7, order, md), AR_OK);
+    size_t lens[] = { 1, 2, 17, 256, 299, 300 };
+    for (size_t t = 0; t < sizeof lens / sizeof lens[0]; t++) {
+        ck_assert_int_eq(fps_prefix(x, n, d, 7, lens[t], pre, mp), AR_OK);
+        for (size_t k = 0; k < lens[t]; k++)
+            ck_assert_msg(pre[k] == order[k] && (k == 0 || mp[k] == md[k]),
+                          "prefix of length %zu differs at %zu", lens[t], k);
+    }
+    ck_assert_int_eq(fps_prefix(x, n, d, 7, 0, pre, NULL), AR_EINVAL);
+    ck_assert_int_eq(fps_prefix(x, n, d, 7, n + 1, pre, NULL), AR_EINVAL);
+    free(x);
+}
+END_TEST
+
 Suite *suite_fps(void)
 {
     Suite *s = suite_create("fps");
@@ -121,6 +146,7 @@ Suite *suite_fps(void)
     tcase_add_test(tc, test_fps_random);
     tcase_add_test(tc, test_fps_ties);
     tcase_add_test(tc, test_fps_invalid);
+    tcase_add_test(tc, test_fps_prefix);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -164,59 +164,99 @@ void bracket_set_trivial(bracket_t *out, size_t m, size_t n)
     snprintf(out->up.method, sizeof out->up.method, "trivial");
 }
 
-static const double *outer_x;
-static size_t outer_d;
+/* A query index with its squared norm, for the outer order's sort (no global state: brackets
+ * may run in several threads at once, api/attnrank.h). */
+typedef struct {
+    double norm2;
+    size_t i;
+} outer_key;
 
 static int outer_cmp(const void *pa, const void *pb)
 {
-    size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-    double ni = 0, nj = 0;
-    for (size_t c = 0; c < outer_d; c++) {
-        ni += outer_x[i * outer_d + c] * outer_x[i * outer_d + c];
-        nj += outer_x[j * outer_d + c] * outer_x[j * outer_d + c];
-    }
-    return ni > nj ? -1 : ni < nj ? 1 : (i > j) - (i < j);
+    const outer_key *a = pa, *b = pb;
+    return a->norm2 > b->norm2 ? -1 : a->norm2 < b->norm2 ? 1 : (a->i > b->i) - (a->i < b->i);
 }
 
-size_t bracket_outer_order(const pointset_t *Q, size_t *order)
+size_t bracket_outer_order(const pointset_t *Q, size_t *order, size_t maxlen)
 {
     size_t m = Q->n, d = Q->d;
     double lo = INFINITY, hi = 0;
+    outer_key *key = m >= 4 && maxlen > 0 ? ar_calloc(m, sizeof *key, "query order") : NULL;
+    if (!key)
+        return 0;
     for (size_t i = 0; i < m; i++) {
         double s = 0;
         for (size_t c = 0; c < d; c++)
             s += Q->x[i * d + c] * Q->x[i * d + c];
         lo = fmin(lo, s);
         hi = fmax(hi, s);
+        key[i] = (outer_key){ .norm2 = s, .i = i };
     }
-    if (m < 4 || !(hi > 2.25 * lo))
+    if (!(hi > 2.25 * lo)) {
+        free(key);
         return 0;
-    size_t *idx = ar_calloc(m, sizeof *idx, "query order");
-    size_t half = m / 2;
-    double *xs = idx ? ar_calloc(half * d, sizeof *xs, "outer queries") : NULL;
-    size_t *o2 = xs ? ar_calloc(half, sizeof *o2, "outer order") : NULL;
+    }
+    size_t half = m / 2, len = half < maxlen ? half : maxlen;
+    double *xs = ar_calloc(half * d, sizeof *xs, "outer queries");
+    size_t *o2 = xs ? ar_calloc(len, sizeof *o2, "outer order") : NULL;
     if (!o2) {
-        free(idx);
+        free(key);
         free(xs);
         return 0;
     }
-    for (size_t i = 0; i < m; i++)
-        idx[i] = i;
-    outer_x = Q->x;                 /* qsort has no context argument; single-threaded use */
-    outer_d = d;
-    qsort(idx, m, sizeof *idx, outer_cmp);
+    qsort(key, m, sizeof *key, outer_cmp);
     for (size_t t = 0; t < half; t++)
-        memcpy(xs + t * d, Q->x + idx[t] * d, d * sizeof *xs);
-    size_t len = 0;
-    if (fps_order(xs, half, d, 0, o2, NULL) == AR_OK) {
-        for (size_t t = 0; t < half; t++)
-            order[t] = idx[o2[t]];
-        len = half;
+        memcpy(xs + t * d, Q->x + key[t].i * d, d * sizeof *xs);
+    if (fps_prefix(xs, half, d, 0, len, o2, NULL) == AR_OK) {
+        for (size_t t = 0; t < len; t++)
+            order[t] = key[o2[t]].i;
+    } else {
+        len = 0;
     }
-    free(idx);
+    free(key);
     free(xs);
     free(o2);
     return len;
+}
+
+/* The farthest-point prefix order of the queries (outer = 0) or of the outer half
+ * (bracket_outer_order, outer = 1): up to len entries into order; returns how many (0: the
+ * outer rule does not apply). */
+static ar_status prefix_order(const pointset_t *Q, int outer, size_t len, size_t *order, size_t *got)
+{
+    *got = 0;
+    if (outer) {
+        *got = bracket_outer_order(Q, order, len);
+        return AR_OK;
+    }
+    ar_status st = fps_prefix(Q->x, Q->n, Q->d, 0, len, order, NULL);
+    if (st == AR_OK)
+        *got = len;
+    return st;
+}
+
+/* First prefix of the lazily computed orders below (a power of two). */
+#define BRACKET_FPS_PREFIX0 256
+
+/* See bracket_impl.h.  lower_blocks_cap probes the prefix lengths 1, 2, 4, ... until one fails,
+ * then bisects below it, so with a prefix of L = 2^j entries (L < the order's full length and
+ * < A's columns) every probe it makes is a probe of the search on the whole order unless all L
+ * rows are certified; then L is quadrupled and the search repeated. */
+ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, double eps, size_t cap,
+                             size_t *order, lower_cert_t *lc)
+{
+    size_t m = Q->n, full = outer ? m / 2 : m, top = full < A->n ? full : A->n;
+    memset(lc, 0, sizeof *lc);
+    for (size_t L = BRACKET_FPS_PREFIX0;; L *= 4) {
+        size_t want = L < top ? L : full, got = 0;
+        ar_status st = prefix_order(Q, outer, want, order, &got);
+        if (st != AR_OK || got == 0)
+            return st;
+        if ((st = lower_blocks_cap(A, order, got, eps, cap, lc)))
+            return st;
+        if (want == full || lc->rank < L)
+            return AR_OK;
+    }
 }
 
 ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
@@ -422,6 +462,12 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
         take_upper(out, &out->up_rsvd);
         if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
             ro.cap = out->up_rsvd.rank;
+        /* rsym then seeks only ranks below rsvd's (sketches of at most cap + 16 columns): it
+         * starts at that size, rsvd's sketch having shown what the rank needs, instead of
+         * growing to it again from the lower end's guess (issue 24: 3 rounds -> 1 on the
+         * 4000-point self-attention instance of bench_dense) */
+        if (strcmp(out->up_rsvd.method, "rsvd") == 0 && ro.l0 < ro.cap + 16)
+            ro.l0 = ro.cap + 16 < info.sketch ? ro.cap + 16 : info.sketch;
     }
     if (sym_on) {
         size_t *o2 = *order_len ? ar_calloc(A->m, sizeof *o2, "sketch row order") : order;
@@ -526,17 +572,14 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             st = AR_ENOMEM;
             goto done;
         }
-        if ((st = fps_order(Qh.x, m, Qh.d, 0, order, NULL)))
-            goto done;
         lower_cert_t lc;
-        if ((st = lower_blocks_cap(&A, order, m, eps, cap, &lc)))
+        if ((st = bracket_blocks_fps(&A, &Qh, 0, eps, cap, order, &lc)))
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        size_t olen = self ? 0 : bracket_outer_order(&Qh, order);
-        if (olen && (st = lower_blocks_cap(&A, order, olen, eps, cap, &lc)))
+        if (!self && (st = bracket_blocks_fps(&A, &Qh, 1, eps, cap, order, &lc)))
             goto done;
-        if (olen && lc.rank > out->lo.rank)
+        if (!self && lc.rank > out->lo.rank)
             out->lo = lc;
         out->seconds_lower += clock_now() - t2;
     }

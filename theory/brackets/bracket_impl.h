@@ -23,10 +23,20 @@ size_t bracket_sketch_size(size_t lower, size_t cap, size_t r);
 void bracket_rsvd_opts(const bracket_opts_t *o, size_t l0, int power, rsvd_opts_t *ro);
 
 /* Cross-attention queries whose norms spread (max/min > 1.5): the upper half by norm
- * (ties by index), in farthest-point order, into order (returns its length, 0 when the rule
- * does not apply or allocation fails).  Rows with larger |q| have more peaked softmax rows,
- * whose block test matrices certify more (lower-certificates.md, 3.3). */
-size_t bracket_outer_order(const pointset_t *Q, size_t *order);
+ * (ties by index), in farthest-point order, its first min(half, maxlen) entries into order
+ * (returns that length, 0 when the rule does not apply or allocation fails; the prefix costs
+ * O(m maxlen d), fps_prefix).  Rows with larger |q| have more peaked softmax rows, whose block
+ * test matrices certify more (lower-certificates.md, 3.3). */
+size_t bracket_outer_order(const pointset_t *Q, size_t *order, size_t maxlen);
+
+/* lower_blocks_cap(A, order, len, eps, cap, lc) on the farthest-point order of the queries Q
+ * (outer = 0: fps_order of Q, len = m) or of their outer half (outer = 1: bracket_outer_order,
+ * lc->rank 0 when that rule does not apply), with the order computed only as far as the search
+ * reads it: the same certificate, at O(m L d) for the order instead of O(m^2 d), L the first
+ * power of two (from 256, by factors of 4) beyond the certified prefix (4000 queries: the
+ * order's 84 ms -> about 5 ms).  order: m entries of scratch. */
+ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, double eps, size_t cap,
+                             size_t *order, lower_cert_t *lc);
 
 /* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
 /* The lower end grown over the rows cand[0..len) of a certified factor in pivoted-QR order

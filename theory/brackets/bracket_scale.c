@@ -77,7 +77,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
         free(order); free(xs);
         return AR_ENOMEM;
     }
-    if ((st = fps_order(P->x, n, d, 0, order, NULL))) {
+    if ((st = fps_prefix(P->x, n, d, 0, M ? M : 1, order, NULL))) {   /* only M rows are read */
         free(order); free(xs);
         return st;
     }

@@ -80,7 +80,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
             st = AR_ENOMEM;
             goto done;
         }
-        if ((st = fps_order(Q->x, m, d, 0, order, NULL)))
+        if ((st = fps_prefix(Q->x, m, d, 0, len, order, NULL)))   /* only the prefix is read */
             goto done;
         bracket_say(o, "lower: enclosing %zu prefix rows, block test matrices", len);
         if ((st = amat_rows(&M, order, len, &R)))
@@ -95,9 +95,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
         if (lc.rank > out->lo.rank)
             out->lo = lc;
         /* cross-attention: the outer half of the queries as well (bracket_outer_order) */
-        size_t olen = Q == K ? 0 : bracket_outer_order(Q, order);
-        if (olen > len)
-            olen = len;
+        size_t olen = Q == K ? 0 : bracket_outer_order(Q, order, len);
         if (olen) {
             smx_t R2;
             if ((st = amat_rows(&M, order, olen, &R2)))

@@ -12,20 +12,23 @@
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
 #include "numerics/rng.h"
+#include "numerics/tsqr.h"
 
 #define RSVD_LADDER 16      /* ranks per residual pass */
 #define RSVD_FINE 24        /* a gap of at most this many ranks is probed rank by rank */
 #define RSVD_SAMPLE 384     /* rows on which the rank to certify is guessed */
 #define RSVD_GUESS 14       /* ranks certified from the guess on in the first full pass */
 
-/* The sketch's small factorisations (QR, SVD and eigendecomposition of tall l-column matrices,
- * pivoted QR) run on one BLAS thread: LAPACK's results moved at rounding level with
+/* The sketch's factorisations (QR and SVD of tall l-column matrices, eigendecomposition, pivoted
+ * QR) run with one BLAS thread each: LAPACK's results moved at rounding level with
  * OPENBLAS_NUM_THREADS (a certified error in the 14th digit), and the numbers must not depend on
- * the thread count.  The products with A (dgemm: each entry one thread's sum) keep every thread. */
+ * the thread count.  The tall QR and SVD split their rows into two fixed halves on attnrank's two
+ * threads (numerics/tsqr.h: the same bits for any thread count).  The products with A keep
+ * every thread (numerics/amat.h). */
 static ar_status orth1(size_t m, size_t l, double *Y)
 {
     blas_single_begin();
-    ar_status st = la_orth(m, l, Y);
+    ar_status st = tsqr_orth(m, l, Y);
     blas_single_end();
     return st;
 }
@@ -33,7 +36,7 @@ static ar_status orth1(size_t m, size_t l, double *Y)
 static ar_status svd1(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
 {
     blas_single_begin();
-    ar_status st = la_svd(m, n, a, U, s, VT);
+    ar_status st = m >= n ? tsqr_svd(m, n, a, U, s, VT) : la_svd(m, n, a, U, s, VT);
     blas_single_end();
     return st;
 }

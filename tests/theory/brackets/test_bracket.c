@@ -17,6 +17,10 @@
 #include "constructions/pointsets/head.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/bracket.h"
+#include "theory/brackets/bracket_impl.h"
+#include "theory/certificates/cert_lower.h"
+#include "numerics/fps.h"
+#include "numerics/softmax_dbl.h"
 
 #define HP 256
 
@@ -605,6 +609,66 @@ START_TEST(test_stream_memory_rule)
 }
 END_TEST
 
+
+/* The lazily ordered block certificate is the one on the whole farthest-point order (and on the
+ * outer half's), on instances whose certified prefix is short (cube, cross-attention) and beyond
+ * the first prefix of 256 rows (the sphere at beta 400: near the identity, the quadrupling path;
+ * equal norms, so no outer half). */
+START_TEST(test_blocks_fps_lazy_order)
+{
+    struct { size_t m, n; double beta, eps; int sphere; } cs[] = { { 700, 500, 20, 0.1, 0 },
+                                                                   { 600, 600, 400, 0.1, 1 },
+                                                                   { 1200, 900, 90, 0.05, 0 } };
+    rng_t r;
+    rng_init(&r, test_seed() + 77);
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        size_t m = cs[t].m, n = cs[t].n;
+        pointset_t Q, K;
+        ck_assert_int_eq(pointset_init(&Q, m, 3), AR_OK);
+        ck_assert_int_eq(pointset_init(&K, n, 3), AR_OK);
+        for (size_t i = 0; i < 3 * m; i++)
+            Q.x[i] = cs[t].sphere ? rng_normal(&r) : 2 * rng_uniform(&r) - 1;
+        for (size_t i = 0; cs[t].sphere && i < m; i++) {
+            double s = sqrt(Q.x[3 * i] * Q.x[3 * i] + Q.x[3 * i + 1] * Q.x[3 * i + 1] + Q.x[3 * i + 2] * Q.x[3 * i + 2]);
+            for (size_t c = 0; c < 3; c++)
+                Q.x[3 * i + c] /= s;
+        }
+        for (size_t i = 0; i < 3 * n; i++)
+            K.x[i] = cs[t].sphere ? Q.x[i] : 2 * rng_uniform(&r) - 1;
+        smx_t A;
+        ck_assert_int_eq(smx_compute_dbl(&A, Q.x, m, K.x, n, 3, NULL, cs[t].beta, 0), AR_OK);
+        size_t *order = malloc(m * sizeof *order), *full = malloc(m * sizeof *full);
+        for (int outer = 0; outer <= 1; outer++) {
+            lower_cert_t lazy, ref;
+            ck_assert_int_eq(bracket_blocks_fps(&A, &Q, outer, cs[t].eps, (size_t)-1, order, &lazy), AR_OK);
+            size_t len = m;
+            if (outer) {
+                len = bracket_outer_order(&Q, full, m);
+                ck_assert_uint_eq(len, cs[t].sphere ? 0 : m / 2);     /* the cube's norms spread */
+                if (len == 0) {
+                    ck_assert_uint_eq(lazy.rank, 0);
+                    continue;
+                }
+            } else {
+                ck_assert_int_eq(fps_order(Q.x, m, 3, 0, full, NULL), AR_OK);
+            }
+            ck_assert_int_eq(lower_blocks_cap(&A, full, len, cs[t].eps, (size_t)-1, &ref), AR_OK);
+            ck_assert_msg(lazy.rank == ref.rank && strcmp(lazy.method, ref.method) == 0 &&
+                          lazy.invnorm == ref.invnorm,
+                          "case %zu outer %d: lazy order certifies %zu (%s, %.17g), the whole order %zu (%s, %.17g)",
+                          t, outer, lazy.rank, lazy.method, lazy.invnorm, ref.rank, ref.method, ref.invnorm);
+            if (cs[t].sphere)
+                ck_assert_uint_gt(ref.rank, 256);   /* the quadrupling path was taken */
+        }
+        free(order);
+        free(full);
+        smx_clear(&A);
+        pointset_clear(&Q);
+        pointset_clear(&K);
+    }
+}
+END_TEST
+
 Suite *suite_bracket(void)
 {
     Suite *s = suite_create("bracket");
@@ -620,6 +684,7 @@ Suite *suite_bracket(void)
     tcase_add_test(tc, test_stream_memory_rule);
     tcase_add_test(tc, test_lower_from_matrix_invariance);
     tcase_add_test(tc, test_full_rank_decided);
+    tcase_add_test(tc, test_blocks_fps_lazy_order);
     suite_add_tcase(s, tc);
     return s;
 }
