@@ -36,6 +36,7 @@
 #include <cblas.h>
 #include <fenv.h>
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,22 +115,56 @@ static double rows_bound(multi_ctx *x, size_t t, size_t i0, size_t i1, const dou
     return best;
 }
 
-/* Body (round-to-nearest): copy the part's rows (t == 0) and apply segment t to them. */
+/* acc[i] <- acc[i] + |y[i]| (len entries, not overlapping; vectorised, each entry its own sum). */
+static inline void add_abs(size_t len, const double *restrict y, double *restrict acc)
+{
+    for (size_t i = 0; i < len; i++)
+        acc[i] += fabs(y[i]);
+}
+
+/* acc[i] <- acc[i] + |a[i]| and c[i] <- a[i] (len entries, not overlapping). */
+static inline void copy_add_abs(size_t len, const double *restrict a, double *restrict c, double *restrict acc)
+{
+    for (size_t i = 0; i < len; i++) {
+        c[i] = a[i];
+        acc[i] += fabs(a[i]);
+    }
+}
+
+/* Body, in FE_UPWARD (t == 0): copy the part's rows of a into C and sum |a| over each row (sa),
+ * in one pass over a.  Sums in memory order (upward rounding makes any order an upper bound);
+ * each row's in the order j = 0..n-1. */
+static FROUND_BODY void part_copy(void *arg)
+{
+    multi_part *p = arg;
+    multi_ctx *x = p->x;
+    const resid_block_t *B = x->B;
+    size_t b = B->b, n = B->n, i0 = p->i0, i1 = p->i1;
+    for (size_t i = i0; i < i1; i++)
+        x->sa[i] = x->pu[i] = 0.0;
+    if (!B->rowmajor) {
+        for (size_t j = 0; j < n; j++)
+            copy_add_abs(i1 - i0, B->a + j * B->lda + i0, x->C + j * b + i0, x->sa + i0);
+    } else {
+        for (size_t i = i0; i < i1; i++) {
+            const double *ai = B->a + i * B->lda;
+            double *ci = x->C + i * n, s = 0.0;
+            for (size_t j = 0; j < n; j++) {
+                ci[j] = ai[j];
+                s += fabs(ai[j]);
+            }
+            x->sa[i] = s;
+        }
+    }
+}
+
+/* Body (round-to-nearest): apply segment t to the part's rows of C. */
 static FROUND_BODY void part_dgemm(void *arg)
 {
     multi_part *p = arg;
     multi_ctx *x = p->x;
     const resid_block_t *B = x->B;
     size_t b = B->b, n = B->n, i0 = p->i0, cnt = p->i1 - p->i0, t = p->t;
-    if (t == 0) {
-        if (!B->rowmajor) {
-            for (size_t j = 0; j < n; j++)
-                memcpy(x->C + j * b + i0, B->a + j * B->lda + i0, cnt * sizeof(double));
-        } else {
-            for (size_t r = i0; r < i0 + cnt; r++)
-                memcpy(x->C + r * n, B->a + r * B->lda, n * sizeof(double));
-        }
-    }
     size_t k0 = t ? B->ks[t - 1] : 0, k1 = B->ks[t];
     if (k1 > k0 && n > 0 && cnt > 0) {
         if (!B->rowmajor)
@@ -152,34 +187,11 @@ static FROUND_BODY void part_sums(void *arg)
     const resid_block_t *B = x->B;
     size_t b = B->b, n = B->n, t = p->t, i0 = p->i0, i1 = p->i1;
     double *rc = x->rcs;
-    if (t == 0) {
-        for (size_t i = i0; i < i1; i++)
-            x->sa[i] = x->pu[i] = 0.0;
-        /* sums in memory order (upward rounding makes any order an upper bound) */
-        if (!B->rowmajor) {
-            for (size_t j = 0; j < n; j++) {
-                const double *aj = B->a + j * B->lda;
-                for (size_t i = i0; i < i1; i++)
-                    x->sa[i] += fabs(aj[i]);
-            }
-        } else {
-            for (size_t i = i0; i < i1; i++) {
-                const double *ai = B->a + i * B->lda;
-                double s = 0.0;
-                for (size_t j = 0; j < n; j++)
-                    s += fabs(ai[j]);
-                x->sa[i] = s;
-            }
-        }
-    }
     for (size_t i = i0; i < i1; i++)
         rc[i] = 0.0;
     if (!B->rowmajor) {
-        for (size_t j = 0; j < n; j++) {
-            const double *cj = x->C + j * b;
-            for (size_t i = i0; i < i1; i++)
-                rc[i] += fabs(cj[i]);
-        }
+        for (size_t j = 0; j < n; j++)
+            add_abs(i1 - i0, x->C + j * b + i0, rc + i0);
     } else {
         for (size_t i = i0; i < i1; i++) {
             const double *ci = x->C + i * n;
@@ -212,59 +224,58 @@ static inline void axpy_neg(size_t len, double v, const double *restrict x, doub
 
 #define RESID_FUSE_ROWS 8       /* rows per register block of the column-major fused kernel */
 
-/* The column-major fused kernel on rows [i, i + R) (R <= RESID_FUSE_ROWS) of C (leading
- * dimension ldc, C pointing at row i): for each column j = 0..n-1 in order, the entries are
- * held in a register block while the run's columns c = 0..w-1 are subtracted in order
- * (c_r <- c_r - Up[c][r] Vt[j][c], one product and one subtraction each, in the caller's mode)
- * and, at the end of each rank's segment (send[q] columns done), |c_r| is added to
- * rc[q][r]; the rank sums thus run over j = 0..n-1 in order.  Up (w x RESID_FUSE_ROWS) and Vt
- * (n x w) are the run's columns of U (these rows) and V, packed.  The same operations in the
- * same order as one pass per column of the tile loop before (issue 24: one pass over C per run
- * instead of one per rank).  Compiled for AVX2 and the baseline; neither contracts (no FMA), so
- * both give the same bits. */
+/* Unaligned 4-lane vectors of doubles and of their bit patterns (|x| = x & ~sign bit). */
+typedef double v4d __attribute__((vector_size(32), aligned(8)));
+typedef long long v4i __attribute__((vector_size(32), aligned(8)));
+
+
+/* The column-major fused kernel on one column j of the part's rows: for each block of
+ * RESID_FUSE_ROWS rows (nch of them, the last of rlast rows), the entries are held in registers
+ * while the run's columns c = 0..w-1 are subtracted in order (c_r <- c_r - Up[c][r] vj[c], one
+ * product and one subtraction each, in the caller's mode) and, at the end of each rank's segment
+ * (send[q] columns done), |c_r| is added to rc[q ldr + r].  Up holds the run's columns of U,
+ * block by block (w x RESID_FUSE_ROWS each), vj the run's entries of row j of V.  Called for
+ * j = 0..n-1 in order, every rank's row sums run over j in order: the same operations in the
+ * same order as the tile loop before, and C is read and written once per run instead of once
+ * per rank, down each column (issue 24).  Compiled for AVX2 and the baseline; neither contracts
+ * (no FMA), so both give the same bits. */
 __attribute__((target_clones("avx2", "default")))
-static void fused_rows(size_t R, size_t n, size_t w, size_t nr, const size_t *send, const double *restrict Up,
-                       const double *restrict Vt, double *restrict C, size_t ldc, double *restrict rc)
+static void fused_column(size_t nch, size_t rlast, size_t w, size_t nr, const size_t *send,
+                         const double *restrict Up, const double *restrict vj, double *restrict cj,
+                         double *restrict rc, size_t ldr)
 {
     enum { F = RESID_FUSE_ROWS };
-    for (size_t q = 0; q < nr * F; q++)
-        rc[q] = 0.0;
-    if (R == F) {
-        for (size_t j = 0; j < n; j++) {
-            double c[F];
-            double *cj = C + j * ldc;
-            const double *vj = Vt + j * w;
-            for (int r = 0; r < F; r++)
-                c[r] = cj[r];
+    const v4i mask = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
+    for (size_t h = 0; h < nch; h++) {
+        const double *uh = Up + h * w * F;
+        double *ch = cj + h * F, *rh = rc + h * F;
+        if (h + 1 < nch || rlast == F) {
+            /* two 4-lane vectors held in registers (GCC vector extension: AVX2 in that clone,
+             * SSE2 pairs in the baseline; lane by lane the scalar loop's operations) */
+            v4d c0 = *(const v4d *)ch, c1 = *(const v4d *)(ch + 4);
             size_t cc = 0;
             for (size_t q = 0; q < nr; q++) {
                 for (; cc < send[q]; cc++) {
                     double v = vj[cc];
-                    const double *u = Up + cc * F;
-                    for (int r = 0; r < F; r++)
-                        c[r] = c[r] - u[r] * v;
+                    c0 = c0 - *(const v4d *)(uh + cc * F) * v;
+                    c1 = c1 - *(const v4d *)(uh + cc * F + 4) * v;
                 }
-                double *acc = rc + q * F;
-                for (int r = 0; r < F; r++)
-                    acc[r] += fabs(c[r]);
+                *(v4d *)(rh + q * ldr) += (v4d)((v4i)c0 & mask);
+                *(v4d *)(rh + q * ldr + 4) += (v4d)((v4i)c1 & mask);
             }
-            for (int r = 0; r < F; r++)
-                cj[r] = c[r];
+            *(v4d *)ch = c0;
+            *(v4d *)(ch + 4) = c1;
+            continue;
         }
-        return;
-    }
-    for (size_t j = 0; j < n; j++) {
-        double *cj = C + j * ldc;
-        const double *vj = Vt + j * w;
-        for (size_t r = 0; r < R; r++) {
-            double c = cj[r];
+        for (size_t r = 0; r < rlast; r++) {
+            double c = ch[r];
             size_t cc = 0;
             for (size_t q = 0; q < nr; q++) {
                 for (; cc < send[q]; cc++)
-                    c = c - Up[cc * F + r] * vj[cc];
-                rc[q * F + r] += fabs(c);
+                    c = c - uh[cc * F + r] * vj[cc];
+                rh[q * ldr + r] += fabs(c);
             }
-            cj[r] = c;
+            ch[r] = c;
         }
     }
 }
@@ -282,10 +293,10 @@ static FROUND_BODY void part_fused(void *arg)
     if (!B->rowmajor) {
         enum { F = RESID_FUSE_ROWS };
         size_t kb = B->ks[p->t - 1], w = B->ks[p->t1 - 1] - kb, send[RESID_FUSE_RUN];
-        double *Vt = malloc((n ? n : 1) * w * sizeof *Vt), *Up = malloc(w * F * sizeof *Up);
-        double *acc = malloc(nr * F * sizeof *acc);
-        if (!Vt || !Up || !acc) {
-            free(Vt); free(Up); free(acc);
+        size_t nch = (i1 - i0 + F - 1) / F;
+        double *Vt = malloc((n ? n : 1) * w * sizeof *Vt), *Up = malloc((nch ? nch : 1) * w * F * sizeof *Up);
+        if (!Vt || !Up) {
+            free(Vt); free(Up);
             for (size_t q = 0; q < nr; q++)
                 p->best[p->t + q] = INFINITY;       /* a failed allocation: no bound */
             return;
@@ -295,17 +306,16 @@ static FROUND_BODY void part_fused(void *arg)
         for (size_t c = 0; c < w; c++)
             for (size_t j = 0; j < n; j++)
                 Vt[j * w + c] = B->V[j + (kb + c) * B->ldv];
-        for (size_t i = i0; i < i1; i += F) {
-            size_t R = i1 - i < F ? i1 - i : F;
+        for (size_t h = 0; h < nch; h++) {
+            size_t i = i0 + h * F, R = i1 - i < F ? i1 - i : F;
             for (size_t c = 0; c < w; c++)
                 for (size_t r = 0; r < R; r++)
-                    Up[c * F + r] = B->U[i + r + (kb + c) * B->ldu];
-            fused_rows(R, n, w, nr, send, Up, Vt, x->C + i, b, acc);
-            for (size_t q = 0; q < nr; q++)
-                for (size_t r = 0; r < R; r++)
-                    x->rc[q * b + i + r] = acc[q * F + r];
+                    Up[(h * w + c) * F + r] = B->U[i + r + (kb + c) * B->ldu];
         }
-        free(Vt); free(Up); free(acc);
+        size_t rlast = (i1 - i0) - (nch ? nch - 1 : 0) * F;
+        for (size_t j = 0; nch && j < n; j++)
+            fused_column(nch, rlast, w, nr, send, Up, Vt + j * w, x->C + i0 + j * b, x->rc + i0, b);
+        free(Vt); free(Up);
     } else {
         for (size_t i = i0; i < i1; i++) {
             double *ci = x->C + i * n;
@@ -340,6 +350,8 @@ static void part_job(void *arg)
             p->t = t1;
             continue;
         }
+        if (p->t == 0)
+            fround_run(FE_UPWARD, part_copy, p);
         fround_run(FE_TONEAREST, part_dgemm, p);
         fround_run(FE_UPWARD, part_sums, p);
         p->t++;

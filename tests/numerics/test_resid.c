@@ -460,6 +460,54 @@ START_TEST(test_resid_block_multi)
 }
 END_TEST
 
+
+/* A block split over both threads (the second part starting at an odd row, so that the fused
+ * kernel's vectors are unaligned and its last row block is partial): the chained bounds of runs
+ * of narrow segments cover the residual (long double, relative error ~1e-19) and agree with the
+ * single-rank bound of each rank (one dgemm, no fusion) to rounding. */
+START_TEST(test_resid_block_multi_threads)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 91);
+    size_t m = 203, n = 400, kmax = 20;
+    double *a = malloc(m * n * sizeof *a), *U = malloc(m * kmax * sizeof *U), *V = malloc(n * kmax * sizeof *V);
+    double *cv = malloc(kmax * sizeof *cv);
+    for (size_t t = 0; t < m * n; t++)
+        a[t] = rng_uniform(&r);
+    for (size_t t = 0; t < m * kmax; t++)
+        U[t] = rng_normal(&r);
+    for (size_t t = 0; t < n * kmax; t++)
+        V[t] = rng_normal(&r) * 0.05;
+    size_t ks[] = { 5, 6, 7, 9, 12, 13, 20 }, nk = sizeof ks / sizeof ks[0];
+    double bound[7] = { 0 };
+    resid_colsums_up(n, kmax, V, n, cv);
+    resid_block_t B = {.b = m, .n = n, .a = a, .lda = m, .rowmajor = 0, .rowerr = NULL, .U = U, .ldu = m,
+                       .V = V, .ldv = n, .cv = cv, .ks = ks, .nk = nk};
+    resid_block_multi(&B, NULL, bound);
+    for (size_t t = 0; t < nk; t++) {
+        size_t k = ks[t];
+        long double worst = 0;
+        for (size_t i = 0; i < m; i++) {
+            long double row = 0;
+            for (size_t j = 0; j < n; j++) {
+                long double x = a[i + j * m];
+                for (size_t c = 0; c < k; c++)
+                    x -= (long double)U[i + c * m] * V[j + c * n];
+                row += fabsl(x);
+            }
+            if (row > worst)
+                worst = row;
+        }
+        double one = resid_r1_bound(m, n, k, a, NULL, U, m, V, n, NULL);
+        ck_assert_msg((long double)bound[t] >= worst * (1 + 1e-15L) && bound[t] <= (double)worst * (1 + 1e-11),
+                      "rank %zu: chained bound %.17g against the residual %.17Lg", k, bound[t], worst);
+        ck_assert_msg(fabs(one - bound[t]) <= 1e-12 * one, "rank %zu: chained %.17g, single-rank %.17g", k,
+                      bound[t], one);
+    }
+    free(a); free(U); free(V); free(cv);
+}
+END_TEST
+
 Suite *suite_resid(void)
 {
     Suite *s = suite_create("resid");
@@ -472,6 +520,7 @@ Suite *suite_resid(void)
     tcase_add_test(tc, test_resid_nonfinite_and_modes);
     tcase_add_test(tc, test_resid_gamma_exact);
     tcase_add_test(tc, test_resid_block_multi);
+    tcase_add_test(tc, test_resid_block_multi_threads);
     suite_add_tcase(s, tc);
     return s;
 }
