@@ -108,9 +108,11 @@ static double rows_bound(multi_ctx *x, size_t t, size_t i0, size_t i1, const dou
     for (size_t i = i0; i < i1; i++) {
         double e = rc[i] + (k ? g * (x->sa[i] + x->pu[i]) + under : 0.0) + (B->rowerr ? B->rowerr[i] : 0.0);
         if (!(e < INFINITY) || (B->rowerr && !(B->rowerr[i] >= 0)))
-            best = INFINITY;      /* NaN, overflow or a non-finite input */
-        else if (e > best)
+            e = INFINITY;         /* NaN, overflow or a non-finite input */
+        if (e > best)
             best = e;
+        if (B->rowbound)
+            B->rowbound[t * B->ldr + i] = e;
     }
     return best;
 }
@@ -297,8 +299,11 @@ static FROUND_BODY void part_fused(void *arg)
         double *Vt = malloc((n ? n : 1) * w * sizeof *Vt), *Up = malloc((nch ? nch : 1) * w * F * sizeof *Up);
         if (!Vt || !Up) {
             free(Vt); free(Up);
-            for (size_t q = 0; q < nr; q++)
+            for (size_t q = 0; q < nr; q++) {
                 p->best[p->t + q] = INFINITY;       /* a failed allocation: no bound */
+                for (size_t i = i0; B->rowbound && i < i1; i++)
+                    B->rowbound[(p->t + q) * B->ldr + i] = INFINITY;
+            }
             return;
         }
         for (size_t q = 0; q < nr; q++)
@@ -374,8 +379,11 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
     if (ok && !C && B->n > 0)
         C = own = ar_calloc(b * B->n, sizeof(double), "residual scratch");
     if (!best || (!C && B->n > 0)) {
-        for (size_t t = 0; t < B->nk; t++)
+        for (size_t t = 0; t < B->nk; t++) {
             bound[t] = INFINITY;
+            for (size_t i = 0; B->rowbound && i < b; i++)
+                B->rowbound[t * B->ldr + i] = INFINITY;
+        }
         free(sp);
         free(best);
         free(own);

@@ -41,6 +41,9 @@ typedef struct {
     const double *cv;         /* kmax: cv[c] >= sum_j |V_jc| (resid_colsums_up) */
     const size_t *ks;         /* nk strictly increasing ranks (ks[0] may be 0) */
     size_t nk;
+    double *rowbound;         /* NULL, or out: rowbound[t ldr + i] = row i's bound for rank ks[t]
+                                 (the quantity whose maximum is bound[t]; +INFINITY when not finite) */
+    size_t ldr;               /* leading dimension of rowbound (>= b) */
 } resid_block_t;
 
 /* Threads of the O(b n) row sums of resid_block_multi (attnrank's own, fixed: the rows are

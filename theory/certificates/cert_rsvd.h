@@ -44,6 +44,8 @@ typedef struct {
                                    min(m, k) pivots, candidates for the lower certificate (cert_lower.h,
                                    lower_grow); m entries */
     size_t *row_order_len;      /* out with row_order: the entries written (0 when nothing certified) */
+    int no_gap_fill;            /* 1: every gap between a refuted and a certified rank by a full pass
+                                   (tests; 0 = default: from the per-row bounds when few rows need it) */
     rsvd_progress_fn progress;  /* stage messages, or NULL */
     void *progress_ctx;
 } rsvd_opts_t;
@@ -58,6 +60,8 @@ typedef struct {
     size_t probes;        /* ranks whose residual was certified or refuted */
     uint64_t seed;        /* seed of the first sketch */
     int exhausted;        /* 1: nothing certified up to o->max_sketch columns */
+    int gap_fills;        /* gaps between a refuted and a certified rank decided from per-row bounds
+                             (no full pass; cert_rsvd.c gap_fill) */
 } rsvd_info_t;
 
 /* Least certified rank found as described above, with method "rsvd";
@@ -80,5 +84,11 @@ ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_
  * err[t] >= ||A - U_k V_k^T||_r1, k = ks[t] (+INFINITY when not finite). */
 ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t kmax, const size_t *ks,
                              size_t nk, double *err);
+
+/* rsvd_certify_ranks, and rowbound (NULL, or m x nk, leading dimension m) receives each row's
+ * certified bound: rowbound[t m + i] >= sum_j |A_ij - (U_k V_k^T)_ij|, k = ks[t], whose maximum
+ * over i is err[t]. */
+ar_status rsvd_certify_rows(amat_t *M, const double *U, const double *V, size_t kmax, const size_t *ks,
+                            size_t nk, double *err, double *rowbound);
 
 #endif

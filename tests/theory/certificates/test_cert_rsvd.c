@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "numerics/amat.h"
 #include "numerics/linalg.h"
+#include "numerics/rng.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
 #include "theory/certificates/cert_rsvd.h"
@@ -91,11 +92,100 @@ START_TEST(test_rsvd_certify_ranks_rigorous)
                           ks[t]);
         }
         ck_assert(eh[4] < 1e-9);                    /* full rank reproduces A */
+        /* the per-row bounds: each row's bounds its residual, their maximum is the error */
+        double *rb = malloc(m * 5 * sizeof *rb), er[5];
+        ck_assert_int_eq(rsvd_certify_rows(&Ms, U, V, r, ks, 5, er, rb), AR_OK);
+        for (int t = 0; t < 5; t++) {
+            double mx = 0;
+            for (size_t i = 0; i < m; i++) {
+                smx_t Ti = T;                       /* row i alone: a 1 x n view of the enclosure */
+                double *ai = malloc(n * sizeof *ai), *ui = malloc(r * sizeof *ui);
+                for (size_t j = 0; j < n; j++)
+                    ai[j] = T.a[i + j * m];
+                for (size_t c = 0; c < r; c++)
+                    ui[c] = U[i + c * m];
+                Ti.m = 1;
+                Ti.a = ai;
+                Ti.rowerr = T.rowerr + i;
+                double sharp = sharp_residual(&Ti, ui, V, ks[t]);
+                ck_assert_msg(sharp <= rb[t * m + i], "it %d k %zu row %zu: sharp %.17g > row bound %.17g", it,
+                              ks[t], i, sharp, rb[t * m + i]);
+                mx = fmax(mx, rb[t * m + i]);
+                free(ai);
+                free(ui);
+            }
+            ck_assert_msg(mx == er[t] && er[t] == es[t], "it %d k %zu: max row bound %.17g, error %.17g / %.17g",
+                          it, ks[t], mx, er[t], es[t]);
+        }
+        free(rb);
         free(U0); free(s); free(VT); free(U); free(V); free(q); free(k);
         smx_clear(&A);
         smx_clear(&T);
         smxd_clear(&S);
     }
+}
+END_TEST
+
+
+/* The gaps between a refuted and a certified rank decided from per-row bounds (gap_fill) give
+ * the search's result without the full pass: the same certified rank as with every gap by a full
+ * pass, an error <= eps, and fewer passes over A, held and streamed. */
+START_TEST(test_upper_rsvd_gap_fill)
+{
+    /* uniform in the 3-ball from a fixed seed (not the test seed): an instance whose first
+     * full pass leaves a gap, so that the fill is exercised */
+    rng_t r;
+    rng_init(&r, 1);
+    size_t m = 1500, n = 1400, d = 3;
+    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+    for (size_t i = 0; i < m + n; i++) {
+        double x, y, z;
+        do {
+            x = 2 * rng_uniform(&r) - 1;
+            y = 2 * rng_uniform(&r) - 1;
+            z = 2 * rng_uniform(&r) - 1;
+        } while (x * x + y * y + z * z > 1);
+        double *p = i < m ? q + 3 * i : k + 3 * (i - m);
+        p[0] = x;
+        p[1] = y;
+        p[2] = z;
+    }
+    smx_t A;
+    smxd_t S;
+    ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 20, 0), AR_OK);
+    ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 20, 0), AR_OK);
+    int filled = 0;
+    for (int held = 0; held <= 1; held++) {
+        amat_t M;
+        if (held)
+            amat_memory(&M, &A);
+        else
+            amat_stream(&M, &S);
+        rsvd_opts_t o;
+        rsvd_opts_default(&o);
+        o.power = 1;
+        o.l0 = 150;
+        upper_cert_t a, b;
+        rsvd_info_t ia, ib;
+        ck_assert_int_eq(upper_rsvd(&M, 0.1, &o, &a, &ia), AR_OK);
+        o.no_gap_fill = 1;
+        ck_assert_int_eq(upper_rsvd(&M, 0.1, &o, &b, &ib), AR_OK);
+        ck_assert_str_eq(a.method, "rsvd");
+        ck_assert_uint_eq(ib.gap_fills, 0);
+        ck_assert_msg(a.rank == b.rank && a.err <= 0.1 && b.err <= 0.1,
+                      "held %d: with the gap fill rank %zu (err %.17g), with full passes %zu (%.17g)", held, a.rank,
+                      a.err, b.rank, b.err);
+        if (ia.gap_fills > 0) {
+            filled++;
+            ck_assert_msg(ia.passes < ib.passes, "held %d: %zu passes with the gap fill, %zu without", held,
+                          ia.passes, ib.passes);
+        }
+    }
+    ck_assert_msg(filled == 2, "the gap fill ran on %d of 2 runs", filled);
+    smx_clear(&A);
+    smxd_clear(&S);
+    free(q);
+    free(k);
 }
 END_TEST
 
@@ -215,6 +305,7 @@ Suite *suite_cert_rsvd(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_rsvd_certify_ranks_rigorous);
     tcase_add_test(tc, test_upper_rsvd_search);
+    tcase_add_test(tc, test_upper_rsvd_gap_fill);
     tcase_add_test(tc, test_upper_rsvd_args);
     tcase_add_test(tc, test_upper_rsym);
     suite_add_tcase(s, tc);
