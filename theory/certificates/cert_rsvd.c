@@ -500,11 +500,14 @@ static size_t ladder(size_t from, size_t top, size_t *ks)
 }
 
 /* Least rank k <= top whose error on M is <= eps with k - 1 observed above eps (or k = 1):
- * *hi = k (0 if none, *best its error).  First probes ks0[0..nk0) when nk0 > 0 (a guess),
- * then ladders above the largest refuted rank and the ranks between refuted and certified. */
+ * *hi = k (0 if none, *best its error).  First probes ks0[0..nk0) when nk0 > 0 (a guess; when
+ * err0 is not NULL the caller has made that pass: err0 its errors, rows0 its m x nk0 per-row
+ * bounds), then ladders above the largest refuted rank and the ranks between refuted and
+ * certified. */
 static ar_status search(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
-                        const size_t *ks0, size_t nk0, const rsvd_opts_t *o, size_t *hi, double *best,
-                        rsvd_info_t *info, int max_passes, size_t *lo_out)
+                        const size_t *ks0, size_t nk0, const double *err0, const double *rows0,
+                        const rsvd_opts_t *o, size_t *hi, double *best, rsvd_info_t *info, int max_passes,
+                        size_t *lo_out)
 {
     unsigned char *state = ar_calloc(l + 1, 1, "rank states");
     double *errk = state ? ar_calloc(l + 1, sizeof *errk, "rank errors") : NULL;
@@ -526,8 +529,17 @@ static ar_status search(amat_t *M, const double *U, const double *V, size_t l, s
     for (int pass = 1;; pass++) {
         if (o)
             say(o, "upper: certifying %zu ranks from %zu", nk, ks[0]);
-        if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info, rows)))
+        if (pass == 1 && err0) {            /* the first pass was made by the caller */
+            for (size_t t = 0; t < nk; t++) {
+                state[ks[t]] = err0[t] <= eps ? 2 : 1;
+                errk[ks[t]] = err0[t];
+            }
+            if (rows)
+                memcpy(rows, rows0, m * nk * sizeof *rows);
+            lo_hi(state, errk, l, &lo, hi, best);
+        } else if ((st = probe(M, U, V, l, ks, nk, eps, state, errk, &lo, hi, best, info, rows))) {
             break;
+        }
         /* the ranks in between from the rows of lo and hi (gap_fill), when both were probed in
          * this pass: the full pass over A is then made only if too many rows need it */
         size_t ilo = nk, ihi = nk;
@@ -602,7 +614,8 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
         size_t ks[RSVD_LADDER];
         double err[RSVD_LADDER];
         size_t nk = ladder(1, top, ks);
-        st = rsvd_certify_ranks(&Ms, Us, V, l, ks, nk, err);
+        double *rb = ar_calloc(s * (nk ? nk : 1), sizeof *rb, "sample row bounds");
+        st = rb ? rsvd_certify_rows(&Ms, Us, V, l, ks, nk, err, rb) : AR_ENOMEM;
         if (st == AR_OK && nk > 0 && !(err[nk - 1] <= eps)) {
             /* log err ~ linear in k between the two largest rungs: extrapolate to eps */
             if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
@@ -613,14 +626,16 @@ static ar_status sample_guess(amat_t *M, const double *U, const double *V, size_
             }
         } else if (st == AR_OK) {
             double best;
-            /* two passes: the sample's least certified rank is then within 2 of its largest
-             * refuted one lo, the guess is lo + 1, and the first full pass probes from lo up
-             * (every rank to guess + 5: lo is refuted there too, the full maximum being larger) */
+            /* two passes, the ladder's being the first: the sample's least certified rank is then
+             * within 2 of its largest refuted one lo, the guess is lo + 1, and the first full pass
+             * probes from lo up (every rank to guess + 5: lo is refuted there too, the full
+             * maximum being larger) */
             size_t lo = 0;
-            st = search(&Ms, Us, V, l, top, eps, NULL, 0, NULL, guess, &best, &scratch, 2, &lo);
+            st = search(&Ms, Us, V, l, top, eps, ks, nk, err, rb, NULL, guess, &best, &scratch, 2, &lo);
             if (st == AR_OK && *guess > lo + 1)
                 *guess = lo + 1;             /* the least rank not refuted on the sample */
         }
+        free(rb);
         smx_clear(&R);
     }
     free(rows);
@@ -714,7 +729,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
                 if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
                     ks0[nk0++] = k;
             }
-            st = search(M, U, V, l, top, eps, ks0, nk0, o, &hi, &best, info, 0, NULL);
+            st = search(M, U, V, l, top, eps, ks0, nk0, NULL, NULL, o, &hi, &best, info, 0, NULL);
             if (st == AR_OK && hi == 0)
                 next = l + l / 4;               /* the sample promised more than A gave */
         }
