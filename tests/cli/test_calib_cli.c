@@ -183,6 +183,19 @@ static void sh(const char *cmd)
     ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
 }
 
+/* The PP-OCRv4 data step offline on the cache copy `data`: 1 when it exits 0; its stderr
+ * (or stdout with `out`) into buf. */
+static int ppocr_step(const char *data, int out, char *buf, size_t len)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
+             data, cdir, cdir);
+    int ok = system(cmd) == 0;
+    snprintf(cmd, sizeof cmd, "%s/step.%s", cdir, out ? "out" : "err");
+    cli_slurp(cmd, buf, len);
+    return ok;
+}
+
 /* Write `n` bytes `byte` at offset `at` of `path`. */
 static void overwrite(const char *path, long at, int byte, size_t n)
 {
@@ -323,11 +336,7 @@ START_TEST(calib_ppocr_copy)
     crun(&r, a);
     one_error_line(&r, 2);
     ck_assert_msg(strstr(r.err, file) && strstr(r.err, "expected ") && strstr(r.err, ", got "), "%s", r.err);
-    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
-             data, cdir, cdir);
-    sh(cmd);
-    snprintf(cmd, sizeof cmd, "%s/step.out", cdir);
-    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(ppocr_step(data, 1, err, sizeof err), "the data step failed: %s", err);
     ck_assert_msg(strstr(err, "text-line images match their pinned sha256") && strstr(err, "done"), "%s", err);
     crun(&r, a);
     ck_assert_msg(r.status == 0, "exit %d after the data step: %s", r.status, r.err);
@@ -336,11 +345,7 @@ START_TEST(calib_ppocr_copy)
      * the copy has no onnxruntime) and fails naming the record */
     snprintf(file, sizeof file, "%s/ppocr/ref/p0_L0_q.npy", data);
     overwrite(file, 200, 0x55, 1);
-    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
-             data, cdir, cdir);
-    ck_assert_msg(system(cmd) != 0, "the data step accepted a changed reference tensor");
-    snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
-    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(!ppocr_step(data, 0, err, sizeof err), "the data step accepted a changed reference tensor");
     ck_assert_msg(strstr(err, "SHA256SUMS: a tensor differs"), "%s", err);
     /* the record is data, not trusted: a line naming another file (with that file's true digest)
      * in place of a tensor's is refused, so the tensor it dropped cannot go unchecked */
@@ -349,11 +354,7 @@ START_TEST(calib_ppocr_copy)
              "sed \"s|^.*  p0_L0_q.npy$|$h  ../img/p0.ppm|\" SHA256SUMS > S && mv S SHA256SUMS && "
              "sha256sum --quiet --strict -c SHA256SUMS", data, data, cache_root(), cache_root(), data, data);
     sh(cmd);                                     /* the forged record passes sha256sum -c itself */
-    snprintf(cmd, sizeof cmd, "CALIB_OFFLINE=1 sh scripts/calib_data_ppocr.sh '%s' > '%s/step.out' 2> '%s/step.err'",
-             data, cdir, cdir);
-    ck_assert_msg(system(cmd) != 0, "the data step accepted a forged reference record");
-    snprintf(cmd, sizeof cmd, "%s/step.err", cdir);
-    cli_slurp(cmd, err, sizeof err);
+    ck_assert_msg(!ppocr_step(data, 0, err, sizeof err), "the data step accepted a forged reference record");
     ck_assert_msg(strstr(err, "SHA256SUMS: not the record of the 192 expected tensors"), "%s", err);
 }
 END_TEST
