@@ -214,7 +214,12 @@ static FROUND_BODY void part_sums(void *arg)
  * each term still passes through at most k + 1 roundings of relative size < 2^-52, and an
  * entry's sum is still one floating-point sum of its k + 1 terms).  Each row's sums run over
  * j = 0..n-1 in order and its products over c in order, whatever the split and the blocks. */
-#define RESID_FUSE_W 8          /* segments of at most this many columns are fused */
+/* Segments of at most RESID_FUSE_W columns are fused: a segment applied by dgemm costs a read
+ * and write of C plus a read for its sums whatever its width, the fused loop about 2 flops per
+ * entry and column (measured about 27 GFlop/s on two threads, dgemm about 80), so fusing pays
+ * up to about 20 columns (issue 24, AMD EPYC: 16 instead of 8 took a 14-rank pass on a
+ * 1048 x 4000 block from 60 to 48 ms). */
+#define RESID_FUSE_W 16
 #define RESID_FUSE_RUN 48       /* ranks per fused run */
 
 /* y <- y - v x (len entries, not overlapping; len < 2^31): OpenBLAS's daxpy on the calling thread
@@ -224,7 +229,12 @@ static inline void axpy_neg(size_t len, double v, const double *restrict x, doub
     cblas_daxpy((int)len, -v, x, 1, y, 1);
 }
 
-#define RESID_FUSE_ROWS 8       /* rows per register block of the column-major fused kernel */
+/* Rows per register block of the column-major fused kernel: 16 rows are four independent
+ * subtraction chains, which hide more of each one's latency (issue 24, AMD EPYC, an 18-rank
+ * fused pass on a 1048 x 4000 block: 8 rows 53 ms, 16 rows 46 ms, 32 rows 48 ms; with the
+ * 14-rank pass of bench_dense 76 -> 60 ms).  The bits do not depend on it: each row's operations
+ * are the same, in the same order. */
+#define RESID_FUSE_ROWS 16
 
 /* Unaligned 4-lane vectors of doubles and of their bit patterns (|x| = x & ~sign bit). */
 typedef double v4d __attribute__((vector_size(32), aligned(8)));
@@ -252,21 +262,30 @@ static void fused_column(size_t nch, size_t rlast, size_t w, size_t nr, const si
         const double *uh = Up + h * w * F;
         double *ch = cj + h * F, *rh = rc + h * F;
         if (h + 1 < nch || rlast == F) {
-            /* two 4-lane vectors held in registers (GCC vector extension: AVX2 in that clone,
-             * SSE2 pairs in the baseline; lane by lane the scalar loop's operations) */
-            v4d c0 = *(const v4d *)ch, c1 = *(const v4d *)(ch + 4);
+            /* F / 4 independent 4-lane vectors held in registers (GCC vector extension: AVX2 in
+             * that clone, SSE2 pairs in the baseline; lane by lane the scalar loop's operations):
+             * enough independent subtraction chains to hide their latency */
+            v4d c[F / 4];
+#pragma GCC unroll 8
+            for (int g = 0; g < F / 4; g++)
+                c[g] = *(const v4d *)(ch + 4 * g);
             size_t cc = 0;
             for (size_t q = 0; q < nr; q++) {
                 for (; cc < send[q]; cc++) {
                     double v = vj[cc];
-                    c0 = c0 - *(const v4d *)(uh + cc * F) * v;
-                    c1 = c1 - *(const v4d *)(uh + cc * F + 4) * v;
+                    const double *u = uh + cc * F;
+#pragma GCC unroll 8
+                    for (int g = 0; g < F / 4; g++)
+                        c[g] = c[g] - *(const v4d *)(u + 4 * g) * v;
                 }
-                *(v4d *)(rh + q * ldr) += (v4d)((v4i)c0 & mask);
-                *(v4d *)(rh + q * ldr + 4) += (v4d)((v4i)c1 & mask);
+                double *rq = rh + q * ldr;
+#pragma GCC unroll 8
+                for (int g = 0; g < F / 4; g++)
+                    *(v4d *)(rq + 4 * g) += (v4d)((v4i)c[g] & mask);
             }
-            *(v4d *)ch = c0;
-            *(v4d *)(ch + 4) = c1;
+#pragma GCC unroll 8
+            for (int g = 0; g < F / 4; g++)
+                *(v4d *)(ch + 4 * g) = c[g];
             continue;
         }
         for (size_t r = 0; r < rlast; r++) {
