@@ -1,0 +1,127 @@
+/* test_amat.c -- the enclosure as an operator: products with a held image (one block, or the
+ * blocks of a set block size) and with a streamed one (row-major blocks) against a long-double
+ * reference, the pass count, and amat_rows against the image's rows. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "numerics/amat.h"
+#include "numerics/rng.h"
+#include "numerics/softmax_dbl.h"
+
+/* max |x - ref| / max |ref| */
+static double rel_err(const double *x, const long double *ref, size_t len)
+{
+    long double num = 0, den = 0;
+    for (size_t t = 0; t < len; t++) {
+        long double e = fabsl((long double)x[t] - ref[t]);
+        num = e > num ? e : num;
+        den = fabsl(ref[t]) > den ? fabsl(ref[t]) : den;
+    }
+    return (double)(num / (den > 0 ? den : 1));
+}
+
+/* Y = A X and Z = A^T Y on the held image with blk 0 (one block), blk 5 (blocks of 5 rows), and
+ * streamed in blocks of 5 and of all rows: each within 4 (m + n) u of the long-double product,
+ * one pass each, and the streamed blocks see the same image. */
+START_TEST(test_amat_products)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 7);
+    size_t m = 37, n = 29, d = 3, l = 6;
+    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+    for (size_t t = 0; t < m * d; t++)
+        q[t] = rng_uniform(&r) - 0.5;
+    for (size_t t = 0; t < n * d; t++)
+        k[t] = rng_uniform(&r) - 0.5;
+    smx_t A;
+    smxd_t S;
+    ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 4.0, 0), AR_OK);
+    ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 4.0, 0), AR_OK);
+    ck_assert(S.ok);
+    double *X = malloc(n * l * sizeof *X), *Yt = malloc(m * l * sizeof *Yt);
+    for (size_t t = 0; t < n * l; t++)
+        X[t] = rng_normal(&r);
+    for (size_t t = 0; t < m * l; t++)
+        Yt[t] = rng_normal(&r);
+    long double *ry = calloc(m * l, sizeof *ry), *rz = calloc(n * l, sizeof *rz);
+    for (size_t c = 0; c < l; c++)
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                ry[i + c * m] += (long double)A.a[i + j * m] * X[j + c * n];
+                rz[j + c * n] += (long double)A.a[i + j * m] * Yt[i + c * m];
+            }
+    double tol = 4.0 * (double)(m + n) * 0x1p-53;
+    for (int v = 0; v < 4; v++) {
+        amat_t M;
+        if (v < 2)
+            amat_memory(&M, &A);
+        else
+            amat_stream(&M, &S);
+        M.blk = v == 1 || v == 2 ? 5 : (v == 3 ? m : 0);
+        double *Y = malloc(m * l * sizeof *Y), *Z = malloc(n * l * sizeof *Z);
+        ck_assert_int_eq(amat_mul(&M, l, X, Y), AR_OK);
+        ck_assert_int_eq(amat_tmul(&M, l, Yt, Z), AR_OK);
+        ck_assert_uint_eq(M.passes, 2);
+        double ey = rel_err(Y, ry, m * l), ez = rel_err(Z, rz, n * l);
+        ck_assert_msg(ey <= tol && ez <= tol, "variant %d: relative errors %g (mul), %g (tmul) above %g", v, ey, ez,
+                      tol);
+        free(Y);
+        free(Z);
+    }
+    smxd_clear(&S);
+    smx_clear(&A);
+    free(q); free(k); free(X); free(Yt); free(ry); free(rz);
+}
+END_TEST
+
+/* amat_rows copies the chosen rows of a held image (values, row errors) exactly, and a streamed
+ * one gives the same rows. */
+START_TEST(test_amat_rows)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 8);
+    size_t m = 21, n = 17, d = 2;
+    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+    for (size_t t = 0; t < m * d; t++)
+        q[t] = rng_uniform(&r);
+    for (size_t t = 0; t < n * d; t++)
+        k[t] = rng_uniform(&r);
+    smx_t A;
+    smxd_t S;
+    ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 3.0, 0), AR_OK);
+    ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 3.0, 0), AR_OK);
+    size_t rows[4] = { 20, 0, 7, 7 };
+    amat_t Mh, Ms;
+    amat_memory(&Mh, &A);
+    amat_stream(&Ms, &S);
+    smx_t Rh, Rs;
+    ck_assert_int_eq(amat_rows(&Mh, rows, 4, &Rh), AR_OK);
+    ck_assert_int_eq(amat_rows(&Ms, rows, 4, &Rs), AR_OK);
+    for (size_t t = 0; t < 4; t++) {
+        ck_assert(Rh.rowerr[t] == A.rowerr[rows[t]]);
+        ck_assert(Rs.rowerr[t] == A.rowerr[rows[t]]);
+        for (size_t j = 0; j < n; j++) {
+            ck_assert(Rh.a[t + j * 4] == A.a[rows[t] + j * m]);
+            ck_assert(Rs.a[t + j * 4] == A.a[rows[t] + j * m]);
+        }
+    }
+    ck_assert_uint_eq(Mh.passes, 0);
+    smx_clear(&Rh);
+    smx_clear(&Rs);
+    smxd_clear(&S);
+    smx_clear(&A);
+    free(q); free(k);
+}
+END_TEST
+
+Suite *suite_amat(void)
+{
+    Suite *s = suite_create("amat");
+    TEST_TCASE(tc, "core");
+    tcase_add_test(tc, test_amat_products);
+    tcase_add_test(tc, test_amat_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}
