@@ -28,7 +28,7 @@
 #include "numerics/parallel.h"
 #include "numerics/resid.h"
 
-#define SMXD_BLK 32
+#define SMXD_BLK 64
 #define SMXD_MAX_THREADS 64
 
 #define U52 0x1p-52
@@ -208,30 +208,39 @@ static void one_row(const smxd_t *S, size_t i, double *out, double *lognorm)
 }
 
 /* Body (round-to-nearest, so that the image does not depend on the caller's mode;
- * the bound holds in any mode): rows in chunks of SMXD_BLK, round-robin over the threads. */
+ * the bound holds in any mode): rows in chunks of SMXD_BLK, round-robin over the threads.
+ * Column-major output: a chunk's rows are computed into a row-major buffer and written out
+ * column by column, SMXD_BLK contiguous entries at a time (issue 24: writing each row across
+ * all n columns touched n pages per row; the values are the same). */
+#define SMXD_TILE 64           /* columns per tile of the transposed write */
+
 static FROUND_BODY void rows_body(void *arg)
 {
     rows_job *J = arg;
     const smxd_t *S = J->S;
-    size_t nblk = (J->cnt + SMXD_BLK - 1) / SMXD_BLK;
+    size_t n = S->n, nblk = (J->cnt + SMXD_BLK - 1) / SMXD_BLK;
     double *buf = NULL;
     if (J->colmajor) {
-        buf = malloc(S->n * sizeof *buf);
+        buf = malloc((n ? n : 1) * SMXD_BLK * sizeof *buf);
         if (!buf)
-            abort();     /* one row of doubles; the caller already holds the m x n image */
+            abort();     /* SMXD_BLK rows of doubles; the caller already holds the m x n image */
     }
     for (size_t bi = (size_t)J->tid; bi < nblk; bi += (size_t)J->nthreads) {
         size_t t0 = bi * SMXD_BLK, t1 = t0 + SMXD_BLK < J->cnt ? t0 + SMXD_BLK : J->cnt;
         for (size_t t = t0; t < t1; t++) {
             size_t i = J->rows ? J->rows[t] : J->i0 + t;
             double *ln = J->lognorm ? J->lognorm + t : NULL;
-            if (!J->colmajor) {
-                one_row(S, i, J->a + t * J->lda, ln);
-                continue;
+            one_row(S, i, J->colmajor ? buf + (t - t0) * n : J->a + t * J->lda, ln);
+        }
+        if (!J->colmajor)
+            continue;
+        for (size_t j0 = 0; j0 < n; j0 += SMXD_TILE) {
+            size_t j1 = j0 + SMXD_TILE < n ? j0 + SMXD_TILE : n;
+            for (size_t j = j0; j < j1; j++) {
+                double *aj = J->a + j * J->lda;
+                for (size_t t = t0; t < t1; t++)
+                    aj[t] = buf[(t - t0) * n + j];
             }
-            one_row(S, i, buf, ln);
-            for (size_t j = 0; j < S->n; j++)
-                J->a[t + j * J->lda] = buf[j];
         }
     }
     free(buf);

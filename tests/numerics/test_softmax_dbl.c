@@ -122,7 +122,7 @@ START_TEST(test_smxd_extreme_doubles)
 }
 END_TEST
 
-/* Same bits for any split into blocks, any row order (smxd_rows_at) and thread count. */
+/* Same bits for any split into blocks, any row order (smxd_rows_at), thread count and layout. */
 START_TEST(test_smxd_blocking_deterministic)
 {
     test_rng_init(test_seed() + 22);
@@ -157,9 +157,19 @@ START_TEST(test_smxd_blocking_deterministic)
         for (size_t j = 0; j < n; j++)
             ck_assert(b[t + j * m] == a[rows[t] + j * m]);
     }
+    /* row-major rows (written in place, one row at a time) against the column-major ones
+     * (computed a chunk of rows at a time and written out column tile by column tile; 157 rows
+     * and 211 columns end in a partial chunk and a partial tile) */
+    double *rm = malloc(m * (n + 3) * sizeof *rm);
+    smxd_rows_rm(&S3, NULL, 0, m, rm, n + 3, eb, NULL);
+    for (size_t i = 0; i < m; i++) {
+        ck_assert(eb[i] == ea[i]);
+        for (size_t j = 0; j < n; j++)
+            ck_assert(rm[i * (n + 3) + j] == a[i + j * m]);
+    }
     smxd_clear(&S1);
     smxd_clear(&S3);
-    free(q); free(k); free(a); free(b); free(ea); free(eb); free(blk); free(rows);
+    free(q); free(k); free(a); free(b); free(ea); free(eb); free(blk); free(rows); free(rm);
 }
 END_TEST
 
