@@ -637,37 +637,35 @@ static ar_status sample_guess(amat_t *M, sample_t *S, const double *U, const dou
     for (size_t c = 0; c < l; c++)
         for (size_t t = 0; t < s; t++)
             Us[t + c * s] = U[rows[t] + c * m];
-    {
-        amat_t Ms;
-        amat_memory(&Ms, &S->R);
-        rsvd_info_t scratch;
-        memset(&scratch, 0, sizeof scratch);
-        size_t ks[RSVD_LADDER];
-        double err[RSVD_LADDER];
-        size_t nk = ladder(1, top, ks);
-        double *rb = ar_calloc(s * (nk ? nk : 1), sizeof *rb, "sample row bounds");
-        st = rb ? rsvd_certify_rows(&Ms, Us, V, l, ks, nk, err, rb) : AR_ENOMEM;
-        if (st == AR_OK && nk > 0 && !(err[nk - 1] <= eps)) {
-            /* log err ~ linear in k between the two largest rungs: extrapolate to eps */
-            if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
-                double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
-                double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
-                double want = 1.15 * kstar + 24;
-                *next = want > 4.0 * (double)l ? 4 * l : (size_t)want;
-            }
-        } else if (st == AR_OK) {
-            double best;
-            /* two passes, the ladder's being the first: the sample's least certified rank is then
-             * within 2 of its largest refuted one lo, the guess is lo + 1, and the first full pass
-             * probes from lo up (every rank to guess + 5: lo is refuted there too, the full
-             * maximum being larger) */
-            size_t lo = 0;
-            st = search(&Ms, Us, V, l, top, eps, ks, nk, err, rb, NULL, guess, &best, &scratch, 2, &lo);
-            if (st == AR_OK && *guess > lo + 1)
-                *guess = lo + 1;             /* the least rank not refuted on the sample */
+    amat_t Ms;
+    amat_memory(&Ms, &S->R);
+    rsvd_info_t scratch;
+    memset(&scratch, 0, sizeof scratch);
+    size_t ks[RSVD_LADDER];
+    double err[RSVD_LADDER];
+    size_t nk = ladder(1, top, ks);
+    double *rb = ar_calloc(s * (nk ? nk : 1), sizeof *rb, "sample row bounds");
+    st = rb ? rsvd_certify_rows(&Ms, Us, V, l, ks, nk, err, rb) : AR_ENOMEM;
+    if (st == AR_OK && nk > 0 && !(err[nk - 1] <= eps)) {
+        /* log err ~ linear in k between the two largest rungs: extrapolate to eps */
+        if (nk >= 2 && err[nk - 1] < err[nk - 2] && err[nk - 1] > 0 && isfinite(err[nk - 2])) {
+            double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
+            double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
+            double want = 1.15 * kstar + 24;
+            *next = want > 4.0 * (double)l ? 4 * l : (size_t)want;
         }
-        free(rb);
+    } else if (st == AR_OK) {
+        double best;
+        /* two passes, the ladder's being the first: the sample's least certified rank is then
+         * within 2 of its largest refuted one lo, the guess is lo + 1, and the first full pass
+         * probes from lo up (every rank to guess + 5: lo is refuted there too, the full
+         * maximum being larger) */
+        size_t lo = 0;
+        st = search(&Ms, Us, V, l, top, eps, ks, nk, err, rb, NULL, guess, &best, &scratch, 2, &lo);
+        if (st == AR_OK && *guess > lo + 1)
+            *guess = lo + 1;             /* the least rank not refuted on the sample */
     }
+    free(rb);
     free(Us);
     return st;
 }
