@@ -154,12 +154,9 @@ static ar_status visit_product(amat_t *M, amat_visit_fn f, void *ctx)
 {
     if (!M->A || M->blk)
         return amat_visit(M, f, ctx);
-    ar_status st = cancel_check();
-    if (st)
-        return st;
-    amat_block_t B = {.i0 = 0, .b = M->m, .lda = M->m, .rowmajor = 0, .a = M->A->a, .rowerr = M->A->rowerr};
-    st = f(ctx, &B);
-    M->passes++;
+    M->blk = M->m;                      /* amat_visit's blocks, one of them */
+    ar_status st = amat_visit(M, f, ctx);
+    M->blk = 0;
     return st;
 }
 
