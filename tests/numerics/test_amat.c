@@ -22,6 +22,24 @@ static double rel_err(const double *x, const long double *ref, size_t len)
     return (double)(num / (den > 0 ? den : 1));
 }
 
+/* Queries (m x d) and keys (n x d) uniform in [lo, lo + 1)^d from r, and their enclosure at
+ * beta twice: held (A, by smx_compute_dbl) and prepared for streaming (S, which reads the points:
+ * the caller frees *qo and *ko after smxd_clear). */
+static void make_image(rng_t *r, size_t m, size_t n, size_t d, double lo, double beta, smx_t *A, smxd_t *S,
+                       double **qo, double **ko)
+{
+    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+    for (size_t t = 0; t < m * d; t++)
+        q[t] = rng_uniform(r) + lo;
+    for (size_t t = 0; t < n * d; t++)
+        k[t] = rng_uniform(r) + lo;
+    ck_assert_int_eq(smx_compute_dbl(A, q, m, k, n, d, NULL, beta, 0), AR_OK);
+    ck_assert_int_eq(smxd_prepare(S, q, m, k, n, d, NULL, beta, 0), AR_OK);
+    ck_assert(S->ok);
+    *qo = q;
+    *ko = k;
+}
+
 /* Y = A X and Z = A^T Y on the held image with blk 0 (one block), blk 5 (blocks of 5 rows), and
  * streamed in blocks of 5 and of all rows: each within 4 (m + n) u of the long-double product,
  * one pass each, and the streamed blocks see the same image. */
@@ -29,17 +47,11 @@ START_TEST(test_amat_products)
 {
     rng_t r;
     rng_init(&r, test_seed() + 7);
-    size_t m = 37, n = 29, d = 3, l = 6;
-    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
-    for (size_t t = 0; t < m * d; t++)
-        q[t] = rng_uniform(&r) - 0.5;
-    for (size_t t = 0; t < n * d; t++)
-        k[t] = rng_uniform(&r) - 0.5;
+    size_t m = 37, n = 29, l = 6;
     smx_t A;
     smxd_t S;
-    ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 4.0, 0), AR_OK);
-    ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 4.0, 0), AR_OK);
-    ck_assert(S.ok);
+    double *q, *k;
+    make_image(&r, m, n, 3, -0.5, 4.0, &A, &S, &q, &k);
     double *X = malloc(n * l * sizeof *X), *Yt = malloc(m * l * sizeof *Yt);
     for (size_t t = 0; t < n * l; t++)
         X[t] = rng_normal(&r);
@@ -82,16 +94,11 @@ START_TEST(test_amat_rows)
 {
     rng_t r;
     rng_init(&r, test_seed() + 8);
-    size_t m = 21, n = 17, d = 2;
-    double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
-    for (size_t t = 0; t < m * d; t++)
-        q[t] = rng_uniform(&r);
-    for (size_t t = 0; t < n * d; t++)
-        k[t] = rng_uniform(&r);
+    size_t m = 21, n = 17;
     smx_t A;
     smxd_t S;
-    ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 3.0, 0), AR_OK);
-    ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 3.0, 0), AR_OK);
+    double *q, *k;
+    make_image(&r, m, n, 2, 0.0, 3.0, &A, &S, &q, &k);
     size_t rows[4] = { 20, 0, 7, 7 };
     amat_t Mh, Ms;
     amat_memory(&Mh, &A);
