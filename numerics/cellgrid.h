@@ -7,7 +7,14 @@
  * point within distance h (the caller filters the exact distance).  With
  * the rounding of the cell computation (coordinates |x_c| <= 2, h >= 2^-30):
  * every point at true distance < h (1 - 2^-40) - 2^-40 is visited; this is
- * the bound a rigorous caller uses for the pairs it never sees. */
+ * the bound a rigorous caller uses for the pairs it never sees.
+ *
+ * Cost: when 3^d exceeds the number of occupied cells several times over
+ * (high d, issue 32: d = 16 walked 43 million cells per point), the
+ * neighbouring cells are found by a k-d tree over the occupied cells' keys
+ * (an L-infinity box query of radius 1) instead of the 3^d walk: a query
+ * costs O(log cells + matched cells) on spread points and never more than
+ * O(cells d).  Both ways visit the same points in the same order. */
 #ifndef ATTNRANK_NUMERICS_CELLGRID_H
 #define ATTNRANK_NUMERICS_CELLGRID_H
 
@@ -26,7 +33,16 @@ typedef struct {
     size_t *cstart;    /* ncell + 1 starts in sorted order */
     size_t nslot;
     size_t *slot;      /* open addressing: cell id or (size_t)-1 */
+    /* k-d tree over the occupied cells (used when 3^d > CELLGRID_TREE_RATIO * ncell; else NULL) */
+    size_t nnode;
+    size_t *tcell;     /* cell ids in tree order */
+    size_t *tb, *te;   /* node k holds tcell[tb[k] .. te[k]) */
+    size_t *tkid;      /* 2 per node: children (0: leaf; node 0 is the root) */
+    int64_t *tlo, *thi;   /* nnode*d: bounding box of node k's cell keys */
 } cellgrid_t;
+
+/* The tree replaces the 3^d walk when 3^d exceeds this many times the occupied cells. */
+#define CELLGRID_TREE_RATIO 4
 
 /* Build the grid of the m points x (m x d row-major), cell size h > 0
  * finite, 1 <= d <= CELLGRID_MAXD, m >= 1.  AR_EINVAL / AR_ENOMEM. */
