@@ -31,7 +31,8 @@
 #                   empty, 0 or 1; TIER empty, default, extended or all
 #   check, check-run   CHECK_JOBS empty or a decimal integer in 1..256 without leading zeros
 #   fuzz, fuzz-smoke, fuzz-run   FUZZ_SECONDS a positive decimal integer, no leading zeros
-#   install         PREFIX and DESTDIR paths of [A-Za-z0-9._/+@-] only
+#   install         PREFIX a non-empty absolute path, DESTDIR empty or an absolute path, both of
+#                   [A-Za-z0-9._/+@-] only
 # Values are then single-quoted where a recipe passes them to the shell.  CC, CFLAGS,
 # LDFLAGS, AR and FUZZ_CC are the build's own commands and flags: they are run as given.
 ar_empty :=
@@ -96,6 +97,19 @@ endif
 ifneq ($(call ar_goals,install),)
 $(call ar_check_path,PREFIX)
 $(call ar_check_path,DESTDIR)
+ifneq ($(call ar_user,PREFIX),)
+ifeq ($(value PREFIX),)
+$(error PREFIX must not be empty (it would install into /bin, /lib, ...): give an absolute path, e.g. PREFIX=/usr/local)
+endif
+ifeq ($(filter /%,$(value PREFIX)),)
+$(error PREFIX must be an absolute path (starting with /; it is written into attnrank.pc), got $(call ar_show,$(value PREFIX)))
+endif
+endif
+ifneq ($(and $(call ar_user,DESTDIR),$(value DESTDIR)),)
+ifeq ($(filter /%,$(value DESTDIR)),)
+$(error DESTDIR must be empty or an absolute path (starting with /), got $(call ar_show,$(value DESTDIR)))
+endif
+endif
 endif
 
 PREFIX ?= /usr/local

@@ -2,8 +2,9 @@
 
 The library is looked for, in this order:
   1. ATTNRANK_LIBRARY, when set: the path of the library file itself (an
-     existing regular file, no newline or NUL in the name; anything else is
-     an ImportError naming the variable);
+     existing regular file, no newline or NUL in the name, that loads and is
+     libattnrank of API major API_VERSION_MAJOR; anything else -- a text file,
+     another shared library -- is an ImportError naming the variable);
   2. next to the package: attnrank/libattnrank.so.0, then PREFIX/lib/libattnrank.so.0
      when the package is PREFIX/lib/python3/dist-packages/attnrank (as `make
      install PREFIX=...` lays them out);
@@ -50,20 +51,30 @@ def _candidates():
 
 
 def _load():
+    """(the CDLL, its path, how it was found: a prefix for ImportError messages)."""
     p = _from_env()
     if p is not None:
-        return ctypes.CDLL(p), p
+        what = "ATTNRANK_LIBRARY=%r" % p
+        try:
+            return ctypes.CDLL(p), p, what
+        except OSError as e:
+            raise ImportError("%s cannot be loaded as a shared library (%s); it must be the path of %s"
+                              % (what, e, _SONAME)) from None
     for c in _candidates():
         if os.path.isfile(c):
-            return ctypes.CDLL(c), os.path.realpath(c)
+            try:
+                return ctypes.CDLL(c), os.path.realpath(c), "attnrank: %s" % c
+            except OSError as e:
+                raise ImportError("attnrank: cannot load %s (%s); rebuild or reinstall it, or set "
+                                  "ATTNRANK_LIBRARY to the path of %s" % (c, e, _SONAME)) from None
     try:
-        return ctypes.CDLL(_SONAME), _SONAME
+        return ctypes.CDLL(_SONAME), _SONAME, "attnrank: %s" % _SONAME
     except OSError as e:
         raise ImportError("attnrank: cannot load %s (%s); install it (make install PREFIX=...) or set "
                           "ATTNRANK_LIBRARY to its path" % (_SONAME, e)) from None
 
 
-lib, path = _load()
+lib, path, _found = _load()
 
 c_size = ctypes.c_size_t
 c_dbl = ctypes.c_double
@@ -176,11 +187,17 @@ _protos = {
     "attnrank_law_get": (c_int, [c_size, P(Law)]),
     "attnrank_law_run": (c_int, [c_size, P(Options), P(LawVerdict)]),
 }
-for _name, (_res, _args) in _protos.items():
-    _f = getattr(lib, _name)
+# attnrank_version and attnrank_api_version first: a library without them is not libattnrank at all
+for _name in ["attnrank_version", "attnrank_api_version"] + list(_protos):
+    _res, _args = _protos[_name]
+    try:
+        _f = getattr(lib, _name)
+    except AttributeError:
+        raise ImportError("%s is not %s (it has no symbol %s)" % (_found, _SONAME, _name)) from None
     _f.restype = _res
     _f.argtypes = _args
 
-if lib.attnrank_api_version() // 10000 != API_VERSION_MAJOR:
-    raise ImportError("attnrank: %s has API version %d, this package needs major %d"
-                      % (path, lib.attnrank_api_version(), API_VERSION_MAJOR))
+_api = lib.attnrank_api_version()
+if _api // 10000 != API_VERSION_MAJOR:
+    raise ImportError("%s has API version %d, this package needs major %d"
+                      % (_found, _api, API_VERSION_MAJOR))
