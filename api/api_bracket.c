@@ -61,12 +61,14 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double
 {
     route_opts_t ro;
     route_result_t rr;
-    ar_status st = api_route_opts(o, Q == K, &ro);
+    ar_status st = api_route_opts(o, bracket_is_self(Q, K), &ro);
     if (st || (st = route_bracket(Q, K, beta, eps, &ro, &rr)))
         return st;
     fill_common(&rr, beta, eps, r);
     const bracket_t *b = &rr.b;
     r->lower_invnorm_bound = isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0;
+    if (rr.self)
+        Q = K;                           /* one matrix: the queries are the keys, with their multiplicities */
     fmpz_t nk, mq;
     fmpz_init(nk);
     fmpz_init(mq);
@@ -82,7 +84,7 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double
     r->distinct_keys = K->n;
     r->distinct_queries = Q->n;
     r->d = Q->d;
-    r->self_attention = Q == K;
+    r->self_attention = rr.self;
     return AR_OK;
 }
 

@@ -46,7 +46,7 @@ static const char help[] =
     "without --progress).\n";
 
 /* Parse the comma-separated --upper list into the API's mask. */
-static ar_status parse_upper(const char *s, int self, unsigned *mask)
+static ar_status parse_upper(const char *s, unsigned *mask)
 {
     *mask = 0;
     char buf[128], *items[4];
@@ -65,13 +65,9 @@ static ar_status parse_upper(const char *s, int self, unsigned *mask)
             *mask |= ATTNRANK_UPPER_SVD;
         else if (!strcmp(t, "rsvd"))
             *mask |= ATTNRANK_UPPER_RSVD;
-        else if (!strcmp(t, "symeig") || !strcmp(t, "pchol")) {
-            if (!self) {
-                ar_error_set("--upper: %s needs self-attention (--points or --geometry)", t);
-                return AR_EINVAL;
-            }
+        else if (!strcmp(t, "symeig") || !strcmp(t, "pchol"))   /* self-attention only: the library decides */
             *mask |= !strcmp(t, "symeig") ? ATTNRANK_UPPER_SYMEIG : ATTNRANK_UPPER_PCHOL;
-        } else {
+        else {
             ar_error_set("--upper: unknown construction '%s' (svd, symeig, pchol, rsvd)", t);
             return AR_EINVAL;
         }
@@ -139,7 +135,7 @@ int cmd_bracket(int argc, char **argv)
     source_t S;
     if ((st = source_load(o, no, beta, &S)))
         return cmd_fail(st);
-    if (args_get(o, no, "upper") && (st = parse_upper(args_get(o, no, "upper"), S.self, &ao.upper))) {
+    if (args_get(o, no, "upper") && (st = parse_upper(args_get(o, no, "upper"), &ao.upper))) {
         source_clear(&S);
         return cmd_fail(st);
     }
@@ -191,7 +187,7 @@ int cmd_bracket(int argc, char **argv)
                "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
                "\"prec\":%ld,\"enclosure\":\"%s\",\"streamed\":%s,\"seed\":%s,",
-               r.distinct_keys, r.distinct_queries, r.d, beta, eps, S.self ? "true" : "false", eng ? eng : "auto",
+               r.distinct_keys, r.distinct_queries, r.d, beta, eps, r.self_attention ? "true" : "false", eng ? eng : "auto",
                r.routes, r.lower_route, r.upper_route, r.seconds, r.seconds_enclose, r.lower_certificate,
                r.lower_invnorm_bound, r.upper_certificate, r.upper_err_bound, r.enclosure_err, r.prec, r.enclosure,
                r.streamed ? "true" : "false", seedbuf);
@@ -213,7 +209,7 @@ int cmd_bracket(int argc, char **argv)
     } else {
         printf("instance   %s\n", S.description);
         printf("           %s-attention, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
-               S.self ? "self" : "cross", r.distinct_queries, r.distinct_keys, r.d, r.n);
+               r.self_attention ? "self" : "cross", r.distinct_queries, r.distinct_keys, r.d, r.n);
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
         printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
         printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);

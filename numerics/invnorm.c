@@ -40,6 +40,7 @@ static int finite_vec(const double *x, size_t len)
 typedef struct {
     size_t m;
     const double *Mmid;
+    const double *R0;   /* a caller's approximate inverse (NULL: LAPACK's) */
     double *R, *G, *sums;
     lapack_int *ipiv;
     int ok;             /* out of inf_factor: R is a finite approximate inverse */
@@ -55,11 +56,15 @@ static FROUND_BODY void inf_factor(void *arg)
     size_t m = c->m;
     double *R = c->R, *G = c->G;
     c->ok = 0;
-    memcpy(R, c->Mmid, m * m * sizeof(double));
-    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
-        return;
-    if (LAPACKE_dgetri(LAPACK_COL_MAJOR, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
-        return;
+    if (c->R0) {
+        memcpy(R, c->R0, m * m * sizeof(double));
+    } else {
+        memcpy(R, c->Mmid, m * m * sizeof(double));
+        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
+            return;
+        if (LAPACKE_dgetri(LAPACK_COL_MAJOR, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
+            return;
+    }
     if (!finite_vec(R, m * m))
         return;
     for (size_t i = 0; i < m; i++)
@@ -101,6 +106,11 @@ static FROUND_BODY void inf_sums(void *arg)
 
 double invnorm_inf_bound(size_t m, const double *Mmid, double enorm)
 {
+    return invnorm_inf_bound_guess(m, Mmid, enorm, NULL);
+}
+
+double invnorm_inf_bound_guess(size_t m, const double *Mmid, double enorm, const double *R0)
+{
     if (m == 0 || !Mmid || m > INT_MAX || !isfinite(enorm) || enorm < 0)
         return INFINITY;
     if (m > ((size_t)-1) / m || !finite_vec(Mmid, m * m))
@@ -113,7 +123,7 @@ double invnorm_inf_bound(size_t m, const double *Mmid, double enorm)
     double result = INFINITY;
     if (!ipiv)
         goto done;
-    inf_ctx c = {.m = m, .Mmid = Mmid, .R = R, .G = G, .sums = sums, .ipiv = ipiv,
+    inf_ctx c = {.m = m, .Mmid = Mmid, .R0 = R0, .R = R, .G = G, .sums = sums, .ipiv = ipiv,
                  .enorm = enorm};
     /* LAPACK's inverse on one BLAS thread: its rounding moved with OPENBLAS_NUM_THREADS */
     blas_single_begin();

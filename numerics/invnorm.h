@@ -18,6 +18,13 @@
 
 double invnorm_inf_bound(size_t m, const double *Mmid, double enorm);
 
+/* The same bound with R = R0, a caller's approximate inverse of Mmid (m x m, column-major, not
+ * modified; NULL: LAPACK's, as invnorm_inf_bound).  How R0 was found plays no part in the bound
+ * (alpha is computed from it as above); it saves the O(m^3) factorisation when the caller already
+ * holds an inverse, e.g. one updated through row and column deletions (cert_lower_peel.c).  An
+ * R0 with a non-finite entry gives +INFINITY. */
+double invnorm_inf_bound_guess(size_t m, const double *Mmid, double enorm, const double *R0);
+
 /* Varah's bound for a strictly row-diagonally-dominant matrix:
  * if delta = min_i (|M_ii| - sum_{j!=i} |M_ij|) - enorm > 0 (computed with upward/
  * downward rounding as appropriate), then ||M^{-1}||_inf <= 1/delta; returns

@@ -1,6 +1,7 @@
 /* linalg.c -- checked wrappers over LAPACKE/CBLAS (column-major). */
 #include "numerics/linalg.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cblas.h>
@@ -84,6 +85,48 @@ ar_status la_syev(size_t n, const double *a, double **w, double **Z)
         return AR_ENUMERIC;
     }
     *w = ev; *Z = z;
+    return AR_OK;
+}
+
+ar_status la_gram_factors(size_t m, size_t n, const double *a, double **U, double **V)
+{
+    *U = *V = NULL;
+    if (m == 0 || n == 0 || m > INT_MAX || n > INT_MAX) {
+        ar_error_set("la_gram_factors: empty or too large matrix");
+        return AR_EINVAL;
+    }
+    int wide = m <= n;
+    size_t r = wide ? m : n, o = wide ? n : m;
+    double *G = ar_calloc(r * r, sizeof *G, "Gram matrix");
+    double *E = G ? ar_calloc(r * r, sizeof *E, "Gram eigenvectors") : NULL;
+    double *W = E ? ar_calloc(o * r, sizeof *W, "Gram product") : NULL;
+    if (!W) {
+        free(G); free(E);
+        return AR_ENOMEM;
+    }
+    /* G = a a^T (m x m) or a^T a (n x n), lower triangle */
+    cblas_dsyrk(CblasColMajor, CblasLower, wide ? CblasNoTrans : CblasTrans, (int)r, (int)o, 1.0, a, (int)m, 0.0, G,
+                (int)r);
+    double *w, *Z;
+    ar_status st = la_syev(r, G, &w, &Z);
+    free(G);
+    if (st) {
+        free(E); free(W);
+        return st;
+    }
+    /* descending order: column c <- eigenvector r - 1 - c */
+    for (size_t c = 0; c < r; c++)
+        memcpy(E + c * r, Z + (r - 1 - c) * r, r * sizeof *E);
+    free(w);
+    free(Z);
+    if (wide)   /* V = a^T E (n x m) */
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)m, (int)m, 1.0, a, (int)m, E, (int)m, 0.0,
+                    W, (int)n);
+    else        /* U = a E (m x n) */
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)n, 1.0, a, (int)m, E, (int)n, 0.0,
+                    W, (int)m);
+    *U = wide ? E : W;
+    *V = wide ? W : E;
     return AR_OK;
 }
 

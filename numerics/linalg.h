@@ -13,6 +13,16 @@
  * r = min(m, n).  a is not modified. */
 ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT);
 
+/* Factors of the truncated SVDs of a (m x n) from the eigendecomposition of its Gram matrix on
+ * the smaller side (dsyrk + dsyevd + one dgemm: about 12 r^3 flops for a square a against
+ * dgesdd's 22 r^3): with r = min(m, n), G = a a^T (m <= n) or a^T a, and its eigenvectors in
+ * descending eigenvalue order, U (m x r) and V (n x r) such that for every k, U_k V_k^T is the
+ * projection of a onto the top-k singular subspace (m <= n: U = eigenvectors, V = a^T U; else
+ * V = eigenvectors, U = a V) -- the rank-k truncated SVD when the subspaces are exact.  The
+ * squared singular values lose the directions of singular values below about 1e-8 sigma_1 to
+ * rounding; callers certify the product afterwards.  a is not modified. */
+ar_status la_gram_factors(size_t m, size_t n, const double *a, double **U, double **V);
+
 /* Singular values only (dgesdd 'N'): s (min(m, n), descending, allocated). */
 ar_status la_svals(size_t m, size_t n, const double *a, double **s);
 

@@ -146,6 +146,15 @@ void ar_max_alloc_set_thread(size_t bytes)
     ar_alloc_limit_thread = bytes;
 }
 
+ar_status ar_max_alloc_effective(size_t *bytes)
+{
+    if (ar_alloc_limit_thread) {
+        *bytes = ar_alloc_limit_thread;
+        return AR_OK;
+    }
+    return ar_max_alloc_read(bytes);
+}
+
 size_t ar_max_alloc(void)
 {
     size_t b;
@@ -164,8 +173,9 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what)
     if (!limit && ar_max_alloc_read(&limit) != AR_OK)
         return NULL;                        /* the message names the bad ATTNRANK_MAX_ALLOC_GB */
     if (nmemb > SIZE_MAX / size || nmemb * size > limit) {
-        ar_error_set("%s: %zu x %zu bytes exceeds the allocation limit (%.1f GiB; set ATTNRANK_MAX_ALLOC_GB)",
-                     what, nmemb, size, (double)limit / 1073741824.0);
+        ar_error_set("%s: %zu x %zu bytes exceeds the allocation limit (%.6g GiB; %s)", what, nmemb, size,
+                     (double)limit / 1073741824.0, ar_alloc_limit_thread ? "the call's memory limit"
+                                                                         : "set ATTNRANK_MAX_ALLOC_GB");
         return NULL;
     }
     void *p = calloc(nmemb, size);

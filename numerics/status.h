@@ -59,4 +59,9 @@ ar_status ar_max_alloc_read(size_t *bytes);
 /* ar_max_alloc_read's bytes, or 0 (nothing allowed) when the variable is invalid. */
 size_t ar_max_alloc(void);
 
+/* The limit in effect in this thread: the per-call limit when set (ar_max_alloc_set_thread), else
+ * ar_max_alloc_read's (with its AR_EINVAL for a bad ATTNRANK_MAX_ALLOC_GB).  What every size
+ * decision made from memory reads, so that the per-call limit and the variable act alike. */
+ar_status ar_max_alloc_effective(size_t *bytes);
+
 #endif

@@ -97,3 +97,12 @@ void pointset_set_provenance(pointset_t *P, const char *fmt, ...)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
 }
+
+int pointset_same_points(const pointset_t *a, const pointset_t *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a->n != b->n || a->d != b->d || !a->x || !b->x)
+        return 0;
+    return memcmp(a->x, b->x, a->n * a->d * sizeof *a->x) == 0;
+}

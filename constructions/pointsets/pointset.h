@@ -23,6 +23,12 @@ typedef struct {
 /* Allocate an n x d zero point set without multiplicities. n, d >= 1. */
 ar_status pointset_init(pointset_t *P, size_t n, size_t d);
 
+/* 1 when a and b hold the same points: the same n and d and bit-identical coordinates in the
+ * same order (multiplicities play no part: they weigh keys, and repeated queries do not change
+ * the eps-rank).  The one rule by which attention on queries a and keys b is self-attention
+ * (theory/brackets/route.h), whatever door the arrays came through. */
+int pointset_same_points(const pointset_t *a, const pointset_t *b);
+
 /* Attach multiplicities (all set to 1) to P. */
 ar_status pointset_alloc_weights(pointset_t *P);
 

@@ -324,9 +324,16 @@ START_TEST(test_bracket_errors)
     ASSERT_FAILS(attnrank_bracket(P, NULL, 1, 0.1, &o, &r), ATTNRANK_EINVAL);
     attnrank_options_default(&o);
     o.upper = ATTNRANK_UPPER_SYMEIG;
-    attnrank_points *Q2 = NULL;
-    ck_assert_int_eq(attnrank_points_new(x, 3, 2, NULL, NULL, NULL, &Q2), ATTNRANK_OK);
+    attnrank_points *Q2 = NULL, *Same = NULL;
+    const double x2[6] = { 1, 0, 0, 1, -0.5, 0 };
+    ck_assert_int_eq(attnrank_points_new(x2, 3, 2, NULL, NULL, NULL, &Q2), ATTNRANK_OK);
     ASSERT_FAILS(attnrank_bracket(Q2, P, 1, 0.1, &o, &r), ATTNRANK_EINVAL);            /* symeig: cross */
+    /* the same points in another object: self-attention (one rule, by content), symeig applies */
+    ck_assert_int_eq(attnrank_points_new(x, 3, 2, NULL, NULL, NULL, &Same), ATTNRANK_OK);
+    ck_assert_int_eq(attnrank_bracket(Same, P, 1, 0.1, &o, &r), ATTNRANK_OK);
+    ck_assert_int_eq(r.self_attention, 1);
+    attnrank_bracket_clear(&r);
+    attnrank_points_free(Same);
     attnrank_options_default(&o);
     o.engine = ATTNRANK_ENGINE_SCALE;
     ASSERT_FAILS(attnrank_bracket(Q2, P, 1, 0.1, &o, &r), ATTNRANK_EINVAL);            /* scale: cross */

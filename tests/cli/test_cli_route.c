@@ -225,6 +225,48 @@ START_TEST(test_ball_route_keeps_dense_report)
 }
 END_TEST
 
+/* One rule for self-attention, by content (issue 32): `--queries X --keys X` is the
+ * self-attention of `--points X`, with the same JSON field for field (times and the source line
+ * aside); the same rows as queries against other keys stay cross-attention. */
+START_TEST(test_self_by_content)
+{
+    char dir[256], px[300], pk[300], args[1000];
+    cli_tmpdir_make(dir, sizeof dir, "selfcontent");
+    snprintf(px, sizeof px, "%s/X.npy", dir);
+    snprintf(pk, sizeof pk, "%s/K.npy", dir);
+    test_rng_init(test_seed() * 5 + 3);
+    size_t n = 240, d = 8;
+    double *x = malloc(n * d * sizeof *x);
+    for (size_t i = 0; i < n * d; i++)
+        x[i] = 2.0 * test_unif() - 1.0;
+    ck_assert_int_eq(npy_write(px, x, n, d), AR_OK);
+    x[0] += 0.25;                                   /* one coordinate moved: other keys */
+    ck_assert_int_eq(npy_write(pk, x, n, d), AR_OK);
+    free(x);
+    static char a[16384], b[16384], c[16384];
+    snprintf(args, sizeof args, "--points %s --beta 2 --eps 0.1 --format json", px);
+    ck_assert_int_eq(bracket_out(args, a, sizeof a), 0);
+    snprintf(args, sizeof args, "--queries %s --keys %s --beta 2 --eps 0.1 --format json", px, px);
+    ck_assert_int_eq(bracket_out(args, b, sizeof b), 0);
+    snprintf(args, sizeof args, "--queries %s --keys %s --beta 2 --eps 0.1 --format json", px, pk);
+    ck_assert_int_eq(bracket_out(args, c, sizeof c), 0);
+    const char *keys[] = { "lower", "upper", "status", "n", "m", "self_attention", "routes", "lower_route",
+                           "upper_route", "lower_certificate", "lower_invnorm_bound", "upper_certificate",
+                           "upper_err_bound", "enclosure_err", "prec", "enclosure", "streamed" };
+    char fa[128], fb[128];
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_field(a, keys[i], fa, sizeof fa);
+        json_field(b, keys[i], fb, sizeof fb);
+        ck_assert_msg(!strcmp(fa, fb), "%s: --points %s, --queries X --keys X %s", keys[i], fa, fb);
+    }
+    json_field(b, "self_attention", fb, sizeof fb);
+    ck_assert_str_eq(fb, "true");
+    json_field(c, "self_attention", fb, sizeof fb);
+    ck_assert_str_eq(fb, "false");
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
 Suite *suite_cli_route(void)
 {
     Suite *s = suite_create("cli_route");
@@ -234,6 +276,7 @@ Suite *suite_cli_route(void)
     tcase_add_test(tc, test_rsvd_progress_cli);
     tcase_add_test(tc, test_extreme_doubles_cli);
     tcase_add_test(tc, test_ball_route_keeps_dense_report);
+    tcase_add_test(tc, test_self_by_content);
     suite_add_tcase(s, tc);
     return s;
 }

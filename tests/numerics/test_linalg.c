@@ -88,6 +88,53 @@ START_TEST(test_svd_reconstructs)
 }
 END_TEST
 
+/* la_gram_factors: U_k V_k^T against dgesdd's rank-k truncation, for both orientations; the
+ * difference is of order u sigma_1^2 / (sigma_k (sigma_k - sigma_{k+1})) (the Gram matrix squares the
+ * spread), so matrices with a spread of singular values of at most 1e3 are compared at 1e-8 of
+ * ||A||; the full-rank product reconstructs A. */
+START_TEST(test_gram_factors)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 14);
+    size_t shapes[][2] = { { 1, 1 }, { 40, 25 }, { 25, 40 }, { 120, 120 } };
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        size_t m = shapes[t][0], n = shapes[t][1], p = m < n ? m : n;
+        double *A = rand_mat(&r, m, n), *U, *V, *U0, *s, *VT;
+        /* singular values 1 .. 1e-3, geometric: A = U0 diag(s) VT rebuilt */
+        ck_assert_int_eq(la_svd(m, n, A, &U0, &s, &VT), AR_OK);
+        for (size_t c = 0; c < p; c++)
+            s[c] = pow(1e-3, p > 1 ? (double)c / (double)(p - 1) : 0.0);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                double v = 0;
+                for (size_t c = 0; c < p; c++)
+                    v += U0[i + c * m] * s[c] * VT[c + j * p];
+                A[i + j * m] = v;
+            }
+        ck_assert_int_eq(la_gram_factors(m, n, A, &U, &V), AR_OK);
+        size_t ks[3] = { 1, p / 2 > 0 ? p / 2 : 1, p };
+        for (size_t q = 0; q < 3; q++) {
+            size_t k = ks[q];
+            double worst = 0;
+            for (size_t i = 0; i < m; i++)
+                for (size_t j = 0; j < n; j++) {
+                    double g = 0, sv = 0;
+                    for (size_t c = 0; c < k; c++) {
+                        g += U[i + c * m] * V[j + c * n];
+                        sv += U0[i + c * m] * s[c] * VT[c + j * p];
+                    }
+                    worst = fmax(worst, fabs(g - sv));
+                }
+            ck_assert_msg(worst < 1e-8, "gram factors %zux%zu rank %zu: max |U_k V_k^T - svd_k| = %g", m, n, k,
+                          worst);
+        }
+        free(A); free(U); free(V); free(U0); free(s); free(VT);
+    }
+    double *U, *V;
+    ck_assert_int_eq(la_gram_factors(0, 3, NULL, &U, &V), AR_EINVAL);
+}
+END_TEST
+
 START_TEST(test_syev_and_pchol)
 {
     rng_t r;
@@ -174,6 +221,7 @@ Suite *suite_linalg(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_gemm_vs_naive);
     tcase_add_test(tc, test_svd_reconstructs);
+    tcase_add_test(tc, test_gram_factors);
     tcase_add_test(tc, test_syev_and_pchol);
     tcase_add_test(tc, test_inv);
     tcase_add_test(tc, test_bad_input);

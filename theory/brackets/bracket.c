@@ -30,6 +30,24 @@ void bracket_copy_report(bracket_t *dst, const bracket_t *src)
     dst->rsvd = src->rsvd;
     dst->streamed = src->streamed;
     dst->enclosure = src->enclosure;
+    dst->upper_flops = src->upper_flops;
+    dst->lower_budget = src->lower_budget;
+    dst->lower_spent = src->lower_spent;
+    dst->lower_cut = src->lower_cut;
+}
+
+double bracket_full_flops(upper_method_t method, size_t m, size_t n)
+{
+    double r = (double)(m < n ? m : n), mn = (double)m * (double)n;
+    /* the factorisation (dgesdd with vectors about 22 m n r, dsyevd with vectors about 9 n^3,
+     * dpstrf n^3 / 3) and about three certifying passes of 2 m n r each */
+    double f = method == UPPER_SVD ? 22.0 * mn * r : method == UPPER_SYMEIG ? 9.0 * mn * r : mn * r / 3.0;
+    return f + 6.0 * mn * r;
+}
+
+int bracket_is_self(const pointset_t *Q, const pointset_t *K)
+{
+    return pointset_same_points(Q, K);
 }
 
 void bracket_opts_default(bracket_opts_t *o)
@@ -65,7 +83,7 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
     /* memory decides: the image is held when it fits under the allocation bound
      * (ATTNRANK_MAX_ALLOC_GB) and in half the machine's physical memory */
     size_t lim;
-    if ((st = ar_max_alloc_read(&lim)) != AR_OK)
+    if ((st = ar_max_alloc_effective(&lim)) != AR_OK)   /* the call's limit, or ATTNRANK_MAX_ALLOC_GB */
         return st;
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
     if (pages > 0 && psz > 0) {
@@ -259,23 +277,60 @@ ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, dou
     }
 }
 
-ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
-                             const bracket_opts_t *o, bracket_t *out)
+void bracket_lower_ctl(const bracket_opts_t *o, double upper_flops, lower_ctl_t *ctl)
 {
-    bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", len);
+    memset(ctl, 0, sizeof *ctl);
+    ctl->budget = upper_flops > BRACKET_LOWER_FLOOR ? upper_flops : BRACKET_LOWER_FLOOR;
+    ctl->progress = o->progress;
+    ctl->progress_ctx = o->progress_ctx;
+}
+
+void bracket_lower_record(bracket_t *out, const lower_ctl_t *ctl)
+{
+    out->lower_budget = ctl->budget;
+    out->lower_spent = ctl->spent;
+    out->lower_cut = ctl->cut;
+}
+
+/* Estimated flops of the greedy growth over len candidates on an n-column image up to s rows:
+ * the accepted sets' estimates (about s^4 / 2) and the refused candidates' at full size. */
+static double grow_cost(size_t len, size_t s, size_t n)
+{
+    double x = (double)s, rest = len > s ? (double)(len - s) : 0.0;
+    return 0.5 * x * x * x * x + rest * 2.0 * x * x * x + 2.0 * (double)len * (double)n;
+}
+
+ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
+                             const bracket_opts_t *o, bracket_t *out, lower_ctl_t *ctl)
+{
     size_t *rows = ar_calloc(len, sizeof *rows, "grown rows");
     unsigned char *in = rows ? ar_calloc(A->m, 1, "grown row marks") : NULL;
     if (!in) {
         free(rows);
         return AR_ENOMEM;
     }
+    /* the greedy growth when its estimate fits in what is left of the budget; else the peeling
+     * (one LU and Schur updates, lower_peel_cap) when that fits; else the growth cut short by the
+     * budget (issue 32: 2048 LU factorisations of up to 1700 rows took 190 s) */
+    size_t smax = len < A->n ? len : A->n;
+    if (cap < smax)
+        smax = cap;
+    double left = ctl->budget > 0 ? ctl->budget - ctl->spent : INFINITY;
+    int peel = !(grow_cost(len, smax, A->n) <= left) && lower_peel_cost(smax, A->n) <= left;
     lower_cert_t lc;
-    ar_status st = lower_grow_cap(A, cand, len, eps, cap, &lc, rows);
+    ar_status st;
+    if (peel) {
+        bracket_say(o, "lower: peeling %zu pivoted-QR rows of the certified factor", smax);
+        st = lower_peel_cap(A, cand, len, eps, cap, ctl, &lc, rows);
+    } else {
+        bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", len);
+        st = lower_grow_ctl(A, cand, len, eps, cap, ctl, &lc, rows);
+    }
     if (st == AR_OK) {
         size_t s0 = strcmp(lc.method, "trivial") ? lc.rank : 0;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        /* the grown rows first, then the other candidates in their order */
+        /* the certified rows first, then the other candidates in their order */
         for (size_t t = 0; t < s0; t++)
             in[rows[t]] = 1;
         size_t q = s0;
@@ -284,7 +339,8 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
                 rows[q++] = cand[t];
         memcpy(cand, rows, len * sizeof *cand);
         bracket_say(o, "lower: weighted test matrices beyond %zu rows", s0);
-        if ((st = lower_weighted_cap(A, cand, len, s0, eps, cap, &lc, NULL, NULL)) == AR_OK && lc.rank > out->lo.rank)
+        if ((st = lower_weighted_ctl(A, cand, len, s0, eps, cap, ctl, &lc, NULL, NULL)) == AR_OK &&
+            lc.rank > out->lo.rank)
             out->lo = lc;
     }
     free(rows);
@@ -312,6 +368,8 @@ int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
         return 1;                      /* symeig and pchol did not apply or certified nothing */
     if (n <= BRACKET_SVD_ALWAYS_N)
         return 1;
+    if (n > BRACKET_SVD_SELF_MAX_N)
+        return 0;                      /* 22 n^3 against symeig's 9 n^3: symeig's certificate stands */
     double lo = logt[0], hi = logt[0];
     for (size_t i = 1; i < n; i++) {
         lo = fmin(lo, logt[i]);
@@ -356,6 +414,37 @@ typedef struct {
     size_t len[BRACKET_ORDERS];
 } factor_orders_t;
 
+/* A row and its largest entry, for the peak order's sort. */
+typedef struct {
+    double peak;
+    size_t i;
+} peak_key;
+
+static int peak_cmp(const void *pa, const void *pb)
+{
+    const peak_key *a = pa, *b = pb;
+    return a->peak > b->peak ? -1 : a->peak < b->peak ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+size_t bracket_peak_order(const smx_t *A, size_t *order)
+{
+    size_t m = A->m, n = A->n;
+    peak_key *key = ar_calloc(m, sizeof *key, "peak order");
+    if (!key)
+        return 0;
+    for (size_t i = 0; i < m; i++)
+        key[i].i = i;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++)
+            if (A->a[i + j * m] > key[i].peak)
+                key[i].peak = A->a[i + j * m];
+    qsort(key, m, sizeof *key, peak_cmp);
+    for (size_t i = 0; i < m; i++)
+        order[i] = key[i].i;
+    free(key);
+    return m;
+}
+
 /* One full factorisation; the certified factor U (m x rank) in pivoted-QR row order into slot. */
 static ar_status full_one(const smx_t *A, upper_method_t method, const double *logt, double eps,
                           upper_cert_t *c, bracket_t *out, factor_orders_t *fo, int slot)
@@ -363,8 +452,10 @@ static ar_status full_one(const smx_t *A, upper_method_t method, const double *l
     double *U = NULL, *V = NULL;
     int want = fo && fo->ord[slot];
     ar_status st = upper_certify(A, method, logt, eps, c, want ? &U : NULL, want ? &V : NULL);
+    out->upper_flops += bracket_full_flops(method, A->m, A->n);
     if (st == AR_OK && U && c->rank > 0 && strcmp(c->method, "trivial") != 0)
-        fo->len[slot] = la_row_pivots(A->m, c->rank, U, fo->ord[slot]);
+        fo->len[slot] = rsvd_pivots_worth(A->m, A->n, c->rank) ? la_row_pivots(A->m, c->rank, U, fo->ord[slot])
+                                                               : bracket_peak_order(A, fo->ord[slot]);
     free(U);
     free(V);
     if (st == AR_OK)
@@ -470,13 +561,14 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
             ro.l0 = ro.cap + 16 < info.sketch ? ro.cap + 16 : info.sketch;
     }
     if (sym_on) {
-        size_t *o2 = *order_len ? ar_calloc(A->m, sizeof *o2, "sketch row order") : order;
-        if (!o2) {
+        /* order NULL: no row order wanted (no lower end to grow) */
+        size_t *o2 = order && *order_len ? ar_calloc(A->m, sizeof *o2, "sketch row order") : order;
+        if (order && !o2) {
             st = AR_ENOMEM;
             goto done;
         }
         ro.row_order = o2;
-        ro.row_order_len = &len2;
+        ro.row_order_len = o2 ? &len2 : NULL;
         if ((st = upper_rsym(&M, logt, eps, &ro, &out->up_rsym, &info))) {
             if (o2 != order)
                 free(o2);
@@ -498,6 +590,9 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
         take_upper(out, &out->up_rsym);
     }
 done:
+    /* each pass over A costs about 2 m n flops per sketch column */
+    out->upper_flops += (double)M.passes * 2.0 * (double)A->m * (double)A->n *
+                        (double)(out->rsvd.sketch ? out->rsvd.sketch : l0);
     free(logt);
     return st;
 }
@@ -510,7 +605,9 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
     if (st != AR_OK)
         return st;
-    int self = (Q == K);
+    if (Q != K && bracket_is_self(Q, K))
+        Q = K;                                  /* the keys' multiplicities; the same rows */
+    int self = (Q == K) && !o->image_only;
     size_t m = Q->n, n = K->n, r = m < n ? m : n, big = m > n ? m : n;
     int rsvd_auto = o->use_rsvd < 0 && o->use_svd < 0 && big > BRACKET_RSVD_MIN_N;
     int rsvd_on = o->use_rsvd > 0 || rsvd_auto;
@@ -608,6 +705,10 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     if (rsvd_on && (st = random_uppers(&A, K, self, eps, l0, rsvd_auto ? r / 2 : 0, o, out, fo.ord[0],
                                        grow ? &fo.len[0] : &scratch_len)))
         goto done;
+    /* a randomized certificate above half the full rank leaves no pivoted order (cert_rsvd.h) */
+    if (grow && fo.len[0] == 0 && !rsvd_pivots_worth(m, n, out->up.rank) &&
+        strcmp(out->up.method, "trivial") != 0)
+        fo.len[0] = bracket_peak_order(&A, fo.ord[0]);
     if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
         rsvd_auto = 0;
@@ -616,20 +717,24 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         goto done;
     out->seconds_upper = clock_now() - t3;
 
-    /* lower, second part: index-order nets, never larger than a certified upper end */
+    /* lower, second part, under one budget tied to the upper constructions' cost (issue 32):
+     * growth (or peeling) over the rows of each certified factor (randomized or full) in
+     * pivoted-QR order, then index-order nets; never larger than a certified upper end */
     if (o->use_lower) {
         double t2 = clock_now();
         size_t ncap = out->up.rank < cap ? out->up.rank : cap;
+        lower_ctl_t ctl;
+        bracket_lower_ctl(o, out->upper_flops, &ctl);
+        for (int q = 0; q < BRACKET_ORDERS; q++)
+            if (fo.len[q] && (st = bracket_grow_lower(&A, fo.ord[q], fo.len[q], eps, ncap, o, out, &ctl)))
+                goto done;
         bracket_say(o, "lower: nets of at most %zu points", ncap);
         lower_cert_t lc;
-        if ((st = lower_nets_cap(&A, Qh.x, Qh.d, eps, ncap, &lc)))
+        if ((st = lower_nets_ctl(&A, Qh.x, Qh.d, eps, ncap, &ctl, &lc)))
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
-        /* growth over the rows of each certified factor (randomized or full) in pivoted-QR order */
-        for (int q = 0; q < BRACKET_ORDERS; q++)
-            if (fo.len[q] && (st = bracket_grow_lower(&A, fo.ord[q], fo.len[q], eps, ncap, o, out)))
-                goto done;
+        bracket_lower_record(out, &ctl);
         out->seconds_lower += clock_now() - t2;
     }
     st = bracket_finish(out);

@@ -59,11 +59,22 @@ typedef struct {
                               the query coordinates, so the lower end is a function of the image
                               alone (claim R's invariance check, proofs-notes/claim-R.md); needs
                               8 m n more bytes and O(m^2 n) work; 0 (default): the coordinates */
+    int image_only;    /* 1: only constructions that read the image alone (svd, rsvd, block test
+                          matrices), never symeig, pchol or rsym, whose candidates need the keys to be
+                          the queries: the certificates are then the same for every pair (Q, K) with
+                          the same image (claim R's invariance check, proofs-notes/claim-R.md);
+                          0 (default): all that apply */
     bracket_progress_fn progress;   /* stage messages (NULL = quiet) */
     void *progress_ctx;
 } bracket_opts_t;
 
 void bracket_opts_default(bracket_opts_t *o);
+
+/* The one rule for self-attention, for every door (CLI, C, Python, sweeps): the keys are the
+ * queries when K == Q or when they hold the same points (pointset_same_points: same n, d and
+ * bit-identical coordinates), e.g. `--queries X --keys X` or bracket(X, X.copy()).  Issue 32:
+ * the CLI treated that as cross-attention and Python as self-attention. */
+int bracket_is_self(const pointset_t *Q, const pointset_t *K);
 
 /* Self-attention sizes at or below which the SVD always runs in auto mode. */
 #define BRACKET_SVD_ALWAYS_N 1000
@@ -72,6 +83,13 @@ void bracket_opts_default(bracket_opts_t *o);
 #define BRACKET_RSVD_MIN_N 500
 /* Power iterations of the randomized factorisations (held and streamed alike). */
 #define BRACKET_RSVD_POWER 1
+/* The lower end's growth, peeling and weighted searches after the upper constructions may spend
+ * BRACKET_LOWER_FACTOR times the upper constructions' estimated flops, and at least
+ * BRACKET_LOWER_FLOOR flops (about half a second of one core): issue 32, the lower end's cost
+ * bounded by the factorisations'. */
+#define BRACKET_LOWER_FACTOR 1.0
+#define BRACKET_LOWER_FLOOR 2e10
+
 /* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */
 #define BRACKET_STREAM_LOWER_ROWS 2048
 
@@ -98,11 +116,17 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes);
 /* Largest spread max log t - min log t for which symeig stands in for the SVD. */
 #define BRACKET_SVD_SPREAD 0.05
 
+/* Self-attention sizes above which the SVD runs in auto mode only when symeig and pchol certified
+ * nothing: its 22 n^3 flops (37 s at 4096 points on one core) against symeig's 9 n^3, for an
+ * upper end that on self-attention rarely improves on symeig's (the same 2037 at 2048 points of
+ * a d = 64 head, issue 32). */
+#define BRACKET_SVD_SELF_MAX_N 2048
+
 /* Auto policy for the truncated SVD on self-attention (after symeig and
  * pchol ran; best = their better certificate, logt = log t_i, n entries).
  * Returns 1 (run the SVD) when they certified nothing non-trivial (or did
  * not apply: logt NULL), when n <= BRACKET_SVD_ALWAYS_N, or when log t
- * spreads over more than BRACKET_SVD_SPREAD.  Rationale
+ * spreads over more than BRACKET_SVD_SPREAD and n <= BRACKET_SVD_SELF_MAX_N.  Rationale
  * (proofs-notes/upper-certificates.md): symeig factors S = T A T^{-1},
  * T = diag(t); when T is a multiple of the identity S = c A is symmetric
  * PSD and its top-k eigenpairs ARE A's truncated SVD, so the SVD can only
@@ -127,6 +151,9 @@ typedef struct {
     const char *enclosure;    /* "double" or "arb" (NULL before the enclosure) */
     double seconds_lower;     /* time in fps_order + lower_blocks + lower_nets */
     double seconds_upper;     /* time in the upper certificates */
+    double upper_flops;       /* estimated flops of the upper constructions that ran */
+    double lower_budget, lower_spent;   /* the lower searches' budget and estimated spending (flops) */
+    int lower_cut;            /* 1: a lower search stopped early, or was skipped, on its budget */
 } bracket_t;
 
 /* Copy into dst src's report of how the dense ends were computed: the

@@ -38,13 +38,33 @@ size_t bracket_outer_order(const pointset_t *Q, size_t *order, size_t maxlen);
 ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, double eps, size_t cap,
                              size_t *order, lower_cert_t *lc);
 
-/* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
-/* The lower end grown over the rows cand[0..len) of a certified factor in pivoted-QR order
- * (distinct rows of A; rewritten): block growth (lower_grow_cap), then weighted test matrices on
- * the grown rows followed by the other candidates (lower_weighted_cap), both capped by cap; the
- * larger certificate replaces out->lo when larger. */
+/* The lower end over the rows cand[0..len) of a certified factor in pivoted-QR order (distinct
+ * rows of A; rewritten): block growth (lower_grow_ctl) when its estimated cost fits in what is
+ * left of ctl's budget, else peeling (lower_peel_cap) when that fits, else the growth cut short
+ * by the budget; then weighted test matrices on the certified rows followed by the other
+ * candidates (lower_weighted_ctl), all capped by cap and charged to ctl; the larger certificate
+ * replaces out->lo when larger. */
 ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double eps, size_t cap,
-                             const bracket_opts_t *o, bracket_t *out);
+                             const bracket_opts_t *o, bracket_t *out, lower_ctl_t *ctl);
+
+/* The lower end's work control after upper constructions of upper_flops estimated flops: a
+ * budget of max(BRACKET_LOWER_FLOOR, BRACKET_LOWER_FACTOR x upper_flops), o's progress. */
+void bracket_lower_ctl(const bracket_opts_t *o, double upper_flops, lower_ctl_t *ctl);
+
+/* out's report of the lower searches' work control (budget, spending, cut). */
+void bracket_lower_record(bracket_t *out, const lower_ctl_t *ctl);
+
+/* All m rows of A by their largest entry, descending (ties by index), into order; returns m (0
+ * when its scratch cannot be allocated).  The lower end's candidates when a certified factor has
+ * more than half the full rank, instead of its pivoted QR (O(m k^2): 15 s at 4096 points for a
+ * choice among nearly every row): peaked rows make strong diagonals in block test matrices. */
+size_t bracket_peak_order(const smx_t *A, size_t *order);
+
+/* Estimated flops of one full factorisation of an m x n image by `method` and its certifying
+ * passes (the lower end's budget, bracket_lower_ctl). */
+double bracket_full_flops(upper_method_t method, size_t m, size_t n);
+
+/* Final consistency check (lower <= upper, else AR_ENUMERIC: a bug) and status. */
 ar_status bracket_finish(bracket_t *out);
 
 #endif

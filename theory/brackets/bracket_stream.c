@@ -24,6 +24,8 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     ar_status st = bracket_begin(Q, K, beta, eps, &o, &def, out);
     if (st != AR_OK)
         return st;
+    if (Q != K && bracket_is_self(Q, K))
+        Q = K;
     size_t m = Q->n, n = K->n, d = Q->d, r = m < n ? m : n, nmax;
     if ((st = bracket_stream_max_n(&nmax)))
         return st;
@@ -71,6 +73,15 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
     size_t len = cap < BRACKET_STREAM_LOWER_ROWS ? cap : BRACKET_STREAM_LOWER_ROWS;
     if (len > r)
         len = r;
+    /* the prefix rows are held (len n doubles, twice: the enclosure and the growth's copy): at
+     * most a quarter of the allocation limit in effect (issue 32: 2048 rows of 4096 keys are
+     * 64 MiB, beyond a 0.05 GiB limit), at least 16 rows */
+    size_t lim;
+    if ((st = ar_max_alloc_effective(&lim)))
+        goto done;
+    size_t fit = lim / 4 / (8 * n);
+    if (len > fit)
+        len = fit > 16 ? fit : (16 < r ? 16 : r);
     if (o->use_lower) {
         double t1 = clock_now();
         bracket_say(o, "lower: farthest-point order of %zu queries", m);
@@ -132,28 +143,33 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
         out->seconds_upper = clock_now() - t2;
     }
 
-    /* lower, second part: index-order nets among the prefix, capped by the upper end */
+    /* lower, second part, under one budget tied to the upper end's cost (issue 32): greedy
+     * growth (or peeling) over the rows of the sketch's factors in pivoted-QR order, enclosed and
+     * held, then index-order nets among the prefix; capped by the upper end */
     if (o->use_lower) {
         double t1 = clock_now();
         size_t ncap = out->up.rank < cap ? out->up.rank : cap;
-        bracket_say(o, "lower: nets of at most %zu prefix points", ncap);
-        lower_cert_t lc;
-        if ((st = lower_nets_cap(&R, xs, d, eps, ncap, &lc)))
-            goto done;
-        if (lc.rank > out->lo.rank)
-            out->lo = lc;
-        /* greedy growth over the rows of the sketch's factors in pivoted-QR order, enclosed and held */
+        out->upper_flops = (double)out->rsvd.passes * 2.0 * (double)m * (double)n * (double)out->rsvd.sketch;
+        lower_ctl_t ctl;
+        bracket_lower_ctl(o, out->upper_flops, &ctl);
         if (qr_len) {
             smx_t R3;
             if ((st = amat_rows(&M, qr_order, qr_len, &R3)))
                 goto done;
             for (size_t t = 0; t < qr_len; t++)
                 qr_order[t] = t;
-            st = bracket_grow_lower(&R3, qr_order, qr_len, eps, ncap, o, out);
+            st = bracket_grow_lower(&R3, qr_order, qr_len, eps, ncap, o, out, &ctl);
             smx_clear(&R3);
             if (st)
                 goto done;
         }
+        bracket_say(o, "lower: nets of at most %zu prefix points", ncap);
+        lower_cert_t lc;
+        if ((st = lower_nets_ctl(&R, xs, d, eps, ncap, &ctl, &lc)))
+            goto done;
+        if (lc.rank > out->lo.rank)
+            out->lo = lc;
+        bracket_lower_record(out, &ctl);
         out->seconds_lower += clock_now() - t1;
     }
     st = bracket_finish(out);

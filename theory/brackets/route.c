@@ -197,7 +197,10 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         ar_error_set("bracket: dimension mismatch (queries d = %zu, keys d = %zu)", Q->d, K->d);
         return AR_EINVAL;
     }
+    if (Q != K && bracket_is_self(Q, K))
+        Q = K;                                  /* self-attention, by content (bracket.h) */
     int self = (Q == K), circ_certified = 0;
+    out->self = self;
     size_t m = Q->n, n = K->n, big = m > n ? m : n;
     out->b.m = m;
     out->b.n = n;

@@ -57,6 +57,7 @@ typedef struct {
     char lower_route[16];      /* route of the winning lower end ("dense", "circulant", ...) */
     char upper_route[16];      /* route of the winning upper end */
     char routes[96];           /* routes that ran, comma-separated, in order */
+    int self;                  /* 1: self-attention (bracket_is_self) */
     size_t polygon_n;          /* n when the instance was recognised as the regular n-gon, else 0 */
     double polygon_eta;        /* certified ||A - A_exact n-gon||_r1 used by the circulant route */
     size_t poly_degree;        /* degree L of the polynomial certificate (0: not run) */
@@ -67,7 +68,7 @@ typedef struct {
 } route_result_t;
 
 /* Certified bracket of A = rowsoftmax(beta Q K^T) with K's multiplicities,
- * K == Q for self-attention.  beta >= 0 finite, 0 < eps < 1, o may be NULL.
+ * self-attention when bracket_is_self(Q, K).  beta >= 0 finite, 0 < eps < 1, o may be NULL.
  * out->b.lower is the largest certified lower end and out->b.upper the
  * smallest certified upper end over the routes that ran; each names its
  * certificate ("<route>/<method>" in lower_route/upper_route + lo/up.method).

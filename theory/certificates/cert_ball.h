@@ -72,6 +72,22 @@ typedef struct {
  * Cost O(n * neighbours) + O(p) per probe. */
 ar_status ball_upper_tensor(const pointset_t *P, double beta, double eps, ball_upper_t *out);
 
+/* The cost model of the ball route (issue 32; theory/brackets/route.h): its work is Arb
+ * evaluations of the kernel on near pairs, counted here on a sample of rows without evaluating
+ * any.  Typical searches (ball_lower_search) make about BALL_COST_PROBES passes. */
+#define BALL_COST_PROBES 12
+typedef struct {
+    double cluster_visits;   /* pair visits of one pass of the cluster certificate (delta = 0) */
+    double tensor_visits;    /* pair visits of the tensor certificate's pass (0: not useful) */
+    int tensor_useful;       /* 1: coordinates in [-1, 1]^d and 2^d < n (its rank is at least 2^d) */
+    double visits;           /* BALL_COST_PROBES cluster passes and the tensor pass */
+} ball_route_cost_t;
+
+/* Estimate the ball route's pair visits on P (the sizes of ball_cluster_lower's and
+ * ball_upper_tensor's passes, sampled on up to 64 rows): O(n d log n + 64 neighbours).
+ * Not a certificate; deterministic. */
+ar_status ball_route_cost(const pointset_t *P, double beta, double eps, ball_route_cost_t *out);
+
 /* Rigorous upper bound of the uniform error of the degree p-1 Chebyshev
  * interpolant (p points of the second kind) of t -> e^{-beta (s-t)^2/2} on
  * [-1, 1], any real s.  p >= 2, beta >= 0. */

@@ -236,3 +236,58 @@ ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_l
     out->seconds = clock_now() - t0;
     return AR_OK;
 }
+
+/* ---- cost model (issue 32) ----------------------------------------------- */
+
+static int count_visit(size_t j, void *ctx)
+{
+    (void)j;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* Mean points visited per row for the evaluated squared radius phi2, over up to 64 evenly spaced
+ * rows; times n: the visits of one pass. */
+static ar_status pass_visits(const pointset_t *P, double phi2, double *visits)
+{
+    size_t n = P->n, d = P->d, rows = n < 64 ? n : 64, cnt = 0;
+    cellgrid_t g;
+    ar_status st = cellgrid_build(&g, P->x, n, d, ball_cell_size(phi2));
+    if (st)
+        return st;
+    for (size_t t = 0; t < rows; t++) {
+        size_t i = t * (n / rows);
+        cellgrid_visit(&g, P->x + i * d, count_visit, &cnt);
+    }
+    cellgrid_free(&g);
+    *visits = (double)n * (double)cnt / (double)rows;
+    return AR_OK;
+}
+
+ar_status ball_route_cost(const pointset_t *P, double beta, double eps, ball_route_cost_t *out)
+{
+    memset(out, 0, sizeof *out);
+    prep_t p;
+    ar_status st = ball_prep_init(&p, P, beta, eps, COORD_MAX, "ball_route_cost");
+    if (st)
+        return st;
+    size_t n = p.n;
+    double tau = (1.0 - eps) / (1.0 + eps), spread = p.Lmax - p.Lmin;
+    /* the cluster certificate's radius at delta = 0 (ball_cluster_lower) */
+    double phi2 = 2.0 * (log((double)n) + spread + log(1e4 / tau) + 1.0) / beta;
+    phi2 = fmin(fmax(phi2, PHI2_MIN), PHI2_ALL);
+    /* the tensor certificate's (ball_upper_tensor) */
+    double phi2t = fmin(fmax(2.0 * (log(1e6) + spread) / beta, PHI2_MIN), PHI2_ALL);
+    ball_prep_clear(&p);
+    if ((st = pass_visits(P, phi2, &out->cluster_visits)))
+        return st;
+    int cube = 1;
+    for (size_t i = 0; i < P->n * P->d && cube; i++)
+        cube = fabs(P->x[i]) <= 1.0;
+    /* the tensor rank is at least 2^d: it can certify below n only when 2^d < n */
+    out->tensor_useful = cube && (double)P->d < log2((double)n);
+    if (out->tensor_useful && (st = pass_visits(P, phi2t, &out->tensor_visits)))
+        return st;
+    out->visits = BALL_COST_PROBES * out->cluster_visits + out->tensor_visits;
+    return AR_OK;
+}

@@ -2,10 +2,12 @@
  * test matrices certified by Varah's bound or a verified inverse norm, and
  * exact diagonal dominance. */
 #include "theory/certificates/cert_lower.h"
+#include "theory/certificates/cert_lower_impl.h"
 #include "numerics/clock.h"
 
 #include <fenv.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,7 @@
 /* rank 1 is always certified for eps < 1: the only rank-0 matrix is 0 and
  * ||A - 0||_r1 = 1 (rows are probability vectors).  As a test-matrix
  * certificate: W = all-ones column, M = 1, ||M^{-1}|| = 1. */
-static void set_trivial(lower_cert_t *out)
+void lower_set_trivial(lower_cert_t *out)
 {
     out->rank = 1;
     out->invnorm = 1.0;
@@ -37,7 +39,34 @@ int lower_certifies(double eps, double bound)
     return fround_mul_up(eps, bound) < 1.0;
 }
 
-static int check_common(const smx_t *A, double eps, const char *who)
+int lower_over_budget(const lower_ctl_t *ctl, double flops)
+{
+    return ctl && ctl->budget > 0 && ctl->spent + flops > ctl->budget;
+}
+
+void lower_spend(lower_ctl_t *ctl, double flops)
+{
+    if (ctl)
+        ctl->spent += flops;
+}
+
+void lower_tick(const lower_ctl_t *ctl, double *last, const char *fmt, ...)
+{
+    if (!ctl || !ctl->progress)
+        return;
+    double now = clock_now();
+    if (now - *last < 1.0)
+        return;
+    *last = now;
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ctl->progress(ctl->progress_ctx, msg);
+}
+
+int lower_check_common(const smx_t *A, double eps, const char *who)
 {
     if (!A || !A->a || !A->rowerr || A->m == 0 || A->n == 0) {
         ar_error_set("%s: empty or missing matrix", who);
@@ -70,7 +99,7 @@ static int distinct_below(const size_t *idx, size_t m, size_t bound, unsigned ch
 
 /* idx[0..m) distinct row indices < bound: AR_OK, AR_ENOMEM, or AR_EINVAL with the message
  * "<fn>: <what> must be distinct row indices < bound". */
-static ar_status rows_distinct(const size_t *idx, size_t m, size_t bound, const char *fn, const char *what)
+ar_status lower_rows_distinct(const size_t *idx, size_t m, size_t bound, const char *fn, const char *what)
 {
     unsigned char *mark = ar_calloc(bound, 1, "row marks");
     if (!mark)
@@ -101,6 +130,8 @@ static FROUND_BODY void probe_blocksums(void *arg)
     const double *a = c->A->a;
     memset(c->Mmid, 0, m * m * sizeof *c->Mmid);
     for (size_t j = 0; j < n; j++) {
+        if (c->blk[j] == LOWER_BLOCK_NONE)
+            continue;                   /* a column in no block: a zero row of W */
         const double *col = a + j * Am;
         double *mc = c->Mmid + c->blk[j] * m;
         for (size_t t = 0; t < m; t++)
@@ -127,35 +158,17 @@ static FROUND_BODY void probe_enorm(void *arg)
     c->enorm = enorm;
 }
 
-/* Core of lower_blocks_rows without validation; scratch provided:
- * blk (n size_t), Mmid (m*m doubles). */
-static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double eps,
-                         size_t *blk, double *Mmid, lower_cert_t *out)
+void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double eps, const size_t *blk,
+                          double *Mmid, const double *R0, lower_cert_t *out)
 {
-    size_t Am = A->m, n = A->n;
-    const double *a = A->a;
-    set_trivial(out);
-    if (m > n)                      /* some block would be empty: M singular */
-        return;
-    /* block of column j: argmax over the chosen rows (ties: first) */
-    for (size_t j = 0; j < n; j++) {
-        const double *col = a + j * Am;
-        size_t best = 0;
-        double bv = col[rows[0]];
-        for (size_t t = 1; t < m; t++)
-            if (col[rows[t]] > bv) {
-                bv = col[rows[t]];
-                best = t;
-            }
-        blk[j] = best;
-    }
+    lower_set_trivial(out);
     /* Mmid (column-major, m x m): block sums in round-to-nearest (enforced so
      * that Mmid does not depend on the caller's mode; the gamma_n bound below
      * holds in any mode) */
-    probe_ctx pc = {.A = A, .rows = rows, .blk = blk, .m = m, .Mmid = Mmid, .g = resid_gamma(n)};
+    probe_ctx pc = {.A = A, .rows = rows, .blk = blk, .m = m, .Mmid = Mmid, .g = resid_gamma(A->n)};
     fround_run(FE_TONEAREST, probe_blocksums, &pc);
     /* enorm >= ||M - Mmid||_inf: per row s, rowerr[s] (|A - a| summed over
-     * the columns, W has one 1 per column) plus the summation error of the
+     * the columns, W has at most one 1 per column) plus the summation error of the
      * block sums, <= gamma_{n} * sum_j |a_sj| (recursive summation of at
      * most n terms; additions are exact on underflow).  All upward. */
     fround_run(FE_UPWARD, probe_enorm, &pc);
@@ -171,7 +184,7 @@ static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double ep
     }
     if (m == 1)
         return;
-    double ib = invnorm_inf_bound(m, Mmid, enorm);
+    double ib = invnorm_inf_bound_guess(m, Mmid, enorm, R0);
     if (lower_certifies(eps, ib)) {
         out->rank = m;
         out->invnorm = ib;
@@ -179,21 +192,51 @@ static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double ep
     }
 }
 
+void lower_blocks_assign(const smx_t *A, const size_t *rows, size_t m, size_t *blk)
+{
+    size_t Am = A->m, n = A->n;
+    const double *a = A->a;
+    /* block of column j: argmax over the chosen rows (ties: first) */
+    for (size_t j = 0; j < n; j++) {
+        const double *col = a + j * Am;
+        size_t best = 0;
+        double bv = col[rows[0]];
+        for (size_t t = 1; t < m; t++)
+            if (col[rows[t]] > bv) {
+                bv = col[rows[t]];
+                best = t;
+            }
+        blk[j] = best;
+    }
+}
+
+/* Core of lower_blocks_rows without validation; scratch provided:
+ * blk (n size_t), Mmid (m*m doubles). */
+static void blocks_probe(const smx_t *A, const size_t *rows, size_t m, double eps,
+                         size_t *blk, double *Mmid, lower_cert_t *out)
+{
+    lower_set_trivial(out);
+    if (m > A->n)                   /* some block would be empty: M singular */
+        return;
+    lower_blocks_assign(A, rows, m, blk);
+    lower_blocks_certify(A, rows, m, eps, blk, Mmid, NULL, out);
+}
+
 ar_status lower_blocks_rows(const smx_t *A, const size_t *rows, size_t m, double eps,
                             lower_cert_t *out)
 {
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_blocks_rows"))
+    if (!lower_check_common(A, eps, "lower_blocks_rows"))
         return AR_EINVAL;
     if (m == 0 || !rows) {
         ar_error_set("lower_blocks_rows: empty row set");
         return AR_EINVAL;
     }
-    ar_status rst = rows_distinct(rows, m, A->m, "lower_blocks_rows", "rows");
+    ar_status rst = lower_rows_distinct(rows, m, A->m, "lower_blocks_rows", "rows");
     if (rst)
         return rst;
-    set_trivial(out);
+    lower_set_trivial(out);
     if (m <= A->n) {
         size_t *blk = ar_calloc(A->n, sizeof *blk, "column blocks");
         double *M = ar_calloc(m * m, sizeof *M, "test matrix");
@@ -219,13 +262,13 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
 {
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_blocks"))
+    if (!lower_check_common(A, eps, "lower_blocks"))
         return AR_EINVAL;
     if (norder == 0 || !order) {
         ar_error_set("lower_blocks: empty order");
         return AR_EINVAL;
     }
-    ar_status rst = rows_distinct(order, norder, A->m, "lower_blocks", "the order");
+    ar_status rst = lower_rows_distinct(order, norder, A->m, "lower_blocks", "the order");
     if (rst)
         return rst;
     size_t top = norder < A->n ? norder : A->n;     /* longer prefixes cannot be certified */
@@ -236,7 +279,7 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
         return AR_ENOMEM;
     }
     lower_cert_t best, probe;
-    set_trivial(&best);
+    lower_set_trivial(&best);
     /* galloping over the prefix length: 1, 2, 4, ... until a failure */
     size_t lo = 0, hi = 0, len = 1;        /* lo: certified, hi: failed (0 = none yet) */
     for (;;) {
@@ -245,7 +288,7 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
             return AR_ECANCELED;
         }
         if (len > cap)
-            set_trivial(&probe);            /* cannot certify: cap bounds the rank from above */
+            lower_set_trivial(&probe);            /* cannot certify: cap bounds the rank from above */
         else
             blocks_probe(A, order, len, eps, blk, M, &probe);
         if (probe.rank == len && strcmp(probe.method, "trivial") != 0) {
@@ -273,7 +316,7 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
             }
             size_t mid = lo + (hi - lo) / 2;
             if (mid > cap)
-                set_trivial(&probe);
+                lower_set_trivial(&probe);
             else
                 blocks_probe(A, order, mid, eps, blk, M, &probe);
             if (probe.rank == mid && strcmp(probe.method, "trivial") != 0) {
@@ -328,7 +371,7 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
 {
     double t0 = clock_now();
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_diagdom"))
+    if (!lower_check_common(A, eps, "lower_diagdom"))
         return AR_EINVAL;
     if (m == 0 || !rows || !cols) {
         ar_error_set("lower_diagdom: empty row/column set");
@@ -344,7 +387,7 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
         ar_error_set("lower_diagdom: rows (< %zu) and columns (< %zu) must be distinct", A->m, A->n);
         return AR_EINVAL;
     }
-    set_trivial(out);
+    lower_set_trivial(out);
     diagdom_ctx dc = {.A = A, .rows = rows, .cols = cols, .m = m, .eps = eps};
     fround_run(FE_DOWNWARD, diagdom_margins, &dc);
     double minmargin = dc.minmargin;
@@ -391,9 +434,15 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
 
 ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out)
 {
-    double t0 = clock_now();
+    return lower_nets_ctl(A, x, d, eps, cap, NULL, out);
+}
+
+ar_status lower_nets_ctl(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_ctl_t *ctl,
+                         lower_cert_t *out)
+{
+    double t0 = clock_now(), tick = t0;
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_nets"))
+    if (!lower_check_common(A, eps, "lower_nets"))
         return AR_EINVAL;
     if (!x || d == 0) {
         ar_error_set("lower_nets: no coordinates");
@@ -418,17 +467,27 @@ ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, 
         diam2 += (hi - lo) * (hi - lo);
     }
     lower_cert_t best, probe;
-    set_trivial(&best);
+    lower_set_trivial(&best);
     if (diam2 > 0) {
         /* bisection on log(delta): lo_d fails (or is the finest scale), hi_d certifies */
         double hi_d = sqrt(diam2) * 1.0000001, lo_d = 0.0;
         for (int it = 0; it < 30; it++) {
             double mid = lo_d > 0 ? sqrt(lo_d * hi_d) : hi_d / 64.0;
             size_t k = greedy_net(x, m, d, mid * mid, rows);
-            if (k <= n && k >= 2 && k <= cap)
+            /* a probe of k rows: the net (m k d), the blocks (2 k n) and the inverse norm (4 k^3) */
+            double kk = (double)k, cost = kk * ((double)m * (double)d + 2.0 * (double)n + 4.0 * kk * kk);
+            int run = k <= n && k >= 2 && k <= cap;
+            if (run && lower_over_budget(ctl, cost)) {
+                ctl->cut = 1;
+                break;
+            }
+            if (run) {
+                lower_spend(ctl, cost);
+                lower_tick(ctl, &tick, "lower: nets, %zu points", k);
                 blocks_probe(A, rows, k, eps, blk, M, &probe);
-            else
-                set_trivial(&probe);
+            } else {
+                lower_set_trivial(&probe);
+            }
             if (k >= 2 && probe.rank == k && strcmp(probe.method, "trivial") != 0) {
                 if (k > best.rank)
                     best = probe;
@@ -491,18 +550,24 @@ static double grow_estimate(const double *T, size_t ld, size_t s, double *R, lap
 ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
                          lower_cert_t *out, size_t *rows_out)
 {
-    double t0 = clock_now();
+    return lower_grow_ctl(A, cand, ncand, eps, cap, NULL, out, rows_out);
+}
+
+ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                         lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out)
+{
+    double t0 = clock_now(), tick = t0;
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_grow"))
+    if (!lower_check_common(A, eps, "lower_grow"))
         return AR_EINVAL;
     if (ncand == 0 || !cand) {
         ar_error_set("lower_grow: no candidate rows");
         return AR_EINVAL;
     }
-    ar_status rst = rows_distinct(cand, ncand, A->m, "lower_grow", "candidates");
+    ar_status rst = lower_rows_distinct(cand, ncand, A->m, "lower_grow", "candidates");
     if (rst)
         return rst;
-    set_trivial(out);
+    lower_set_trivial(out);
     size_t Am = A->m, n = A->n, top = ncand < n ? ncand : n;
     if (cap < top)
         top = cap;                               /* sets above a certified upper end cannot certify */
@@ -533,6 +598,20 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
     size_t s = 0, L = top;
     double thr = (1.0 - 1e-6) / eps;
     for (size_t t = 0; t < ncand && s < top; t++) {
+        /* the estimate of a set of s + 1 rows: an LU (2/3 (s+1)^3), and the inverse when the
+         * condition estimate passes (4/3 (s+1)^3 more); the budget is checked for both */
+        double s1 = (double)(s + 1), cost = 2.0 * s1 * s1 * s1 + 2.0 * (double)n;
+        if (s > 0 && lower_over_budget(ctl, cost)) {
+            ctl->cut = 1;
+            break;
+        }
+        lower_spend(ctl, cost);
+        lower_tick(ctl, &tick, "lower: growth, candidate %zu of %zu, %zu rows kept", t, ncand, s);
+        if (cancel_check()) {
+            blas_single_end();
+            free(X); free(S); free(rows); free(blk); free(tblk); free(bv); free(M); free(R); free(T); free(ipiv);
+            return AR_ECANCELED;
+        }
         const double *x = X + t * n;
         for (size_t c = 0; c < s; c++) {
             memcpy(T + c * L, M + c * L, s * sizeof *T);
@@ -767,7 +846,7 @@ static FROUND_BODY void wgt_enorm(void *arg)
 static void wgt_probe(const smx_t *A, const size_t *rows, size_t s, const double *X, const double *Z, double *Wt,
                       double *Mmid, double eps, lower_cert_t *out)
 {
-    set_trivial(out);
+    lower_set_trivial(out);
     wgt_scale_ctx sc = {.s = s, .n = A->n, .Z = Z, .W = Wt};
     fround_run(FE_UPWARD, wgt_norm_up, &sc);
     if (!(sc.c > 0 && sc.c < INFINITY))
@@ -802,18 +881,24 @@ static void wgt_probe(const smx_t *A, const size_t *rows, size_t s, const double
 ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, size_t first, double eps,
                              size_t cap, lower_cert_t *out, size_t *rows_out, double *w_out)
 {
-    double t0 = clock_now();
+    return lower_weighted_ctl(A, cand, ncand, first, eps, cap, NULL, out, rows_out, w_out);
+}
+
+ar_status lower_weighted_ctl(const smx_t *A, const size_t *cand, size_t ncand, size_t first, double eps,
+                             size_t cap, lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out, double *w_out)
+{
+    double t0 = clock_now(), tick = t0;
     memset(out, 0, sizeof *out);
-    if (!check_common(A, eps, "lower_weighted"))
+    if (!lower_check_common(A, eps, "lower_weighted"))
         return AR_EINVAL;
     if (ncand == 0 || !cand || first > ncand) {
         ar_error_set("lower_weighted: no candidate rows (or first > ncand)");
         return AR_EINVAL;
     }
-    ar_status rst = rows_distinct(cand, ncand, A->m, "lower_weighted", "candidates");
+    ar_status rst = lower_rows_distinct(cand, ncand, A->m, "lower_weighted", "candidates");
     if (rst)
         return rst;
-    set_trivial(out);
+    lower_set_trivial(out);
     /* probes longer than cap fail without being computed (as lower_blocks_cap): the search takes
      * the uncapped path when cap is a certified upper end */
     size_t Am = A->m, n = A->n, top = ncand < n ? ncand : n;
@@ -845,7 +930,7 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
     /* one prefix length: IRLS from the last certified weights, then the rigorous probe */
     size_t best = 0, lo = first, hi = 0;
     lower_cert_t bestc;
-    set_trivial(&bestc);
+    lower_set_trivial(&bestc);
     for (int phase = 0, step = 4;;) {
         size_t len;
         if (phase == 0) {
@@ -857,8 +942,24 @@ ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, s
                 break;
             len = lo + (hi - lo) / 2;
         }
+        /* worst case of one prefix: WGT_ITERS reweighting steps and the check */
+        double sl = (double)len, cost = (double)WGT_ITERS * (3.0 * sl * sl * (double)n + sl * sl * sl) +
+                                       2.0 * sl * sl * (double)n + 4.0 * sl * sl * sl;
+        if (len <= cap && lower_over_budget(ctl, cost)) {
+            ctl->cut = 1;
+            break;
+        }
+        if (len <= cap)
+            lower_spend(ctl, cost);
+        lower_tick(ctl, &tick, "lower: weighted test matrix of %zu rows", len);
+        if (cancel_check()) {
+            blas_single_end();
+            free(w.X); free(w.T); free(w.Z); free(w.Z2); free(Wt); free(w.G); free(Mmid); free(w.d); free(w.dbest);
+            free(w.r); free(dok);
+            return AR_ECANCELED;
+        }
         lower_cert_t pr;
-        set_trivial(&pr);
+        lower_set_trivial(&pr);
         w.s = len;
         for (size_t j = 0; len <= cap && j < n; j++)
             for (size_t b = 0; b < len; b++)

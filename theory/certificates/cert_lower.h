@@ -14,6 +14,7 @@
 #define ATTNRANK_THEORY_CERT_LOWER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "numerics/status.h"
 #include "numerics/softmax.h"
 
@@ -24,6 +25,21 @@ typedef struct {
     char method[32];    /* "diagdom", "invnorm" or "trivial" (rank 1: ||A||_r1 = 1 > eps) */
     double seconds;
 } lower_cert_t;
+
+/* Work control of the searches whose cost can exceed the factorisations' (issue 32: the greedy
+ * growth over 2048 candidate rows made 2048 LU factorisations of up to 1700 x 1700).  Costs are
+ * counted in estimated flops from the sizes alone, so that where a search stops is a function of
+ * the instance, never of the machine or its load. */
+typedef void (*lower_progress_fn)(void *ctx, const char *msg);
+typedef struct {
+    double budget;                /* flops the searches sharing this struct may spend; <= 0: unlimited */
+    double spent;                 /* in/out: flops spent so far */
+    int cut;                      /* out: 1 once a search stopped early, or was not started, on the budget */
+    lower_progress_fn progress;   /* a message at least once a second in the long loops, or NULL */
+    void *progress_ctx;
+    uint64_t peeled;              /* in/out: a 64-bit signature of the last row set lower_peel_cap started
+                                     from (0: none); a call on the same set adds nothing and is skipped */
+} lower_ctl_t;
 
 /* The certificate's inequality: 1 if eps * bound < 1 with the product
  * rounded upward (so rounding can never make a failing test pass), 0 for a
@@ -77,6 +93,12 @@ ar_status lower_nets(const smx_t *A, const double *x, size_t d, double eps, lowe
  * (same result when cap is a certified upper bound, as lower_blocks_cap). */
 ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_cert_t *out);
 
+/* lower_nets_cap under the work control ctl (NULL: unlimited): a net is probed only when its
+ * estimated cost (m k d + 2 k n + 4 k^3 flops for k points) fits in the budget; otherwise the
+ * search stops there (ctl->cut = 1) with the largest net certified so far. */
+ar_status lower_nets_ctl(const smx_t *A, const double *x, size_t d, double eps, size_t cap, lower_ctl_t *ctl,
+                         lower_cert_t *out);
+
 /* Greedy growth over the candidate rows cand[0..ncand) (distinct; typically the pivoted-QR
  * order of a sketch's factor rows, cert_rsvd.h rsvd_opts_t.row_order): in order, a candidate
  * joins the set when the block test matrix of the grown set (blocks as lower_blocks_rows, ties
@@ -89,6 +111,34 @@ ar_status lower_nets_cap(const smx_t *A, const double *x, size_t d, double eps, 
  * order whose block test matrix was certified (out->rank of them).  O(ncand (|S| n + |S|^3)). */
 ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
                          lower_cert_t *out, size_t *rows_out);
+
+/* lower_grow_cap under the work control ctl (NULL: unlimited, as lower_grow_cap): each candidate
+ * costs its estimate's flops (2/3 s^3 for the LU, 4/3 s^3 more for the inverse); when the next
+ * would exceed the budget the growth stops (ctl->cut = 1) and the set grown so far is certified
+ * as above -- a smaller certificate, never a wrong one.  Progress once a second. */
+ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                         lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out);
+
+/* Peeling (issue 32; proofs-notes/lower-certificates.md 3.6): the rows S = the first s0 =
+ * min(ncand, n, cap) candidates, each column assigned once to the row of S holding its largest
+ * entry (ties: the first), M = A_S W of that block test matrix and R ~ M^{-1} (one LU).  While some
+ * row of R has l1 norm above 0.99 / eps, the half of those rows with the largest norms (ties: the
+ * earlier) are removed with their blocks, and R is updated to the inverse of what remains by the
+ * Schur complement (O(s^2 k) for k rows instead of a new O(s^3) inverse).  The blocks of removed
+ * rows are dropped, not reassigned: W keeps at most one 1 per column, so every intermediate M is
+ * the test matrix of a valid W.  The final set is certified as lower_blocks_certify certifies a
+ * given assignment, with the updated R as the approximate inverse (its accuracy is checked by the
+ * verified bound itself; a fresh LU when that fails).  How the set was found plays no part in the
+ * certificate's validity.  Costs about 2 s0^3 + the updates + 2 s0^3 for the check; refused
+ * (trivial, ctl->cut = 1) when its estimate exceeds ctl's budget, skipped (trivial) when ctl
+ * records a peel from the same set of s0 rows (the factors of a near-full-rank image share
+ * their leading pivoted rows).  rows_out (ncand entries, or
+ * NULL): the certified rows, in candidate order. */
+ar_status lower_peel_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                         lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out);
+
+/* The estimated flops of lower_peel_cap on s0 rows of an n-column image (2 s0 n + 5 s0^3). */
+double lower_peel_cost(size_t s0, size_t n);
 
 /* Weighted test matrices (issue 24; proofs-notes/lower-certificates.md 3.3): the prefixes of
  * cand[0..ncand) (distinct rows; typically the rows lower_grow_cap certified, first of them, then
@@ -103,5 +153,11 @@ ar_status lower_grow_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
  * O(16 log(ncand) |S|^2 n). */
 ar_status lower_weighted_cap(const smx_t *A, const size_t *cand, size_t ncand, size_t first, double eps,
                              size_t cap, lower_cert_t *out, size_t *rows_out, double *w_out);
+
+/* lower_weighted_cap under the work control ctl (NULL: unlimited): a prefix is probed only when
+ * its worst-case cost (16 reweighting steps of 3 s^2 n + s^3 flops, and the check) fits in the
+ * budget; otherwise the search stops there (ctl->cut = 1) with the best certificate found. */
+ar_status lower_weighted_ctl(const smx_t *A, const size_t *cand, size_t ncand, size_t first, double eps,
+                             size_t cap, lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out, double *w_out);
 
 #endif

@@ -652,7 +652,9 @@ static ar_status sample_guess(amat_t *M, sample_t *S, const double *U, const dou
             double slope = (log(err[nk - 1]) - log(err[nk - 2])) / (double)(ks[nk - 1] - ks[nk - 2]);
             double kstar = (double)ks[nk - 1] + (log(eps) - log(err[nk - 1])) / slope;
             double want = 1.15 * kstar + 24;
-            *next = want > 4.0 * (double)l ? 4 * l : (size_t)want;
+            /* uncapped here (next_size caps the step at 4 l): the caller also reads it as the
+             * sample's prediction of the rank */
+            *next = !(want < 1e15) ? (size_t)1e15 : want > 2.0 * (double)l ? (size_t)want : 2 * l;
         }
     } else if (st == AR_OK) {
         double best;
@@ -667,6 +669,58 @@ static ar_status sample_guess(amat_t *M, sample_t *S, const double *U, const dou
     }
     free(rb);
     free(Us);
+    return st;
+}
+
+int rsvd_pivots_worth(size_t m, size_t n, size_t k)
+{
+    return 2 * k <= (m < n ? m : n) || (double)m * (double)k * (double)k <= RSVD_PIVOTS_FREE;
+}
+
+/* The guess's ranks: every rank up to guess + 5, then spread (scaled above 200); into ks0. */
+static size_t guess_ranks(size_t guess, size_t top, size_t *ks0)
+{
+    static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22, 28, 36 };
+    size_t nk0 = 0;
+    for (size_t j = 0; j < RSVD_GUESS; j++) {
+        size_t k = guess - 1 + (off[j] <= 6 ? off[j] : off[j] * (guess > 200 ? guess / 100 : 1));
+        if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
+            ks0[nk0++] = k;
+    }
+    return nk0;
+}
+
+ar_status rsvd_search_factors(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                              const rsvd_opts_t *o, size_t *rank, double *err, rsvd_info_t *info)
+{
+    rsvd_info_t inf0;
+    memset(&inf0, 0, sizeof inf0);
+    if (!info)
+        info = &inf0;
+    *rank = 0;
+    *err = INFINITY;
+    if (!M || !U || !V || l == 0 || top == 0 || top > l || !(eps > 0.0 && eps < 1.0)) {
+        ar_error_set("rsvd_search_factors: bad arguments");
+        return AR_EINVAL;
+    }
+    size_t passes0 = M->passes;
+    sample_t smp;
+    memset(&smp, 0, sizeof smp);
+    size_t guess = 0, next = 0, hi = 0;
+    double best = INFINITY;
+    ar_status st = sample_guess(M, &smp, U, V, l, top, eps, &guess, &next);
+    /* nothing certified on the sample rows: nothing can be on all rows (a maximum over more rows) */
+    if (st == AR_OK && guess > 0) {
+        size_t ks0[RSVD_GUESS];
+        size_t nk0 = guess_ranks(guess, top, ks0);
+        st = search(M, U, V, l, top, eps, ks0, nk0, NULL, NULL, o, &hi, &best, info, 0, NULL);
+    }
+    sample_clear(&smp);
+    if (st == AR_OK && hi > 0) {
+        *rank = hi;
+        *err = best;
+    }
+    info->passes += M->passes - passes0;
     return st;
 }
 
@@ -750,19 +804,15 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
          * Otherwise the first full pass probes the guess and ranks spread above it (the sample
          * maximum underestimates the full one), later passes the ranks in between. */
         if ((st = sample_guess(M, &smp, U, V, l, top, eps, &guess, &next)) == AR_OK && guess > 0) {
-            static const size_t off[RSVD_GUESS] = { 0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22, 28, 36 };
-            size_t ks0[RSVD_GUESS], nk0 = 0;
-            for (size_t j = 0; j < RSVD_GUESS; j++) {
-                /* every rank up to guess + 5, then spread (scaled above 200) */
-                size_t k = guess - 1 + (off[j] <= 6 ? off[j] : off[j] * (guess > 200 ? guess / 100 : 1));
-                if (k >= 1 && k <= top && (nk0 == 0 || k > ks0[nk0 - 1]))
-                    ks0[nk0++] = k;
-            }
+            size_t ks0[RSVD_GUESS];
+            size_t nk0 = guess_ranks(guess, top, ks0);
             st = search(M, U, V, l, top, eps, ks0, nk0, NULL, NULL, o, &hi, &best, info, 0, NULL);
             if (st == AR_OK && hi == 0)
                 next = l + l / 4;               /* the sample promised more than A gave */
         }
-        if (st == AR_OK && hi > 0 && o->row_order)
+        /* the pivoted QR of a factor of more than half the full rank costs O(m k^2) with little
+         * to choose (the lower end then starts from nearly every row): left to the caller */
+        if (st == AR_OK && hi > 0 && o->row_order && rsvd_pivots_worth(m, n, hi))
             *o->row_order_len = la_row_pivots(m, hi, U, o->row_order);
         free(U);
         free(V);
@@ -776,6 +826,15 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
         }
         if (l >= lmax) {
             info->exhausted = o->max_sketch && lmax == o->max_sketch && lmax < r;
+            break;
+        }
+        /* the sample's errors extrapolate to a rank beyond twice the largest sketch allowed: the
+         * caller factors A fully instead, without the largest sketch's passes first (issue 32:
+         * 1.8 s of a 2048-point cross-attention bracket whose rank is 1348) */
+        if (guess == 0 && o->max_sketch && lmax == o->max_sketch && lmax < r && next > 2 * lmax) {
+            say(o, t ? "rsym: the sample rows predict a rank near %zu, beyond sketches of %zu columns"
+                     : "rsvd: the sample rows predict a rank near %zu, beyond sketches of %zu columns", next, lmax);
+            info->exhausted = 1;
             break;
         }
         l = next_size(l, next, lmax);

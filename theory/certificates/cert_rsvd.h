@@ -39,10 +39,11 @@ typedef struct {
                                    are sought, and sketches never exceed cap + 16 columns */
     size_t max_sketch;          /* largest sketch (0 = min(m, n)); beyond it the result is trivial and
                                    info->exhausted is set (the caller may factor A fully instead) */
-    size_t *row_order;          /* out, or NULL: when a rank k is certified, the rows of A in pivoted-QR
-                                   order (dgeqp3) of the certified factor's rows U_k (m x k): the first
-                                   min(m, k) pivots, candidates for the lower certificate (cert_lower.h,
-                                   lower_grow); m entries */
+    size_t *row_order;          /* out, or NULL: when a rank k <= min(m, n) / 2 is certified, the rows of
+                                   A in pivoted-QR order (dgeqp3) of the certified factor's rows U_k
+                                   (m x k): the first min(m, k) pivots, candidates for the lower
+                                   certificate (cert_lower.h, lower_grow); m entries.  Only when
+                                   rsvd_pivots_worth(m, n, k); otherwise *row_order_len = 0 */
     size_t *row_order_len;      /* out with row_order: the entries written (0 when nothing certified) */
     int no_gap_fill;            /* 1: every gap between a refuted and a certified rank by a full pass
                                    (tests; 0 = default: from the per-row bounds when few rows need it) */
@@ -51,6 +52,13 @@ typedef struct {
 } rsvd_opts_t;
 
 void rsvd_opts_default(rsvd_opts_t *o);
+
+/* Whether the pivoted QR of an m x k factor is worth its O(m k^2) cost as the lower end's
+ * candidate order: k at most half of min(m, n), or m k^2 <= RSVD_PIVOTS_FREE (small).  Above half
+ * the full rank of a large image the lower end starts from nearly every row anyway (issue 32:
+ * 15 s of dgeqp3 at 4096 points). */
+#define RSVD_PIVOTS_FREE 1e9
+int rsvd_pivots_worth(size_t m, size_t n, size_t k);
 
 typedef struct {
     size_t sketch;        /* columns of the last sketch */
@@ -78,6 +86,16 @@ ar_status upper_rsvd(amat_t *M, double eps, const rsvd_opts_t *o, upper_cert_t *
  * Method "rsym"; the trivial certificate when log t spans more than 600. */
 ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_t *o, upper_cert_t *out,
                      rsvd_info_t *info);
+
+/* The search of upper_rsvd on given factors U (m x l) and V (n x l) of every rank <= l (column c
+ * of each does not depend on the rank): the ranks to certify guessed on sample rows, then
+ * multi-rank passes (the ladder, the ranks in between, the gap from per-row bounds).  *rank = the
+ * least rank k <= top (top <= l) certified with k - 1 observed above eps (or k = 1), *err its
+ * certified error; *rank = 0 when no rank <= top is certified.  What the full factorisations use
+ * instead of bisection (cert_upper.c: about 3 passes over A instead of 2 log2 min(m, n)).  info
+ * (or NULL) accumulates passes and probes; o (or NULL) gives progress only. */
+ar_status rsvd_search_factors(amat_t *M, const double *U, const double *V, size_t l, size_t top, double eps,
+                              const rsvd_opts_t *o, size_t *rank, double *err, rsvd_info_t *info);
 
 /* The certified errors of the ranks ks[0..nk) (strictly increasing, <= the
  * factors' columns) of U (m x kmax) V (n x kmax) against A, in one pass:

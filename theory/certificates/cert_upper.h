@@ -22,7 +22,12 @@ typedef struct {
     double seconds;     /* wall time spent */
 } upper_cert_t;
 
-/* Truncated SVD of the double image (dgesdd), bisection over k. */
+/* min(m, n) from which the truncated SVD's factors come from the Gram matrix's eigendecomposition
+ * (numerics/linalg.h la_gram_factors) instead of dgesdd: the same truncations U_k U_k^T A, at
+ * about half the cost; below it dgesdd, whose results the golden tables record. */
+#define UPPER_SVD_GRAM_MIN 1500
+
+/* Truncated SVD of the double image (dgesdd, or the Gram route above UPPER_SVD_GRAM_MIN). */
 ar_status upper_svd(const smx_t *A, double eps, upper_cert_t *out);
 
 /* Self-attention only (square A = D^{-1} K W, K symmetric positive

@@ -1,0 +1,47 @@
+/* cert_lower_impl.h -- what the lower certificates' files share (not a public interface):
+ * validation, the block test matrix certified for a given column assignment, the work
+ * control's accounting and progress. */
+#ifndef ATTNRANK_THEORY_CERT_LOWER_IMPL_H
+#define ATTNRANK_THEORY_CERT_LOWER_IMPL_H
+
+#include <stddef.h>
+#include "theory/certificates/cert_lower.h"
+
+/* A column in no block (a zero row of the test matrix W). */
+#define LOWER_BLOCK_NONE ((size_t)-1)
+
+/* The trivial certificate: rank 1, ||M^{-1}|| = 1, method "trivial". */
+void lower_set_trivial(lower_cert_t *out);
+
+/* 1 when A holds an image and 0 < eps < 1; else 0 with a message naming `who`. */
+int lower_check_common(const smx_t *A, double eps, const char *who);
+
+/* idx[0..m) distinct row indices < bound: AR_OK, AR_ENOMEM, or AR_EINVAL with the message
+ * "<fn>: <what> must be distinct row indices < bound". */
+ar_status lower_rows_distinct(const size_t *idx, size_t m, size_t bound, const char *fn, const char *what);
+
+/* blk[j] = the position t < m of the largest a_{rows[t], j} (ties: the first): the blocks of
+ * lower_blocks_rows. */
+void lower_blocks_assign(const smx_t *A, const size_t *rows, size_t m, size_t *blk);
+
+/* The rigorous probe of the rows rows[0..m) with the block test matrix of the assignment blk
+ * (n entries: a position < m, or LOWER_BLOCK_NONE for a column in no block; W then has at most
+ * one 1 per row, ||W||_r1 <= 1): Mmid (m x m scratch) the block sums, their rounding and the
+ * enclosure bounded, then Varah, then the verified inverse norm from R0 (an approximate inverse
+ * of Mmid, m x m, or NULL for LAPACK's).  out: rank m with "diagdom" or "invnorm", or trivial. */
+void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double eps, const size_t *blk,
+                          double *Mmid, const double *R0, lower_cert_t *out);
+
+/* 1 when spending `flops` more would take ctl over its budget (never with ctl NULL or an
+ * unlimited budget). */
+int lower_over_budget(const lower_ctl_t *ctl, double flops);
+
+/* Record `flops` spent (ctl may be NULL). */
+void lower_spend(lower_ctl_t *ctl, double flops);
+
+/* A progress message through ctl when at least a second passed since *last (then *last = now);
+ * never touches the results. */
+void lower_tick(const lower_ctl_t *ctl, double *last, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
