@@ -226,7 +226,7 @@ $(BUILD)/lib/libattnrank.a: $(LIB_OBJ)
 # tests/api/test_install.c with nm -D), its small libraries linked as shared objects
 # (a process loading it pays their mappings; the binary keeps its static link above)
 SO_MAJOR := 0
-SO_VERSION := 0.1.0
+SO_VERSION := 0.2.0
 SO_NAME := libattnrank.so.$(SO_MAJOR)
 PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 SO_FILE := $(BUILD)/lib/libattnrank.so.$(SO_VERSION)

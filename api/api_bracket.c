@@ -18,6 +18,7 @@ void attnrank_bracket_clear(attnrank_bracket_result *r)
         return;
     free(r->n);
     free(r->m);
+    free(r->route_plan);
     memset(r, 0, sizeof *r);
 }
 
@@ -52,7 +53,20 @@ static ar_status fill_common(const route_result_t *rr, double beta, double eps, 
     r->poly_degree = rr->poly_degree;
     r->seconds = b->seconds;
     r->seconds_enclose = b->seconds_enclose;
+    r->lower_budget_flops = b->lower_budget;
+    r->lower_spent_flops = b->lower_spent;
+    r->lower_cut = b->lower_cut != 0;
+    if (!(r->route_plan = api_route_plan_json(rr)))
+        return AR_ENOMEM;
     return AR_OK;
+}
+
+/* The engine's name, as the CLI's --engine spells it. */
+static void fill_engine(const attnrank_options *o, attnrank_bracket_result *r)
+{
+    attnrank_engine e = o ? o->engine : ATTNRANK_ENGINE_AUTO;
+    api_copy(r->engine, sizeof r->engine, e == ATTNRANK_ENGINE_DENSE ? "dense"
+                                         : e == ATTNRANK_ENGINE_SCALE ? "scale" : "auto");
 }
 
 /* route_bracket on Q, K (K == Q: self-attention) into r. */
@@ -64,7 +78,9 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double
     ar_status st = api_route_opts(o, bracket_is_self(Q, K), &ro);
     if (st || (st = route_bracket(Q, K, beta, eps, &ro, &rr)))
         return st;
-    fill_common(&rr, beta, eps, r);
+    if ((st = fill_common(&rr, beta, eps, r)))
+        return st;
+    fill_engine(o, r);
     const bracket_t *b = &rr.b;
     r->lower_invnorm_bound = isfinite(b->lo.invnorm) ? b->lo.invnorm : -1.0;
     if (rr.self)
@@ -193,7 +209,9 @@ static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps
     route_result_t rr;                 /* the one route chooser: ball, dense, ... */
     if ((st = route_bracket(&P, &P, bs.beta, eps, &ro, &rr)))
         goto out;
-    fill_common(&rr, bs.beta, eps, r);
+    if ((st = fill_common(&rr, bs.beta, eps, r)))
+        goto out;
+    fill_engine(o, r);
     const bracket_t *b = &rr.b;
     const ball_bracket_info_t *info = &rr.ball;
     r->lower_invnorm_bound = b->lo.invnorm;

@@ -42,4 +42,8 @@ void api_copy(char *dst, size_t cap, const char *src);
 /* Check a points handle argument (NULL: AR_EINVAL naming what). */
 ar_status api_points_check(const attnrank_points *p, const char *what);
 
+/* The route plan of rr as a JSON array (malloc'd; NULL with a message on allocation failure):
+ * attnrank_bracket_result.route_plan. */
+char *api_route_plan_json(const route_result_t *rr);
+
 #endif

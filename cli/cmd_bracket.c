@@ -1,6 +1,7 @@
 /* cmd_bracket.c -- `attnrank bracket`: certified eps-rank bracket of one instance. */
 #include <stdio.h>
 #include <string.h>
+#include <jansson.h>
 #include "cli/commands.h"
 #include "numerics/textout.h"
 #include "cli/source.h"
@@ -108,6 +109,32 @@ static void progress_print(void *ctx, const char *msg)
     }
 }
 
+/* The route plan (the library's JSON array) as text: every route that applies, its decision and
+ * estimate, and the reason of each one skipped or cut short. */
+static void print_plan(const char *plan)
+{
+    json_t *a = plan ? json_loads(plan, 0, NULL) : NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(a, i, e) {
+        const char *route = json_string_value(json_object_get(e, "route")),
+                   *dec = json_string_value(json_object_get(e, "decision")),
+                   *why = json_string_value(json_object_get(e, "reason"));
+        json_t *pred = json_object_get(e, "predicted_seconds"), *sec = json_object_get(e, "seconds");
+        if (!route || !dec || !strcmp(dec, "not applicable"))
+            continue;
+        printf("plan       %-10s %s", route, dec);
+        if (json_is_number(pred))
+            printf(", estimated %.3g s", json_number_value(pred));
+        if (json_is_number(sec))
+            printf(", took %.3f s", json_number_value(sec));
+        if (why && *why)
+            printf(": %s", why);
+        printf("\n");
+    }
+    json_decref(a);
+}
+
 int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
@@ -173,34 +200,16 @@ int cmd_bracket(int argc, char **argv)
         source_clear(&S);
         return cmd_fail(st);
     }
-    char seedbuf[32] = "null";
-    if (S.has_seed)
-        snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)S.seed);
     if (fmt == FMT_JSON) {
-        printf("{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"n\":", r.lower, r.upper, r.status);
-        out_json_decimal(stdout, r.n);
-        printf(",\"log10_n\":%.6f,\"m\":", r.log10_n);
-        out_json_decimal(stdout, r.m);
-        printf(",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
-               "\"self_attention\":%s,\"engine\":\"%s\",\"routes\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
-               "\"seconds\":%.3f,\"seconds_enclose\":%.3f,"
-               "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,"
-               "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,"
-               "\"prec\":%ld,\"enclosure\":\"%s\",\"streamed\":%s,\"seed\":%s,",
-               r.distinct_keys, r.distinct_queries, r.d, beta, eps, r.self_attention ? "true" : "false", eng ? eng : "auto",
-               r.routes, r.lower_route, r.upper_route, r.seconds, r.seconds_enclose, r.lower_certificate,
-               r.lower_invnorm_bound, r.upper_certificate, r.upper_err_bound, r.enclosure_err, r.prec, r.enclosure,
-               r.streamed ? "true" : "false", seedbuf);
-        if (r.rsvd_run)
-            printf("\"rsvd_rank\":%zu,\"rsym_rank\":%zu,\"rsvd_sketch\":%zu,\"rsvd_power\":%d,\"rsvd_seed\":%llu,"
-                   "\"rsvd_passes\":%zu,",
-                   r.rsvd_rank, r.rsym_rank, r.rsvd_sketch, r.rsvd_power, (unsigned long long)r.rsvd_seed,
-                   r.rsvd_passes);
-        if (r.polygon_n)
-            printf("\"polygon_n\":%zu,\"polygon_eta\":%.3g,", r.polygon_n, r.polygon_eta);
-        printf("\"source\":");
-        out_json_string(stdout, S.description);
-        printf(",%s}\n", version_json_fields());
+        char *js = NULL;
+        st = (ar_status)attnrank_bracket_json(&r, S.description, S.has_seed ? &S.seed : NULL, &js);
+        if (st) {
+            attnrank_bracket_clear(&r);
+            source_clear(&S);
+            return cmd_fail(st);
+        }
+        printf("%s\n", js);
+        attnrank_free(js);
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
         printf("%zu\t%zu\t%s\t%s\t%s", r.lower, r.upper, r.status, r.n, r.m);
@@ -220,6 +229,7 @@ int cmd_bracket(int argc, char **argv)
             printf(": every row diagonally dominant (rank_eps = n)");
         printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", r.upper, r.upper_route,
                r.upper_certificate, r.upper_err_bound);
+        print_plan(r.route_plan);
         printf("routes     %s", r.routes);
         if (r.polygon_n)
             printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", r.polygon_n,

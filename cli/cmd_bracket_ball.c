@@ -124,12 +124,12 @@ int cmd_bracket_ball(int argc, char **argv)
                "\"cluster_delta\":%.6g,\"cluster_max_R\":%.6g,"
                "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"tensor_points_per_axis\":%zu,"
                "\"tensor_rank\":%zu,\"tensor_capped\":%s,\"tensor_ratio\":%.6g,\"dense_run\":%s,"
-               "\"seconds\":%.3f,\"seconds_generate\":%.3f,\"source\":",
+               "\"seconds\":%.3f,\"seconds_generate\":%.3f,\"route_plan\":%s,\"source\":",
                l10, r.distinct_keys, l10w, need, l10 >= need ? "true" : "false", d, beta, eps, s.family, s.rho0,
                s.unweighted ? "false" : "true", s.m0, r.lower_certificate, r.lower_invnorm_bound, r.cluster_centres,
                r.cluster_delta, r.cluster_max_r, r.upper_certificate, r.upper_err_bound, r.tensor_points_per_axis,
                r.tensor_rank, r.tensor_capped ? "true" : "false", r.tensor_ratio, r.dense_run ? "true" : "false",
-               total, r.seconds_generate);
+               total, r.seconds_generate, r.route_plan ? r.route_plan : "[]");
         out_json_string(stdout, attnrank_points_provenance(P));
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {

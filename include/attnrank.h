@@ -48,22 +48,27 @@ extern "C" {
 /* ---- version ---- */
 
 /* API version MAJOR.MINOR.PATCH as MAJOR * 10000 + MINOR * 100 + PATCH.  The
- * shared library's soname is libattnrank.so.MAJOR; a new MINOR only adds. */
+ * shared library's soname is libattnrank.so.MAJOR; a new MINOR only adds
+ * functions and enum values.  While MAJOR is 0, a MINOR may also add fields at
+ * the end of a result struct (0.2: attnrank_bracket_result's engine,
+ * route_plan and lower-budget fields): callers compiled against an older
+ * MINOR must be rebuilt (compare attnrank_api_version() with
+ * ATTNRANK_API_VERSION). */
 #define ATTNRANK_API_VERSION_MAJOR 0
-#define ATTNRANK_API_VERSION_MINOR 1
+#define ATTNRANK_API_VERSION_MINOR 2
 #define ATTNRANK_API_VERSION_PATCH 0
 #define ATTNRANK_API_VERSION (ATTNRANK_API_VERSION_MAJOR * 10000 + ATTNRANK_API_VERSION_MINOR * 100 + \
                               ATTNRANK_API_VERSION_PATCH)
 
-/* The library's version ("0.1.0"), static storage. */
+/* The library's version ("0.2.0"), static storage. */
 ATTNRANK_EXPORT const char *attnrank_version(void);
 /* ATTNRANK_API_VERSION of the library actually loaded (compare with the header's). */
 ATTNRANK_EXPORT int attnrank_api_version(void);
 /* One line naming attnrank, its source commit, MPFR, GMP, FLINT, Arb and the
- * BLAS core ("attnrank 0.1.0 (commit ...; MPFR ...)"), in a buffer of the
+ * BLAS core ("attnrank 0.2.0 (commit ...; MPFR ...)"), in a buffer of the
  * calling thread (valid until its next call of this function). */
 ATTNRANK_EXPORT const char *attnrank_version_line(void);
-/* The same as JSON object members ("\"attnrank\":\"0.1.0\",\"commit\":...",
+/* The same as JSON object members ("\"attnrank\":\"0.2.0\",\"commit\":...",
  * no braces), in a buffer of the calling thread: what the CLI appends to
  * each JSON line. */
 ATTNRANK_EXPORT const char *attnrank_version_json(void);
@@ -263,6 +268,16 @@ typedef struct {
     double tensor_ratio;
     int dense_run;
     double seconds_generate;
+    /* since 0.2 (issue 32): */
+    char engine[8];                   /* the engine asked for: "auto", "dense" or "scale" */
+    char *route_plan;                 /* JSON array, one object per route ("circulant", "ball", "packing",
+                                         "polynomial", "scale", "dense"): {"route", "decision" ("ran",
+                                         "skipped", "cut short" or "not applicable"), "predicted_seconds"
+                                         (the cost model's estimate, or null), "seconds", "reason"} (owned) */
+    double lower_budget_flops;        /* the dense route's lower searches: their budget (estimated flops, 0:
+                                         the dense route did not run) */
+    double lower_spent_flops;         /* ... what they spent */
+    int lower_cut;                    /* 1: one of them stopped at the budget (a smaller, still certified end) */
 } attnrank_bracket_result;
 
 /* Certified bracket of A = rowsoftmax(beta Q K^T) with K's multiplicities,
@@ -293,6 +308,14 @@ ATTNRANK_EXPORT attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *
 
 /* Free what a bracket result owns and zero it (NULL or zeroed: nothing). */
 ATTNRANK_EXPORT void attnrank_bracket_clear(attnrank_bracket_result *r);
+
+/* The JSON object of a result of attnrank_bracket or attnrank_bracket_arrays, one line without
+ * the newline, exactly as `attnrank bracket --format json` prints it: source is the instance's
+ * description (the "source" field; NULL: "arrays"), seed the generator's seed or NULL (the "seed"
+ * field: null).  The same result gives the same text from every door (CLI, C, Python).  *out
+ * owned by the caller (attnrank_free). */
+ATTNRANK_EXPORT attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const char *source,
+                                                      const uint64_t *seed, char **out);
 
 /* ---- one attention head ---- */
 

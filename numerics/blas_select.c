@@ -23,13 +23,24 @@ const char *blas_corename(void)
     return s ? s : "unknown";
 }
 
+/* The largest OpenBLAS thread count this process has been seen to run with (its threads exist). */
+static int threads_seen = 1;
+
 void blas_set_threads(int n)
 {
-    if (oom_as_limited())   /* each OpenBLAS thread needs 128 MiB and spins without it (oom.h) */
-        return;
     void (*fn)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (fn && n > 0)
-        fn(n);
+    if (!fn || n <= 0)
+        return;
+    int now = blas_get_threads();
+    if (now > threads_seen)
+        threads_seen = now;
+    /* under a finite RLIMIT_AS a count above what the process already ran with would start new
+     * threads, each needing a 128 MiB buffer it spins without (oom.h); one thread, or going back
+     * to a count the process had, starts none (issue 32: the library under RLIMIT_AS left
+     * OpenBLAS on its own threads, and Python and C got other numbers than the CLI) */
+    if (oom_as_limited() && n > threads_seen)
+        return;
+    fn(n);
 }
 
 int blas_get_threads(void)

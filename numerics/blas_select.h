@@ -57,8 +57,10 @@ void blas_select_kernel(int argc, char **argv);
 /* Name of the BLAS core in use ("Haswell", "Zen", ..., or "reference/unknown"). */
 const char *blas_corename(void);
 
-/* Set the number of OpenBLAS threads (no-op for other BLAS, and under a
- * finite RLIMIT_AS, see numerics/oom.h). */
+/* Set the number of OpenBLAS threads (no-op for other BLAS).  Under a finite
+ * RLIMIT_AS (numerics/oom.h) only counts the process has already run with are
+ * set (1, or back to a count it had): a larger one would start threads whose
+ * buffers may not fit. */
 void blas_set_threads(int n);
 
 /* The number of OpenBLAS threads in use (1 for other BLAS). */

@@ -2,11 +2,11 @@
 #ifndef ATTNRANK_NUMERICS_VERSION_H
 #define ATTNRANK_NUMERICS_VERSION_H
 
-#define ATTNRANK_VERSION "0.1.0"
+#define ATTNRANK_VERSION "0.2.0"
 
 /* JSON object text (no braces) with attnrank, commit (git describe of the
  * source built, "unknown" outside git), mpfr, gmp, flint, arb and blas
- * versions, e.g. "\"attnrank\":\"0.1.0\",\"mpfr\":\"4.2.0\",...".  Static buffer. */
+ * versions, e.g. "\"attnrank\":\"0.2.0\",\"mpfr\":\"4.2.0\",...".  Static buffer. */
 const char *version_json_fields(void);
 
 /* The source's commit as in version_json_fields. */

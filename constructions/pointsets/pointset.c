@@ -106,3 +106,12 @@ int pointset_same_points(const pointset_t *a, const pointset_t *b)
         return 0;
     return memcmp(a->x, b->x, a->n * a->d * sizeof *a->x) == 0;
 }
+
+int pointset_has_multiplicities(const pointset_t *P)
+{
+    if (P->w)
+        for (size_t i = 0; i < P->n; i++)
+            if (!fmpz_is_one(P->w + i))
+                return 1;
+    return 0;
+}

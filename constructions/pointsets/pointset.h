@@ -29,6 +29,9 @@ ar_status pointset_init(pointset_t *P, size_t n, size_t d);
  * (theory/brackets/route.h), whatever door the arrays came through. */
 int pointset_same_points(const pointset_t *a, const pointset_t *b);
 
+/* 1 when some multiplicity of P is not 1. */
+int pointset_has_multiplicities(const pointset_t *P);
+
 /* Attach multiplicities (all set to 1) to P. */
 ar_status pointset_alloc_weights(pointset_t *P);
 

@@ -58,7 +58,7 @@ __all__ = ["Error", "InvalidInput", "OutOfMemory", "IOFailure", "NumericalFailur
            "Bracket", "Head", "Generated", "Law", "LawPoint", "LawVerdict",
            "bracket", "head", "head_weights", "generate", "laws", "law_run", "version", "library_path"]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 class Error(Exception):
@@ -264,7 +264,7 @@ def _matrix(x: Any, what: str, fn: str, limit: Tuple[float, str], round_inputs: 
 
 
 def version() -> str:
-    """The library's version ("0.1.0")."""
+    """The library's version ("0.2.0")."""
     return _lib.lib.attnrank_version().decode()
 
 
@@ -419,7 +419,10 @@ def _s(b: bytes) -> str:
 class Bracket:
     """The fields of `attnrank bracket --format json` (n and m exact ints; times in seconds).
     rsvd_* are None when the randomized certificates did not run, polygon_* when no polygon was
-    recognised, seed None for arrays (as for files)."""
+    recognised, seed None for arrays (as for files).  route_plan: every route with the cost model's
+    estimate and what the chooser did (dicts route, decision, predicted_seconds, seconds, reason).
+    json: the library's JSON line (attnrank_bracket_json), the same text the CLI prints for the
+    same matrix and options."""
     lower: int
     upper: int
     status: str
@@ -455,6 +458,10 @@ class Bracket:
     rsvd_passes: Optional[int]
     polygon_n: Optional[int]
     polygon_eta: Optional[float]
+    lower_budget_flops: float
+    lower_spent_flops: float
+    lower_cut: bool
+    route_plan: Tuple[dict, ...]
     source: str
     attnrank: str
     commit: str
@@ -463,6 +470,19 @@ class Bracket:
     flint: str
     arb: str
     blas_core: str
+    json: str = dataclasses.field(default="", repr=False, compare=False)
+
+
+def _bracket_json(r: "_lib.BracketResult", source: str) -> str:
+    """The library's JSON line of the result (attnrank_bracket_json): what the CLI prints."""
+    p = ctypes.c_void_p()
+    st = _lib.lib.attnrank_bracket_json(ctypes.byref(r), source.encode(), None, ctypes.byref(p))
+    if st:
+        _raise(st)
+    try:
+        return ctypes.string_at(p.value).decode("utf-8", "replace")
+    finally:
+        _lib.lib.attnrank_free(p)
 
 
 def _bracket_of(r: "_lib.BracketResult", engine: str, source: str) -> Bracket:
@@ -478,8 +498,10 @@ def _bracket_of(r: "_lib.BracketResult", engine: str, source: str) -> Bracket:
         seed=None, rsvd_rank=r.rsvd_rank if rs else None, rsym_rank=r.rsym_rank if rs else None,
         rsvd_sketch=r.rsvd_sketch if rs else None, rsvd_power=r.rsvd_power if rs else None,
         rsvd_seed=r.rsvd_seed if rs else None, rsvd_passes=r.rsvd_passes if rs else None,
-        polygon_n=r.polygon_n or None, polygon_eta=r.polygon_eta if r.polygon_n else None, source=source,
-        **_versions())
+        polygon_n=r.polygon_n or None, polygon_eta=r.polygon_eta if r.polygon_n else None,
+        lower_budget_flops=r.lower_budget_flops, lower_spent_flops=r.lower_spent_flops, lower_cut=bool(r.lower_cut),
+        route_plan=tuple(json.loads(r.route_plan.decode())) if r.route_plan else (), source=source,
+        **_versions(), json=_bracket_json(r, source))
 
 
 def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Sequence[int]] = None, *,

@@ -17,6 +17,7 @@ import os
 import stat
 
 API_VERSION_MAJOR = 0
+API_VERSION_MIN = 200      # 0.2.0: attnrank_bracket_result grew (engine, route_plan, lower budget)
 NAME_LEN = 64
 HEAD_MAX_TAUS = 32
 NONE = ctypes.c_size_t(-1).value
@@ -107,7 +108,10 @@ class BracketResult(ctypes.Structure):
                 ("log10_max_multiplicity", c_dbl), ("cluster_centres", c_size), ("cluster_delta", c_dbl),
                 ("cluster_max_r", c_dbl), ("tensor_points_per_axis", c_size), ("tensor_rank", c_size),
                 ("tensor_capped", c_int), ("tensor_ratio", c_dbl), ("dense_run", c_int),
-                ("seconds_generate", c_dbl)]
+                ("seconds_generate", c_dbl),
+                # since API 0.2 (issue 32)
+                ("engine", _chars(8)), ("route_plan", ctypes.c_char_p), ("lower_budget_flops", c_dbl),
+                ("lower_spent_flops", c_dbl), ("lower_cut", c_int)]
 
 
 class HeadResult(ctypes.Structure):
@@ -179,6 +183,8 @@ _protos = {
                                         P(ctypes.c_char_p), c_dbl, c_dbl, P(Options), P(BracketResult)]),
     "attnrank_bracket_ball": (c_int, [P(BallSpec), c_dbl, P(Options), P(BracketResult), P(c_void)]),
     "attnrank_bracket_clear": (None, [P(BracketResult)]),
+    "attnrank_bracket_json": (c_int, [P(BracketResult), ctypes.c_char_p, P(ctypes.c_uint64), P(c_void)]),
+    "attnrank_free": (None, [c_void]),
     "attnrank_head": (c_int, [c_void, c_void, c_dbl, c_dbl, dptr, c_size, c_size, P(Options), P(HeadResult)]),
     "attnrank_head_weights": (c_int, [dptr, dptr, c_size, c_size, c_dbl, c_dbl, dptr, c_size, P(Options),
                                       P(HeadResult)]),
@@ -198,6 +204,6 @@ for _name in ["attnrank_version", "attnrank_api_version"] + list(_protos):
     _f.argtypes = _args
 
 _api = lib.attnrank_api_version()
-if _api // 10000 != API_VERSION_MAJOR:
-    raise ImportError("%s has API version %d, this package needs major %d"
-                      % (_found, _api, API_VERSION_MAJOR))
+if _api // 10000 != API_VERSION_MAJOR or _api < API_VERSION_MIN:
+    raise ImportError("%s has API version %d, this package needs major %d from %d on (the result structs it "
+                      "mirrors)" % (_found, _api, API_VERSION_MAJOR, API_VERSION_MIN))

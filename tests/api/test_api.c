@@ -65,11 +65,11 @@ static void assert_same_bracket(const attnrank_bracket_result *a, const attnrank
 
 START_TEST(test_version)
 {
-    ck_assert_str_eq(attnrank_version(), "0.1.0");
+    ck_assert_str_eq(attnrank_version(), "0.2.0");
     ck_assert_int_eq(attnrank_api_version(), ATTNRANK_API_VERSION);
-    ck_assert_int_eq(ATTNRANK_API_VERSION, 100);
-    ck_assert_ptr_nonnull(strstr(attnrank_version_line(), "attnrank 0.1.0"));
-    ck_assert_ptr_nonnull(strstr(attnrank_version_json(), "\"attnrank\":\"0.1.0\""));
+    ck_assert_int_eq(ATTNRANK_API_VERSION, 200);
+    ck_assert_ptr_nonnull(strstr(attnrank_version_line(), "attnrank 0.2.0"));
+    ck_assert_ptr_nonnull(strstr(attnrank_version_json(), "\"attnrank\":\"0.2.0\""));
     ck_assert_str_eq(attnrank_status_name(ATTNRANK_OK), "ok");
     ck_assert_str_eq(attnrank_status_name(ATTNRANK_ECANCELED), "cancelled");
     ck_assert_str_eq(attnrank_status_name((attnrank_status)99), "unknown status");

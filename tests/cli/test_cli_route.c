@@ -177,7 +177,7 @@ END_TEST
  * route reports 0 (not run).  Its products are not counted in rsvd_passes (rsvd's own passes). */
 START_TEST(test_ball_route_keeps_dense_report)
 {
-    char dir[256], pts[300], args[600];
+    char dir[256], pts[300], args[900];
     cli_tmpdir_make(dir, sizeof dir, "ballreport");
     snprintf(pts, sizeof pts, "%s/P.npy", dir);
     cli_run_t *r = malloc(sizeof *r);
@@ -201,7 +201,14 @@ START_TEST(test_ball_route_keeps_dense_report)
         unsetenv("ATTNRANK_STREAM_MIB");
         char fa[64], fb[64];
         json_field(a, "routes", fa, sizeof fa);
-        ck_assert_msg(strstr(fa, "ball") != NULL, "the default route is not the ball route here: %s", a);
+        /* held, the image fits in memory and the ball route's estimate (2.5 s) exceeds the dense
+         * route's (1 s) on this unweighted set: skipped by the cost model (issue 32); streamed, the
+         * image does not fit and the ball route runs with the dense certificates inside it */
+        if (streamed)
+            ck_assert_msg(strstr(fa, "ball") != NULL, "the default route is not the ball route here: %s", a);
+        else
+            ck_assert_msg(!strcmp(fa, "\"dense\"") && strstr(a, "{\"route\":\"ball\",\"decision\":\"skipped\""),
+                          "the ball route was not skipped on its cost: %s", a);
         json_field(a, "lower_route", fa, sizeof fa);
         json_field(a, "upper_route", fb, sizeof fb);
         ck_assert_msg(!strcmp(fa, "\"dense\"") && !strcmp(fb, "\"dense\""), "the ends are not the dense ones: %s", a);

@@ -508,14 +508,6 @@ done:
  * rsvd's (on weighted sets rsym can be much better; on unweighted sets with a spread of
  * normalisers, such as the ball, much worse).  Every run is capped by the caller's certified
  * upper end.  out->rsvd describes the sketch of the better one. */
-static int has_multiplicities(const pointset_t *K)
-{
-    if (K->w)
-        for (size_t i = 0; i < K->n; i++)
-            if (!fmpz_is_one(K->w + i))
-                return 1;
-    return 0;
-}
 
 static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, double eps, size_t l0,
                                size_t max_sketch, const bracket_opts_t *o, bracket_t *out, size_t *order,
@@ -539,7 +531,7 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
     int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
     int sym_on = self;
     if (self && o->one_random) {          /* one factorisation: rsym on weighted sets, rsvd otherwise */
-        if (has_multiplicities(K))
+        if (pointset_has_multiplicities(K))
             svd_first = 0;
         else if (svd_first)
             sym_on = 0;

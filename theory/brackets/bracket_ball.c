@@ -9,6 +9,7 @@
 #include "numerics/clock.h"
 #include "numerics/envvar.h"
 #include "theory/brackets/bracket_status.h"
+#include "theory/brackets/bracket_impl.h"
 
 ar_status bracket_ball_dense_max(size_t *out)
 {
@@ -68,7 +69,8 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
     size_t n = P->n;
     out->m = out->n = n;
     /* lower: cluster certificate */
-    if ((st = ball_lower_search(P, beta, eps, &info->cluster)))
+    lower_ctl_t ctl = { .progress = o ? o->progress : NULL, .progress_ctx = o ? o->progress_ctx : NULL };
+    if ((st = ball_lower_search_ctl(P, beta, eps, &ctl, &info->cluster)))
         return st;
     out->lo.rank = info->cluster.certified ? info->cluster.certified : 1;
     out->lo.seconds = info->cluster.seconds;
@@ -86,6 +88,7 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
     out->up.err = 0.0;
     snprintf(out->up.method, sizeof out->up.method, "trivial");
     if (coords_in_cube(P)) {
+        bracket_say(o, "ball: tensor-Chebyshev upper certificate");
         if ((st = ball_upper_tensor(P, beta, eps, &info->tensor)))
             return st;
         out->up.seconds = info->tensor.seconds;

@@ -2,11 +2,13 @@
 #include "theory/brackets/route.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "numerics/cancel.h"
 #include "numerics/clock.h"
 #include "theory/brackets/bracket_scale.h"
+#include "theory/brackets/route_cost.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/certificates/cert_circulant.h"
 #include "theory/certificates/cert_packing.h"
@@ -25,6 +27,43 @@ static void add_route(route_result_t *r, const char *name)
 {
     size_t len = strlen(r->routes);
     snprintf(r->routes + len, sizeof r->routes - len, "%s%s", len ? "," : "", name);
+}
+
+const char *route_id_name(route_id_t id)
+{
+    static const char *const names[ROUTE_ID_COUNT] = { "circulant", "ball", "packing", "polynomial", "scale",
+                                                       "dense" };
+    return (unsigned)id < ROUTE_ID_COUNT ? names[id] : "unknown";
+}
+
+const char *route_decision_name(route_decision_t d)
+{
+    switch (d) {
+    case ROUTE_NOT_APPLICABLE: return "not applicable";
+    case ROUTE_RAN: return "ran";
+    case ROUTE_SKIPPED: return "skipped";
+    case ROUTE_CUT_SHORT: return "cut short";
+    }
+    return "unknown";
+}
+
+/* Route id ran, with no reason to give. */
+static void plan_ran(route_result_t *r, int id)
+{
+    r->plan[id].decision = ROUTE_RAN;
+    r->plan[id].reason[0] = '\0';
+}
+
+/* Record route id's decision and its one-line reason. */
+static void plan_set(route_result_t *r, int id, route_decision_t d, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void plan_set(route_result_t *r, int id, route_decision_t d, const char *fmt, ...)
+{
+    r->plan[id].decision = d;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->plan[id].reason, sizeof r->plan[id].reason, fmt, ap);
+    va_end(ap);
 }
 
 /* Keep a certified lower end if it beats the current one. */
@@ -218,24 +257,82 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
      * with its own message (naming ATTNRANK_MAX_SCALE_N) rather than falling back to an
      * n x n dense matrix */
     int on_sphere = self && bracket_scale_applies(Q);
+    /* the dense route's image held in memory: what "fits" means above dense_max */
+    size_t hold = 0;
+    if ((st = bracket_stream_bytes(&o->bracket, &hold)))
+        return st;
+    int dense_fits = (double)m * (double)n * 8.0 <= (double)hold;
     int dense_ok = o->engine == ROUTE_DENSE || (o->engine == ROUTE_AUTO && big <= o->dense_max);
     int ran_structured = 0;
+    double dense_cost = route_cost_dense(m, n, Q->d, self);
+    for (int r = 0; r < ROUTE_ID_COUNT; r++) {
+        out->plan[r].decision = ROUTE_NOT_APPLICABLE;
+        out->plan[r].predicted = NAN;
+    }
+    out->plan[ROUTE_ID_DENSE].predicted = dense_cost;
+    if (!self) {
+        for (int r = 0; r < ROUTE_ID_DENSE; r++)
+            plan_set(out, r, ROUTE_NOT_APPLICABLE, "cross-attention: the structured routes need the keys to be "
+                     "the queries");
+    } else if (o->engine == ROUTE_DENSE) {
+        for (int r = 0; r < ROUTE_ID_DENSE; r++)
+            plan_set(out, r, ROUTE_SKIPPED, "--engine dense");
+    }
 
     /* cancellation (numerics/cancel.h) is checked before each route, and inside the long loops */
     if ((st = cancel_check()))
         return st;
     if (structured) {
+        double tr = clock_now();
         if ((st = route_circulant(Q, beta, eps, out, &circ_certified)))
             return st;
         ran_structured = out->polygon_n > 0;
+        if (out->polygon_n > 0) {
+            out->plan[ROUTE_ID_CIRCULANT].predicted = route_cost_circulant(n);
+            plan_ran(out, ROUTE_ID_CIRCULANT);
+            out->plan[ROUTE_ID_CIRCULANT].seconds = clock_now() - tr;
+        } else {
+            plan_set(out, ROUTE_ID_CIRCULANT, ROUTE_NOT_APPLICABLE, "not a stored regular polygon with equal "
+                     "multiplicities");
+        }
         /* a regular polygon above the dense size: the circulant route's bracket is l1-optimal in
          * the Fourier band above and exact-block below; the O(n^2) routes add nothing affordable */
         int polygon_done = out->polygon_n > 0 && circ_certified && !dense_ok;
-        int ball = !polygon_done && !on_sphere && beta > 0 && beta <= BRACKET_BALL_BETA_MAX && ball_applies(Q);
+        int ball = 0;
+        if (on_sphere) {
+            plan_set(out, ROUTE_ID_BALL, ROUTE_NOT_APPLICABLE, "points on the unit sphere: the polynomial and "
+                     "scale routes");
+        } else if (!(beta > 0 && beta <= BRACKET_BALL_BETA_MAX)) {
+            plan_set(out, ROUTE_ID_BALL, ROUTE_NOT_APPLICABLE, "beta = %g outside (0, %g]", beta,
+                     BRACKET_BALL_BETA_MAX);
+        } else if (!ball_applies(Q)) {
+            plan_set(out, ROUTE_ID_BALL, ROUTE_NOT_APPLICABLE, "needs 1 <= d <= 16 and every coordinate in "
+                     "[-1.5, 1.5]");
+        } else if (polygon_done) {
+            plan_set(out, ROUTE_ID_BALL, ROUTE_SKIPPED, "the circulant route decided the polygon");
+        } else {
+            /* the cost model: near pairs counted on sampled rows, against the dense route */
+            size_t dmax;
+            if ((st = bracket_ball_dense_max(&dmax)))      /* its variable checked whatever is decided */
+                return st;
+            ball_route_cost_t bc;
+            if ((st = ball_route_cost(Q, beta, eps, &bc)))
+                return st;
+            double cost = route_cost_ball(bc.visits);
+            out->plan[ROUTE_ID_BALL].predicted = cost;
+            int weighted = pointset_has_multiplicities(Q);
+            int dense_can = dense_fits && o->engine == ROUTE_AUTO;
+            ball = weighted || !dense_can || cost <= ROUTE_BALL_FACTOR * dense_cost;
+            if (!ball)
+                plan_set(out, ROUTE_ID_BALL, ROUTE_SKIPPED, "estimated %.3g s (%.3g near-pair visits) against "
+                         "the dense route's %.3g s on an instance without multiplicities that fits in memory",
+                         cost, bc.visits, dense_cost);
+        }
         if ((st = cancel_check()))
             return st;
         if (ball) {
             add_route(out, "ball");
+            double tb = clock_now();
             bracket_t bb;
             /* the ball's dense certificates run one randomized factorisation (issue 24: rsvd and
              * rsym both ran, 24 s against 7.5 s for cross-attention at 2000 points, beta 60) */
@@ -253,14 +350,37 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 snprintf(out->lower_route, sizeof out->lower_route, "dense");
             if (!strcmp(out->upper_route, "ball") && strcmp(out->b.up.method, "tensor-cheb") != 0)
                 snprintf(out->upper_route, sizeof out->upper_route, "dense");
-            if (out->ball.dense_run)
+            plan_ran(out, ROUTE_ID_BALL);
+            out->plan[ROUTE_ID_BALL].seconds = clock_now() - tb - out->ball.seconds_dense;
+            if (out->ball.dense_run) {
                 dense_ok = 0;             /* the ball route already ran the dense certificates */
+                if (bb.lower_cut)
+                    plan_set(out, ROUTE_ID_DENSE, ROUTE_CUT_SHORT, "inside the ball route; a lower search "
+                             "stopped at its budget of %.3g flops", bb.lower_budget);
+                else
+                    plan_set(out, ROUTE_ID_DENSE, ROUTE_RAN, "inside the ball route");
+                out->plan[ROUTE_ID_DENSE].seconds = out->ball.seconds_dense;
+            }
         }
-        if (!ball && !polygon_done && !dense_ok && packing_applies(Q) && packing_plausible(Q, beta, eps)) {
+        int pack_applies = packing_applies(Q);
+        if (!pack_applies) {
+            plan_set(out, ROUTE_ID_PACKING, ROUTE_NOT_APPLICABLE, "needs unit multiplicities, 1 <= d <= 16 and "
+                     "every coordinate in [-1.5, 1.5]");
+        } else if (ball || polygon_done || dense_ok) {
+            plan_set(out, ROUTE_ID_PACKING, ROUTE_SKIPPED, ball ? "the ball route ran" : polygon_done
+                     ? "the circulant route decided the polygon" : "the dense route runs at this size");
+        } else if (!packing_plausible(Q, beta, eps)) {
+            plan_set(out, ROUTE_ID_PACKING, ROUTE_SKIPPED, "sampled rows are not diagonally dominant: not a "
+                     "packing at this beta and eps");
+        } else {
             pack_cert_t pk;
             add_route(out, "packing");
+            out->plan[ROUTE_ID_PACKING].predicted = route_cost_packing(n, Q->d);
+            double tp = clock_now();
             if ((st = pack_diagdom(Q, beta, eps, &pk)))
                 return st;
+            plan_ran(out, ROUTE_ID_PACKING);
+            out->plan[ROUTE_ID_PACKING].seconds = clock_now() - tp;
             if (pk.certified == n) {      /* rank_eps = n exactly */
                 ran_structured = 1;
                 take_lower(out, n, "packing", "packing-diagdom", NAN, pk.seconds);
@@ -269,21 +389,34 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         }
         if ((st = cancel_check()))
             return st;
-        if (!polygon_done && on_sphere) {
+        if (!on_sphere) {
+            plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_NOT_APPLICABLE, "points not all within 5e-13 of the unit "
+                     "sphere");
+            plan_set(out, ROUTE_ID_SCALE, ROUTE_NOT_APPLICABLE, "points not all within 5e-13 of the unit sphere");
+        } else if (polygon_done) {
+            plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_SKIPPED, "the bracket is decided");
+            plan_set(out, ROUTE_ID_SCALE, ROUTE_SKIPPED, "the bracket is decided");
+        } else {
             ran_structured = 1;
             size_t scale_max;
             if ((st = bracket_scale_max_n(&scale_max)))
                 return st;
             if (dense_ok && n <= scale_max) {   /* the dense route gives the lower end; add the polynomial upper */
+                plan_set(out, ROUTE_ID_SCALE, ROUTE_SKIPPED, "the dense route gives the lower end at this size");
                 if (beta <= POLY_BETA_MAX) {     /* beyond it the dense route alone */
                     add_route(out, "polynomial");
+                    out->plan[ROUTE_ID_POLYNOMIAL].predicted = route_cost_polynomial(n, Q->d, beta);
                     poly_cert_t pc;
                     if ((st = poly_upper_instance(Q, beta, eps, &pc)))
                         return st;
                     out->poly_degree = pc.L;
                     out->poly_seconds = pc.seconds;
+                    plan_ran(out, ROUTE_ID_POLYNOMIAL);
+                    out->plan[ROUTE_ID_POLYNOMIAL].seconds = pc.seconds;
                     if (!pc.capped)
                         take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+                } else {
+                    plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_NOT_APPLICABLE, "beta above %g", POLY_BETA_MAX);
                 }
             } else {
                 if (beta > POLY_BETA_MAX) {      /* the scale route's upper end is the polynomial certificate */
@@ -296,10 +429,16 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                     return AR_EINVAL;
                 }
                 add_route(out, "scale");
+                out->plan[ROUTE_ID_SCALE].predicted = route_cost_scale(n, Q->d);
+                out->plan[ROUTE_ID_POLYNOMIAL].predicted = route_cost_polynomial(n, Q->d, beta);
+                double ts = clock_now();
                 bracket_t bs;
                 if ((st = bracket_compute_scale(Q, beta, eps, &o->bracket, &bs)))
                     return st;
                 take_bracket(out, &bs, "scale");
+                plan_ran(out, ROUTE_ID_SCALE);
+                plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_RAN, "inside the scale route");
+                out->plan[ROUTE_ID_SCALE].seconds = clock_now() - ts;
                 if (!strcmp(out->upper_route, "scale") && strcmp(bs.up.method, "polynomial") == 0)
                     snprintf(out->upper_route, sizeof out->upper_route, "polynomial");
             }
@@ -316,8 +455,13 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     }
     if ((st = cancel_check()))
         return st;
-    if (dense_ok || (o->engine == ROUTE_AUTO && !ran_structured)) {
+    /* above dense_max, the dense route still runs when its image fits in memory and no other route
+     * decided the bracket (issue 32: the ball route had replaced it above 4000 points) */
+    int decided = out->b.lower >= out->b.upper;
+    int dense_more = o->engine == ROUTE_AUTO && !dense_ok && !out->ball.dense_run && dense_fits && !decided;
+    if (dense_ok || dense_more || (o->engine == ROUTE_AUTO && !ran_structured)) {
         add_route(out, "dense");
+        double td = clock_now();
         bracket_t bd;
         bracket_opts_t bo = o->bracket;
         if (strcmp(out->upper_route, "trivial") != 0 && (bo.lower_cap == 0 || out->b.upper < bo.lower_cap))
@@ -327,6 +471,17 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         out->upper_svd = bd.up_svd.rank;
         out->b.seconds_upper += bd.seconds_upper;
         take_bracket(out, &bd, "dense");
+        if (bd.lower_cut)
+            plan_set(out, ROUTE_ID_DENSE, ROUTE_CUT_SHORT, "a lower search stopped at its budget of %.3g flops "
+                     "(the upper constructions' cost): a smaller, still certified lower end", bd.lower_budget);
+        else
+            plan_ran(out, ROUTE_ID_DENSE);
+        out->plan[ROUTE_ID_DENSE].seconds = clock_now() - td;
+    } else if (!out->ball.dense_run) {
+        plan_set(out, ROUTE_ID_DENSE, ROUTE_SKIPPED, o->engine == ROUTE_SCALE ? "--engine scale"
+                 : decided ? "the bracket is decided (lower = upper)"
+                 : "above %zu points, and the %zu x %zu image (%.3g GiB) does not fit in memory (%.3g GiB)",
+                 o->dense_max, m, n, (double)m * (double)n * 8.0 / 1073741824.0, (double)hold / 1073741824.0);
     }
     out->b.status = bracket_status_decide(out->b.lower, out->b.lo.method, out->b.upper, out->b.up.method);
     out->b.seconds = clock_now() - t0;

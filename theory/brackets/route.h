@@ -11,6 +11,11 @@
  *   polynomial  self-attention on the unit sphere (within 5e-13): the
  *               harmonic polynomial upper certificate, O(n^2 d), any n up to
  *               bracket_scale_max_n();
+ * Costs (theory/brackets/route_cost.h) are estimated before any route runs and recorded in the
+ * plan with each route's decision: the ball route runs on an instance without multiplicities only
+ * when its estimate is within ROUTE_BALL_FACTOR of the dense route's or the dense route cannot
+ * hold the image; above dense_max the dense route still runs when the image fits in memory and no
+ * other route decided the bracket (lower == upper).
  *   dense       any instance with max(m, n) <= dense_max: enclosure of A,
  *               truncated SVD / symmetric eigen / pivoted Cholesky upper, or
  *               randomized factors above 500 points (streamed past 1 GiB),
@@ -52,8 +57,41 @@ typedef struct {
 
 void route_opts_default(route_opts_t *o);
 
+/* The routes, in the order the chooser considers them. */
+typedef enum {
+    ROUTE_ID_CIRCULANT = 0,
+    ROUTE_ID_BALL,
+    ROUTE_ID_PACKING,
+    ROUTE_ID_POLYNOMIAL,
+    ROUTE_ID_SCALE,
+    ROUTE_ID_DENSE,
+    ROUTE_ID_COUNT
+} route_id_t;
+
+/* What the chooser did with a route. */
+typedef enum {
+    ROUTE_NOT_APPLICABLE = 0,  /* the instance is not one the route's certificates are about */
+    ROUTE_RAN,                 /* ran to its end */
+    ROUTE_SKIPPED,             /* applies, not run (reason says why: cost, decided bracket, engine) */
+    ROUTE_CUT_SHORT            /* ran, and some search of it stopped at its budget (a smaller, still
+                                  certified end) */
+} route_decision_t;
+
+/* One route's line of the plan: its cost estimate (route_cost.h), the decision and why. */
+typedef struct {
+    route_decision_t decision;
+    double predicted;          /* estimated seconds (route_cost.h); NAN when not estimated */
+    double seconds;            /* wall time spent in it (0 when not run) */
+    char reason[192];          /* one line: why not applicable, skipped or cut short ("" when it ran) */
+} route_plan_t;
+
+/* Static names: "circulant", "ball", ... and "not applicable", "ran", "skipped", "cut short". */
+const char *route_id_name(route_id_t id);
+const char *route_decision_name(route_decision_t d);
+
 typedef struct {
     bracket_t b;               /* lower/upper, lo/up (method names), maxerr, prec, seconds */
+    route_plan_t plan[ROUTE_ID_COUNT];   /* every route's estimate and decision (issue 32) */
     char lower_route[16];      /* route of the winning lower end ("dense", "circulant", ...) */
     char upper_route[16];      /* route of the winning upper end */
     char routes[96];           /* routes that ran, comma-separated, in order */

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
+#include "theory/certificates/cert_lower.h"
 
 typedef struct {
     size_t m;            /* number of centres (rows of the test matrix) */
@@ -56,6 +57,12 @@ ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, doubl
  * then bisection (ratio < 1.01 or 24 probes) towards smaller delta.  The
  * result is the largest m among certified probes (trivial m = 1 if none). */
 ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_lower_t *out);
+
+/* ball_lower_search with progress (ctl->progress, or NULL): a message per net probed and at least
+ * once a second inside a probe (issue 32: 17.8 s of a ball bracket printed nothing); cancellation
+ * is checked per probe.  The budget fields of ctl are not used. */
+ar_status ball_lower_search_ctl(const pointset_t *P, double beta, double eps, const lower_ctl_t *ctl,
+                                ball_lower_t *out);
 
 typedef struct {
     size_t p;            /* Chebyshev points per axis */

@@ -6,8 +6,10 @@
 #include "theory/certificates/cert_packing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numerics/cancel.h"
 #include "numerics/cellgrid.h"
 #include "numerics/clock.h"
 
@@ -83,8 +85,17 @@ static ar_status make_net(const pointset_t *P, double delta, unsigned char *is_c
     return AR_OK;
 }
 
+static ar_status cluster_lower(const pointset_t *P, double beta, double eps, double delta, const lower_ctl_t *ctl,
+                               ball_lower_t *out);
+
 ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, double delta,
                              ball_lower_t *out)
+{
+    return cluster_lower(P, beta, eps, delta, NULL, out);
+}
+
+static ar_status cluster_lower(const pointset_t *P, double beta, double eps, double delta, const lower_ctl_t *ctl,
+                               ball_lower_t *out)
 {
     if (!out) {
         ar_error_set("ball_cluster_lower: out is NULL");
@@ -128,9 +139,12 @@ ar_status ball_cluster_lower(const pointset_t *P, double beta, double eps, doubl
     int all = 1;
     double maxR = 0.0, maxT = 0.0;
     size_t near = 0;
+    double tick = clock_now();
     for (size_t a = 0; a < n; a++) {
         if (!is_centre[a])
             continue;
+        lower_tick(ctl, &tick, "ball: cluster certificate, centre %zu of %zu points (net of %zu, delta %.3g)", a,
+                   n, m, delta);
         v.row = a;
         v.own = block[a];
         v.count = 0;
@@ -190,12 +204,29 @@ done0:
 
 ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_lower_t *out)
 {
+    return ball_lower_search_ctl(P, beta, eps, NULL, out);
+}
+
+/* A progress message for each net probed. */
+static void say_probe(const lower_ctl_t *ctl, double delta)
+{
+    if (ctl && ctl->progress) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "ball: cluster certificate, net spacing delta = %.4g", delta);
+        ctl->progress(ctl->progress_ctx, msg);
+    }
+}
+
+ar_status ball_lower_search_ctl(const pointset_t *P, double beta, double eps, const lower_ctl_t *ctl,
+                                ball_lower_t *out)
+{
     double t0 = clock_now();
     ball_lower_t c, best;
     memset(&best, 0, sizeof best);
     best.m = best.certified = 1;
     snprintf(best.method, sizeof best.method, "trivial");
-    ar_status st = ball_cluster_lower(P, beta, eps, 0.0, &c);
+    say_probe(ctl, 0.0);
+    ar_status st = cluster_lower(P, beta, eps, 0.0, ctl, &c);
     if (st)
         return st;
     if (c.certified) {
@@ -207,7 +238,8 @@ ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_l
     double lo = 0.0, hi = 1.0 / sqrt(beta);
     int probes = 0, found = 0;
     for (; probes < 40 && hi < 4.0; probes++) {
-        if ((st = ball_cluster_lower(P, beta, eps, hi, &c)))
+        say_probe(ctl, hi);
+        if ((st = cancel_check()) || (st = cluster_lower(P, beta, eps, hi, ctl, &c)))
             return st;
         if (c.certified) {
             found = 1;
@@ -221,7 +253,8 @@ ar_status ball_lower_search(const pointset_t *P, double beta, double eps, ball_l
     if (found && lo > 0) {
         for (int k = 0; k < 24 && hi / lo > 1.01; k++) {
             double mid = sqrt(lo * hi);
-            if ((st = ball_cluster_lower(P, beta, eps, mid, &c)))
+            say_probe(ctl, mid);
+            if ((st = cancel_check()) || (st = cluster_lower(P, beta, eps, mid, ctl, &c)))
                 return st;
             if (c.certified) {
                 hi = mid;

@@ -41,6 +41,10 @@ typedef struct {
                                      from (0: none); a call on the same set adds nothing and is skipped */
 } lower_ctl_t;
 
+/* A progress message through ctl (NULL, or no callback: nothing) when at least a second passed
+ * since *last (then *last = now): what the long loops call; never touches a result. */
+void lower_tick(const lower_ctl_t *ctl, double *last, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* The certificate's inequality: 1 if eps * bound < 1 with the product
  * rounded upward (so rounding can never make a failing test pass), 0 for a
  * non-finite or negative bound.  bound is a certified ||M^{-1}||_inf. */

@@ -39,9 +39,5 @@ int lower_over_budget(const lower_ctl_t *ctl, double flops);
 /* Record `flops` spent (ctl may be NULL). */
 void lower_spend(lower_ctl_t *ctl, double flops);
 
-/* A progress message through ctl when at least a second passed since *last (then *last = now);
- * never touches the results. */
-void lower_tick(const lower_ctl_t *ctl, double *last, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif
