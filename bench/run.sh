@@ -2,7 +2,7 @@
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
 # Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_dense, bench_circulant, bench_poly,
-# bench_packing, bench_instances, bench_routes, python_overhead, claim_S, verify) to run one.
+# bench_packing, bench_instances, bench_routes, bench_heads, python_overhead, claim_S, verify) to run one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-build}
@@ -105,6 +105,11 @@ print("\t".join(str(x) for x in [sys.argv[1], sys.argv[2], sys.argv[3], d["lower
     rm -rf "$tmp"
 }
 run bench_routes routes
+# issue #32, item 7: real attention-head shapes, N(0,1) float32 queries and keys, d = 16..128, n = 256..4096
+# (cross-attention also 8192), beta 1/sqrt(d), eps 0.1, through the CLI, C and Python doors (the latter two
+# up to n = 2048) beside numpy's uncertified SVD rank; about 40 minutes on 2 cores; figure bench_heads.svg
+run bench_heads /usr/bin/python3 "$here/bench_heads.py" --bin "$bin" --c-door "$build/bench/bench_heads_c" --out - \
+    --svg "$here/results/bench_heads.svg"
 # issue #23: a 2000 x 2000 head bracketed from NumPy (python/attnrank) against the CLI, alternating
 if [ -z "${BENCH_ONLY:-}" ] || [ "$BENCH_ONLY" = python_overhead ]; then
     echo "== python_overhead ($stamp)" >&2
