@@ -69,15 +69,17 @@ static void fill_engine(const attnrank_options *o, attnrank_bracket_result *r)
                                          : e == ATTNRANK_ENGINE_SCALE ? "scale" : "auto");
 }
 
-/* route_bracket on Q, K (K == Q: self-attention) into r. */
-static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double beta, double eps,
-                                const attnrank_options *o, attnrank_bracket_result *r)
+/* route_bracket on Q, K (K == Q: self-attention) with the logit bias (or NULL) into r. */
+static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, const double *bias, double beta,
+                                double eps, const attnrank_options *o, attnrank_bracket_result *r)
 {
     route_opts_t ro;
     route_result_t rr;
-    ar_status st = api_route_opts(o, bracket_is_self(Q, K), &ro);
+    ar_status st = api_route_opts(o, bracket_is_self(Q, K) && !bias, &ro);
+    ro.bracket.bias = bias;
     if (st || (st = route_bracket(Q, K, beta, eps, &ro, &rr)))
         return st;
+    r->logit_bias = bias != NULL;
     if ((st = fill_common(&rr, beta, eps, r)))
         return st;
     fill_engine(o, r);
@@ -104,8 +106,8 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, double
     return AR_OK;
 }
 
-static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
-                                 const attnrank_options *o, attnrank_bracket_result *r)
+static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_points *K, const double *bias,
+                                    double beta, double eps, const attnrank_options *o, attnrank_bracket_result *r)
 {
     if (r)
         memset(r, 0, sizeof *r);
@@ -119,7 +121,7 @@ static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_poi
         st = AR_EINVAL;
     } else if (!(st = api_points_check(Q, "bracket: queries"))) {
         const pointset_t *PQ = &Q->P, *PK = K ? &K->P : PQ;
-        st = bracket_points(PQ, PK, beta, eps, o, r);
+        st = bracket_points(PQ, PK, bias, beta, eps, o, r);
     }
     as = api_end(&c, st);
     if (as && r)
@@ -133,14 +135,14 @@ attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points
                                  const attnrank_options *o, attnrank_bracket_result *r)
 {
     blas_single_begin();
-    attnrank_status st = bracket_impl(Q, K, beta, eps, o, r);
+    attnrank_status st = bracket_impl(Q, K, NULL, beta, eps, o, r);
     blas_single_end();
     return st;
 }
 
 static attnrank_status bracket_arrays_impl(const double *queries, size_t m, const double *keys, size_t n, size_t d,
-                                        const uint64_t *w64, const char *const *wdec, double beta, double eps,
-                                        const attnrank_options *o, attnrank_bracket_result *r)
+                                           const uint64_t *w64, const char *const *wdec, double beta, double eps,
+                                           const attnrank_options *o, attnrank_bracket_result *r)
 {
     if (r)
         memset(r, 0, sizeof *r);
@@ -154,7 +156,7 @@ static attnrank_status bracket_arrays_impl(const double *queries, size_t m, cons
             as = attnrank_points_new(keys, n, d, w64, wdec, "arrays", &K);
     }
     if (!as)
-        as = attnrank_bracket(Q, K, beta, eps, o, r);
+        as = bracket_impl(Q, K, NULL, beta, eps, o, r);
     attnrank_points_free(Q);
     attnrank_points_free(K);
     return as;
@@ -168,6 +170,16 @@ attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const d
 {
     blas_single_begin();
     attnrank_status st = bracket_arrays_impl(queries, m, keys, n, d, w64, wdec, beta, eps, o, r);
+    blas_single_end();
+    return st;
+}
+
+attnrank_status attnrank_bracket_biased(const attnrank_points *Q, const attnrank_points *K, const double *bias,
+                                        double beta, double eps, const attnrank_options *o,
+                                        attnrank_bracket_result *r)
+{
+    blas_single_begin();
+    attnrank_status st = bracket_impl(Q, K, bias, beta, eps, o, r);
     blas_single_end();
     return st;
 }

@@ -109,8 +109,8 @@ attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const ch
     json_num(f, r->lower_budget_flops);
     fputs(",\"lower_spent_flops\":", f);
     json_num(f, r->lower_spent_flops);
-    fprintf(f, ",\"lower_cut\":%s,\"route_plan\":%s,\"source\":", r->lower_cut ? "true" : "false",
-            r->route_plan ? r->route_plan : "[]");
+    fprintf(f, ",\"lower_cut\":%s,\"logit_bias\":%s,\"route_plan\":%s,\"source\":", r->lower_cut ? "true" : "false",
+            r->logit_bias ? "true" : "false", r->route_plan ? r->route_plan : "[]");
     out_json_string(f, source ? source : "arrays");
     fprintf(f, ",%s}", attnrank_version_json());
     if (fclose(f) != 0 || !buf) {

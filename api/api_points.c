@@ -349,3 +349,14 @@ attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, si
     *x = NULL;
     return (attnrank_status)npy_read(path, x, rows, cols);
 }
+
+attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *rows, size_t *cols)
+{
+    ar_error_set("%s", "");
+    if (!path || !x || !rows || !cols) {
+        ar_error_set("npy_read: NULL argument");
+        return ATTNRANK_EINVAL;
+    }
+    *x = NULL;
+    return (attnrank_status)npy_read_bias(path, x, rows, cols);
+}

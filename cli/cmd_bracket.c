@@ -22,6 +22,13 @@ static const char help[] =
     "  --queries Q.npy --keys K.npy [--multiplicities W.txt]\n"
     "  --geometry sphere --family polygon|fibonacci|packing|uniform --d D --n N\n"
     "                    [--seed S] [--theta T]      (packing: separation T, at most N points)\n"
+    "  --geometry ball --family shells|dense|uniform --d D --beta B   (claim B's instances;\n"
+    "                    `attnrank bracket --geometry ball --help`)\n"
+    "With --points or --queries/--keys, --logit-bias B.npy (m x n, float64/float32: 0, finite,\n"
+    "or -inf for a masked entry, which is then exactly 0) brackets the attention a model\n"
+    "computes with a mask or an additive bias: A_ij ~ w_j exp(beta q_i.k_j + b_ij) (a causal\n"
+    "mask: -inf above the diagonal); only the dense route's certificates apply.\n"
+    "Self-attention is decided by content: --queries X --keys X is --points X.\n"
     "Prints lower <= rank_eps(A) <= upper for A = rowsoftmax(beta Q K^T) with key\n"
     "multiplicities, in the max-row-l1 norm; both ends are rigorous certificates.\n"
     ".npy: float64/float32, n x d.  Multiplicities: one positive integer per line.\n"
@@ -139,7 +146,8 @@ int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
                   { "prec", 1, NULL }, { "threads", 1, NULL }, { "upper", 1, NULL }, { "engine", 1, NULL },
-                  { "progress", 0, NULL }, { "seed-sketch", 1, NULL }, { "help", 0, NULL } };
+                  { "progress", 0, NULL }, { "seed-sketch", 1, NULL }, { "logit-bias", 1, NULL },
+                  { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if (cmd_bracket_is_ball(argc, argv))          /* claim B: ball instances */
@@ -195,7 +203,27 @@ int cmd_bracket(int argc, char **argv)
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
-    st = (ar_status)attnrank_bracket(S.Q, S.self ? NULL : S.K, beta, eps, &ao, &r);
+    const char *bp = args_get(o, no, "logit-bias");
+    double *bias = NULL;
+    if (bp) {
+        size_t br, bc, m = attnrank_points_count(S.Q), n = attnrank_points_count(S.self ? S.Q : S.K);
+        if (S.has_seed) {
+            ar_error_set("--logit-bias applies to --points or --queries/--keys, not to --geometry");
+            st = AR_EINVAL;
+        } else if (!(st = (ar_status)attnrank_npy_read_bias(bp, &bias, &br, &bc)) && (br != m || bc != n)) {
+            ar_error_set("--logit-bias: %s is %zu x %zu, the instance has %zu queries and %zu keys", bp, br, bc, m, n);
+            st = AR_EINVAL;
+        }
+        if (st) {
+            attnrank_free(bias);
+            source_clear(&S);
+            return cmd_fail(st);
+        }
+        st = (ar_status)attnrank_bracket_biased(S.Q, S.self ? NULL : S.K, bias, beta, eps, &ao, &r);
+        attnrank_free(bias);
+    } else {
+        st = (ar_status)attnrank_bracket(S.Q, S.self ? NULL : S.K, beta, eps, &ao, &r);
+    }
     if (st) {
         source_clear(&S);
         return cmd_fail(st);
@@ -217,8 +245,9 @@ int cmd_bracket(int argc, char **argv)
                r.upper_certificate, r.upper_err_bound, r.seconds);
     } else {
         printf("instance   %s\n", S.description);
-        printf("           %s-attention, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
-               r.self_attention ? "self" : "cross", r.distinct_queries, r.distinct_keys, r.d, r.n);
+        printf("           %s-attention%s, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
+               r.self_attention ? "self" : "cross", r.logit_bias ? " with a logit bias (mask)" : "",
+               r.distinct_queries, r.distinct_keys, r.d, r.n);
         printf("beta, eps  %.17g, %.17g\n", beta, eps);
         printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
         printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);

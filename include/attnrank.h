@@ -223,6 +223,10 @@ ATTNRANK_EXPORT attnrank_status attnrank_points_write_npy(const attnrank_points 
 /* Read a .npy file into a newly allocated rows x cols array (attnrank_free). */
 ATTNRANK_EXPORT attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, size_t *cols);
 
+/* attnrank_npy_read for a logit bias or mask (attnrank_bracket_biased): -inf entries accepted,
+ * NaN and +inf refused. */
+ATTNRANK_EXPORT attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *rows, size_t *cols);
+
 /* Free memory the library allocated for the caller (strings, arrays). */
 ATTNRANK_EXPORT void attnrank_free(void *p);
 
@@ -278,6 +282,7 @@ typedef struct {
                                          the dense route did not run) */
     double lower_spent_flops;         /* ... what they spent */
     int lower_cut;                    /* 1: one of them stopped at the budget (a smaller, still certified end) */
+    int logit_bias;                   /* 1: the matrix carries a logit bias or mask (attnrank_bracket_biased) */
 } attnrank_bracket_result;
 
 /* Certified bracket of A = rowsoftmax(beta Q K^T) with K's multiplicities,
@@ -296,6 +301,20 @@ ATTNRANK_EXPORT attnrank_status attnrank_bracket(const attnrank_points *Q, const
 ATTNRANK_EXPORT attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const double *keys,
                                                         size_t n, size_t d, const uint64_t *w64,
                                                         const char *const *wdec, double beta, double eps,
+                                                        const attnrank_options *o, attnrank_bracket_result *r);
+
+/* attnrank_bracket for the attention a model computes with a mask or an additive bias on the
+ * logits (issue 32: causal decoders, padding), Q m x d and K n x d (K NULL: the queries):
+ *   A_ij = w_j exp(beta q_i.k_j + b_ij) / sum_l w_l exp(beta q_i.k_l + b_il),
+ * bias: m x n row-major doubles over the queries and keys as given (NULL: attnrank_bracket_arrays),
+ * each finite or -inf; b_ij = -inf masks the entry, which is then exactly 0 (a boolean mask is 0
+ * and -inf; a causal mask has -inf above the diagonal), and every row needs one finite entry
+ * (ATTNRANK_EINVAL names the row otherwise, or a NaN or +inf entry).  Only the dense route's
+ * certificates apply (route_plan says so); the enclosure accounts for the bias's rounding
+ * (proofs-notes/fast-enclosure.md, Lemma 2b).  Self-attention when keys is NULL or holds the
+ * queries' points, as for attnrank_bracket.  bias is only read during the call. */
+ATTNRANK_EXPORT attnrank_status attnrank_bracket_biased(const attnrank_points *Q, const attnrank_points *K,
+                                                        const double *bias, double beta, double eps,
                                                         const attnrank_options *o, attnrank_bracket_result *r);
 
 /* `attnrank bracket --geometry ball`: generate s and bracket self-attention

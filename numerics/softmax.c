@@ -47,6 +47,7 @@ typedef struct {
     arb_srcptr bk;    /* general: n*d exact beta*k; symmetric: n*d exact beta*x */
     arb_srcptr xa;    /* symmetric: n*d exact x */
     arb_srcptr logw;  /* general: n logs of w (NULL if all w = 1) */
+    const double *bias;  /* general: m x n row-major logit bias (-inf: masked), or NULL */
     arb_srcptr h;     /* symmetric: n values beta|x_j|^2/2 */
     arb_srcptr c;     /* symmetric: n values w_j exp(h_j) */
     arb_ptr tri;      /* symmetric: packed upper triangle of G */
@@ -168,14 +169,29 @@ static void row_general(const smx_ctx *cx, size_t i, arb_ptr E)
     row_acc r;
     arf_init(s);
     acc_init(&r);
-    for (size_t j = 0; j < n; j++)
+    const double *b = cx->bias ? cx->bias + i * n : NULL;
+    int have = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (b && b[j] == -INFINITY)
+            continue;                          /* masked: the entry is exactly 0, in no sum */
         arb_dot(E + j, cx->logw ? cx->logw + j : NULL, 0, cx->qa + i * d, 1, cx->bk + j * d, 1,
                 (slong)d, cx->lp);
-    arf_set(s, arb_midref(E + 0));
-    for (size_t j = 1; j < n; j++)
-        if (arf_cmp(arb_midref(E + j), s) > 0)
+        if (b && b[j] != 0.0) {
+            arb_t t;
+            arb_init(t);
+            arb_set_d(t, b[j]);                /* exact */
+            arb_add(E + j, E + j, t, cx->lp);
+            arb_clear(t);
+        }
+        if (!have || arf_cmp(arb_midref(E + j), s) > 0)
             arf_set(s, arb_midref(E + j));
+        have = 1;
+    }
     for (size_t j = 0; j < n; j++) {
+        if (b && b[j] == -INFINITY) {
+            arb_zero(E + j);
+            continue;
+        }
         arb_sub_arf(E + j, E + j, s, cx->lp);
         if (arf_cmp_si(arb_midref(E + j), 0) < 0 && arb_is_negative(E + j) &&
             arf_get_d(arb_midref(E + j), ARF_RND_DOWN) < -cx->tail)
@@ -359,6 +375,29 @@ ar_status smx_validate(const double *q, size_t m, const double *k, size_t n, siz
     return AR_OK;
 }
 
+ar_status smx_bias_check(const double *bias, size_t m, size_t n)
+{
+    if (!bias)
+        return AR_OK;
+    for (size_t i = 0; i < m; i++) {
+        int kept = 0;
+        for (size_t j = 0; j < n; j++) {
+            double v = bias[i * n + j];
+            if (isnan(v) || v == INFINITY) {
+                ar_error_set("logit bias: entry (%zu, %zu) is %s (allowed: finite values, and -inf for a masked "
+                             "entry)", i, j, isnan(v) ? "NaN" : "+inf");
+                return AR_EINVAL;
+            }
+            kept += v != -INFINITY;
+        }
+        if (!kept) {
+            ar_error_set("logit bias: every key of query %zu is masked (-inf): its softmax row is undefined", i);
+            return AR_EINVAL;
+        }
+    }
+    return AR_OK;
+}
+
 static double max_abs(const double *x, size_t len)
 {
     double r = 0;
@@ -371,12 +410,20 @@ static double max_abs(const double *x, size_t len)
 ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size_t n,
                       size_t d, const fmpz *w, double beta, long prec, int nthreads)
 {
+    return smx_compute_bias(A, q, m, k, n, d, w, NULL, beta, prec, nthreads);
+}
+
+ar_status smx_compute_bias(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
+                           const fmpz *w, const double *bias, double beta, long prec, int nthreads)
+{
     if (!A) {
         ar_error_set("softmax: NULL output");
         return AR_EINVAL;
     }
     memset(A, 0, sizeof *A);
     ar_status st = smx_validate(q, m, k, n, d, w, beta, prec, nthreads);
+    if (st == AR_OK)
+        st = smx_bias_check(bias, m, n);
     if (st != AR_OK)
         return st;
     if (prec == 0)
@@ -414,6 +461,10 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
             if (bw > lb)
                 lb = bw;
         }
+    if (bias)                                  /* |b_ij| adds to the logits' magnitude */
+        for (size_t t = 0; t < m * n; t++)
+            if (isfinite(bias[t]) && bias[t] != 0.0 && log2(fabs(bias[t])) + 1 > lb)
+                lb = log2(fabs(bias[t])) + 1;
     if (lb < 0)
         lb = 0;
     long lp = prec + (long)ceil(lb) + 16;
@@ -436,7 +487,8 @@ ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size
         for (size_t j = 0; j < n && allone; j++)
             allone = fmpz_is_one(w + j);
 
-    int sym = (q == k && m == n);
+    int sym = (q == k && m == n && !bias);    /* a bias breaks the kernel's symmetry */
+    cx.bias = bias;
     size_t nt = n * (n + 1) / 2;
     if (sym && (n > 3000000 || nt > SMX_SYM_MAX_BYTES / sizeof(arb_struct)))
         sym = 0;

@@ -40,6 +40,18 @@ typedef struct {
 ar_status smx_compute(smx_t *A, const double *q, size_t m, const double *k, size_t n,
                       size_t d, const fmpz *w, double beta, long prec, int nthreads);
 
+/* The same with an additive logit bias (issue 32: attention masks): bias NULL, or m x n row-major
+ * doubles b_ij, each finite or -inf, at least one finite per row, and
+ *   A_ij = w_j exp(beta q_i.k_j + b_ij) / sum_l w_l exp(beta q_i.k_l + b_il),
+ * so that b_ij = -inf makes A_ij exactly 0 (a masked entry: a[i + j m] = 0, in no sum) and a finite
+ * b_ij is added to the logit exactly in Arb.  The symmetric path is not used with a bias.  Same
+ * contract otherwise; AR_EINVAL for a NaN or +inf entry or a row with every entry -inf. */
+ar_status smx_compute_bias(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
+                           const fmpz *w, const double *bias, double beta, long prec, int nthreads);
+
+/* The checks of a logit bias (see smx_compute_bias): AR_OK for NULL. */
+ar_status smx_bias_check(const double *bias, size_t m, size_t n);
+
 /* The argument checks of smx_compute (AR_EINVAL with a message; prec 0 or
  * in [53, 65536]), shared with the double enclosure. */
 ar_status smx_validate(const double *q, size_t m, const double *k, size_t n, size_t d,

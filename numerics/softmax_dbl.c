@@ -10,6 +10,8 @@
  * rowerr_i (rounded up) = tau_i + n 2^-1016 with
  *   P_i     = sum_c |q_ic| bK_c                      (>= beta sum_c |q_ic| |k_jc| for all j)
  *   delta_i = g_{d+1} P_i + U_i + dw + 3u(1+u)((1+g_{d+1}) P_i + W + U_i)   (>= |l_ij - (Lambda_ij - s_i)|)
+ *             with a logit bias b: Lt_ij = fl(Lt_ij + b_ij) (b_ij = -inf: the entry is 0 and in no sum or
+ *             maximum), and 3u(1+u)(...) becomes 4u(1+u)^2(... + B_i), B_i >= max_j |b_ij| over finite b_ij
  *   U_i     = (1+g_{d+1}) ((1+u) Q_i + d) 2^-1074,  Q_i = sum_c |q_ic|   (subnormal products and scaled keys)
  *   eta_i   = (1 + delta_i + delta_i^2)(1 + EXPD_RELERR) - 1
  *   etab_i  = eta_i + n 2^-1017
@@ -40,6 +42,7 @@ void smxd_clear(smxd_t *S)
     free(S->bk);
     free(S->lw);
     free(S->bK);
+    free(S->B);
     memset(S, 0, sizeof *S);
 }
 
@@ -58,15 +61,18 @@ static FROUND_BODY void row_delta_body(void *arg)
     const smxd_t *S = c->S;
     double g = resid_gamma(S->d + 1);
     double c3 = (3.0 * U52) * (1.0 + U52);                /* 3u(1+u), rounded up */
+    double c4 = ((4.0 * U52) * (1.0 + U52)) * (1.0 + U52);   /* 4u(1+u)^2 with a bias (Lemma 2b) */
     for (size_t t = 0; t < c->cnt; t++) {
-        const double *x = S->q + (c->rows ? c->rows[t] : c->i0 + t) * S->d;
+        size_t i = c->rows ? c->rows[t] : c->i0 + t;
+        const double *x = S->q + i * S->d;
         double P = 0.0, Q = 0.0;
         for (size_t k = 0; k < S->d; k++) {
             P = P + fabs(x[k]) * S->bK[k];
             Q = Q + fabs(x[k]);
         }
         double under = (1.0 + g) * (((1.0 + U52) * Q + (double)S->d) * 0x1p-1074);   /* absolute underflow errors */
-        double v = c3 * (((1.0 + g) * P + S->W) + under);
+        double v = S->bias ? c4 * ((((1.0 + g) * P + S->W) + S->B[i]) + under)
+                           : c3 * (((1.0 + g) * P + S->W) + under);
         c->delta[t] = ((g * P + S->dw) + v) + under;
     }
 }
@@ -95,8 +101,16 @@ static FROUND_BODY void row_err_body(void *arg)
 ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, size_t n, size_t d,
                        const fmpz *w, double beta, int nthreads)
 {
+    return smxd_prepare_bias(S, q, m, k, n, d, w, NULL, beta, nthreads);
+}
+
+ar_status smxd_prepare_bias(smxd_t *S, const double *q, size_t m, const double *k, size_t n, size_t d,
+                            const fmpz *w, const double *bias, double beta, int nthreads)
+{
     memset(S, 0, sizeof *S);
     ar_status st = smx_validate(q, m, k, n, d, w, beta, 0, nthreads);
+    if (st == AR_OK)
+        st = smx_bias_check(bias, m, n);
     if (st != AR_OK)
         return st;
     int allone = 1;
@@ -154,6 +168,17 @@ ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, si
         arb_clear(t);
         mag_clear(e);
     }
+    if (bias) {
+        S->bias = bias;
+        if (!(S->B = ar_calloc(m, sizeof *S->B, "softmax bias magnitudes"))) {
+            smxd_clear(S);
+            return AR_ENOMEM;
+        }
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                if (isfinite(bias[i * n + j]))
+                    S->B[i] = fmax(S->B[i], fabs(bias[i * n + j]));   /* exact */
+    }
     double *delta = ar_calloc(m, sizeof *delta, "softmax logit error bounds");
     if (!delta) {
         smxd_clear(S);
@@ -183,14 +208,21 @@ static void one_row(const smxd_t *S, size_t i, double *out, double *lognorm)
 {
     size_t n = S->n, d = S->d;
     const double *x = S->q + i * d;
+    const double *b = S->bias ? S->bias + i * n : NULL;
     double smax = -INFINITY;
     for (size_t j = 0; j < n; j++) {
+        if (b && b[j] == -INFINITY) {
+            out[j] = -INFINITY;                 /* masked: expd_vec0 gives exactly 0 */
+            continue;
+        }
         const double *bkj = S->bk + j * d;
         double s = x[0] * bkj[0];
         for (size_t c = 1; c < d; c++)
             s += x[c] * bkj[c];
         if (S->lw)
             s += S->lw[j];
+        if (b)
+            s += b[j];
         out[j] = s;
         smax = s > smax ? s : smax;
     }
@@ -296,18 +328,24 @@ void smxd_rowerr(const smxd_t *S, double *rowerr)
 ar_status smx_compute_dbl(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
                           const fmpz *w, double beta, int nthreads)
 {
+    return smx_compute_dbl_bias(A, q, m, k, n, d, w, NULL, beta, nthreads);
+}
+
+ar_status smx_compute_dbl_bias(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
+                               const fmpz *w, const double *bias, double beta, int nthreads)
+{
     if (!A) {
         ar_error_set("softmax: NULL output");
         return AR_EINVAL;
     }
     memset(A, 0, sizeof *A);
     smxd_t S;
-    ar_status st = smxd_prepare(&S, q, m, k, n, d, w, beta, nthreads);
+    ar_status st = smxd_prepare_bias(&S, q, m, k, n, d, w, bias, beta, nthreads);
     if (st != AR_OK)
         return st;
     if (!S.ok) {
         smxd_clear(&S);
-        return smx_compute(A, q, m, k, n, d, w, beta, 0, nthreads);
+        return smx_compute_bias(A, q, m, k, n, d, w, bias, beta, 0, nthreads);
     }
     if (n > ((size_t)-1) / m) {
         smxd_clear(&S);

@@ -39,6 +39,8 @@ typedef struct {
                          (the double path applies) */
     int subnormal;    /* 1: some 0 < |fl(beta k_jc)| < 2^-1022 (then ok = 0) */
     int nthreads;
+    const double *bias; /* m x n row-major logit bias (borrowed; -inf: masked), or NULL */
+    double *B;        /* m: >= max_j |b_ij| over the row's finite entries (with a bias) */
 } smxd_t;
 
 /* Prepare the context for q (m x d), k (n x d), multiplicities w (n, or
@@ -47,6 +49,13 @@ typedef struct {
  * applies; smxd_clear frees the context in every case. */
 ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, size_t n, size_t d,
                        const fmpz *w, double beta, int nthreads);
+
+/* smxd_prepare with an additive logit bias (numerics/softmax.h smx_compute_bias; borrowed, must
+ * outlive the context): entries with b_ij = -inf are exactly 0 and in no sum or maximum; a finite
+ * b_ij is added to the logit (one more rounding: fast-enclosure.md, Lemma 2b).  bias NULL is
+ * smxd_prepare. */
+ar_status smxd_prepare_bias(smxd_t *S, const double *q, size_t m, const double *k, size_t n, size_t d,
+                            const fmpz *w, const double *bias, double beta, int nthreads);
 
 /* Rows i0 <= i < i1 of the image: a[(i - i0) + j * lda] for j < n
  * (column-major block, lda >= i1 - i0), rowerr[i - i0] (rigorous),
@@ -77,5 +86,9 @@ void smxd_clear(smxd_t *S);
  * smx_compute. */
 ar_status smx_compute_dbl(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
                           const fmpz *w, double beta, int nthreads);
+
+/* The same with a logit bias (smx_compute_bias when the double path does not apply). */
+ar_status smx_compute_dbl_bias(smx_t *A, const double *q, size_t m, const double *k, size_t n, size_t d,
+                               const fmpz *w, const double *bias, double beta, int nthreads);
 
 #endif

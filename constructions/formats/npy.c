@@ -286,7 +286,19 @@ static double decode_item(const unsigned char *p, int itemsize, int little)
 /* The file is read in full: header (prefix 10 or 12 bytes + header_len),
  * then exactly rows*cols*itemsize data bytes.  On regular files the length
  * is checked before any allocation sized by the header. */
+static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size_t *cols, int neg_inf);
+
 ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols)
+{
+    return npy_read_ex(path, data, rows, cols, 0);
+}
+
+ar_status npy_read_bias(const char *path, double **data, size_t *rows, size_t *cols)
+{
+    return npy_read_ex(path, data, rows, cols, 1);
+}
+
+static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size_t *cols, int neg_inf)
 {
     *data = NULL;
     *rows = *cols = 0;
@@ -417,9 +429,9 @@ ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols)
         }
     }
     for (size_t e = 0; e < count; e++)
-        if (!isfinite(out[e])) {
+        if (!isfinite(out[e]) && !(neg_inf && out[e] == -INFINITY)) {
             st = path_error(AR_EINVAL, path, "%s value at row %zu, column %zu",
-                            isnan(out[e]) ? "NaN" : "infinite", e / c, e % c);
+                            isnan(out[e]) ? "NaN" : neg_inf ? "+inf" : "infinite", e / c, e % c);
             goto done;
         }
     *data = out;

@@ -22,6 +22,10 @@
 
 ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols);
 
+/* npy_read for a logit bias or mask: -inf entries are accepted (a masked entry), NaN and +inf
+ * refused as npy_read refuses every non-finite value. */
+ar_status npy_read_bias(const char *path, double **data, size_t *rows, size_t *cols);
+
 /* Write r x c row-major doubles as '<f8', C order, version 1.0. */
 ar_status npy_write(const char *path, const double *data, size_t rows, size_t cols);
 

@@ -461,6 +461,7 @@ class Bracket:
     lower_budget_flops: float
     lower_spent_flops: float
     lower_cut: bool
+    logit_bias: bool
     route_plan: Tuple[dict, ...]
     source: str
     attnrank: str
@@ -500,6 +501,7 @@ def _bracket_of(r: "_lib.BracketResult", engine: str, source: str) -> Bracket:
         rsvd_seed=r.rsvd_seed if rs else None, rsvd_passes=r.rsvd_passes if rs else None,
         polygon_n=r.polygon_n or None, polygon_eta=r.polygon_eta if r.polygon_n else None,
         lower_budget_flops=r.lower_budget_flops, lower_spent_flops=r.lower_spent_flops, lower_cut=bool(r.lower_cut),
+        logit_bias=bool(r.logit_bias),
         route_plan=tuple(json.loads(r.route_plan.decode())) if r.route_plan else (), source=source,
         **_versions(), json=_bracket_json(r, source))
 
@@ -508,7 +510,7 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
             engine: str = "auto", upper: Optional[Sequence[str]] = None, prec: int = 0, threads: int = 0,
             sketch_seed: int = 0, memory_limit_gb: float = 0.0,
             progress: Optional[Callable[[str], None]] = None, source: str = "arrays",
-            round_inputs: bool = False) -> Bracket:
+            round_inputs: bool = False, logit_bias: Any = None) -> Bracket:
     """Certified bracket lower <= rank_eps(A) <= upper of A = rowsoftmax(beta Q K^T).
 
     Q: queries (m x d), K: keys (n x d), or None (or Q itself) for self-attention on Q; 2-dimensional
@@ -527,7 +529,12 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
     called with each stage message) are the CLI's options.  Raises InvalidInput (bad arguments,
     shapes, NaN/Inf, eps outside (0, 1), negative beta), OutOfMemory (also before any copy, when Q or K
     as float64 exceeds memory_limit_gb, else ATTNRANK_MAX_ALLOC_GB, else 16 GiB), NumericalFailure,
-    Cancelled."""
+    Cancelled.
+
+    logit_bias: None, or an m x n float array added to the logits, the attention a model computes
+    with a mask: A_ij ~ w_j exp(beta q_i.k_j + b_ij); -inf masks an entry (exactly 0), a finite value
+    is added exactly; every row needs a finite entry (attnrank_bracket_biased; only the dense route
+    applies; attnrank.torch builds it from a module's masks)."""
     fn = "bracket"
     round_inputs = _flag(fn, "round_inputs", round_inputs)
     beta, eps = _beta(fn, beta, not round_inputs), _eps(fn, eps, not round_inputs)
@@ -539,12 +546,29 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
     k = q if self_att else _matrix(K, "keys", fn, limit, round_inputs)
     if k.shape[1] != q.shape[1]:
         raise InvalidInput(1, "shape mismatch: queries have %d columns, keys have %d" % (q.shape[1], k.shape[1]))
-    w64, wdec, keep = _weights(multiplicities, k.shape[0])
     r = _lib.BracketResult()
-    _run(_lib.lib.attnrank_bracket_arrays,
-         (_dptr(q), q.shape[0], None if self_att else _dptr(k), k.shape[0], q.shape[1], w64, wdec, beta,
-          eps, ctypes.byref(o), ctypes.byref(r)), o)
-    del keep
+    if logit_bias is not None:
+        b = _matrix(logit_bias, "logit_bias", fn, limit, round_inputs)
+        if b.shape != (q.shape[0], k.shape[0]):
+            raise InvalidInput(1, "logit_bias: shape %d x %d, the instance has %d queries and %d keys"
+                               % (b.shape + (q.shape[0], k.shape[0])))
+        pq = _points(q, None if not self_att else multiplicities)
+        try:
+            pk = None if self_att else _points(k, multiplicities)
+            try:
+                _run(_lib.lib.attnrank_bracket_biased, (pq, pk, _dptr(b), beta, eps, ctypes.byref(o),
+                                                        ctypes.byref(r)), o)
+            finally:
+                if pk is not None:
+                    _lib.lib.attnrank_points_free(pk)
+        finally:
+            _lib.lib.attnrank_points_free(pq)
+    else:
+        w64, wdec, keep = _weights(multiplicities, k.shape[0])
+        _run(_lib.lib.attnrank_bracket_arrays,
+             (_dptr(q), q.shape[0], None if self_att else _dptr(k), k.shape[0], q.shape[1], w64, wdec, beta,
+              eps, ctypes.byref(o), ctypes.byref(r)), o)
+        del keep
     try:
         return _bracket_of(r, engine, source)
     finally:

@@ -111,7 +111,7 @@ class BracketResult(ctypes.Structure):
                 ("seconds_generate", c_dbl),
                 # since API 0.2 (issue 32)
                 ("engine", _chars(8)), ("route_plan", ctypes.c_char_p), ("lower_budget_flops", c_dbl),
-                ("lower_spent_flops", c_dbl), ("lower_cut", c_int)]
+                ("lower_spent_flops", c_dbl), ("lower_cut", c_int), ("logit_bias", c_int)]
 
 
 class HeadResult(ctypes.Structure):
@@ -182,6 +182,7 @@ _protos = {
     "attnrank_bracket_arrays": (c_int, [dptr, c_size, dptr, c_size, c_size, P(ctypes.c_uint64),
                                         P(ctypes.c_char_p), c_dbl, c_dbl, P(Options), P(BracketResult)]),
     "attnrank_bracket_ball": (c_int, [P(BallSpec), c_dbl, P(Options), P(BracketResult), P(c_void)]),
+    "attnrank_bracket_biased": (c_int, [c_void, c_void, dptr, c_dbl, c_dbl, P(Options), P(BracketResult)]),
     "attnrank_bracket_clear": (None, [P(BracketResult)]),
     "attnrank_bracket_json": (c_int, [P(BracketResult), ctypes.c_char_p, P(ctypes.c_uint64), P(c_void)]),
     "attnrank_free": (None, [c_void]),

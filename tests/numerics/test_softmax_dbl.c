@@ -8,6 +8,7 @@
 #include <string.h>
 #include <flint/fmpz.h>
 #include <flint/fmpz_vec.h>
+#include <mpfr.h>
 #include "testutil.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
@@ -189,6 +190,127 @@ START_TEST(test_smxd_falls_back)
 }
 END_TEST
 
+/* The exact row i of A_ij ~ w_j exp(beta q_i.k_j + b_ij) in MPFR at 300 bits into T (n doubles,
+ * rounded to nearest); masked entries (-inf) exactly 0. */
+static void truth_row(const double *q, const double *k, size_t n, size_t d, const fmpz *w, const double *b,
+                      double beta, double *T)
+{
+    mpfr_t *L = malloc(n * sizeof *L), t, mx, z;
+    mpfr_inits2(300, t, mx, z, (mpfr_ptr)0);
+    mpfr_set_inf(mx, -1);
+    for (size_t j = 0; j < n; j++) {
+        mpfr_init2(L[j], 300);
+        if (b[j] == -INFINITY) {
+            mpfr_set_inf(L[j], -1);
+            continue;
+        }
+        mpfr_set_zero(L[j], 1);
+        for (size_t c = 0; c < d; c++) {
+            mpfr_set_d(t, q[c], MPFR_RNDN);
+            mpfr_mul_d(t, t, k[j * d + c], MPFR_RNDN);
+            mpfr_add(L[j], L[j], t, MPFR_RNDN);
+        }
+        mpfr_mul_d(L[j], L[j], beta, MPFR_RNDN);
+        mpfr_add_d(L[j], L[j], b[j], MPFR_RNDN);
+        if (w) {
+            mpz_t wz;
+            mpz_init(wz);
+            fmpz_get_mpz(wz, w + j);
+            mpfr_set_z(t, wz, MPFR_RNDN);
+            mpfr_log(t, t, MPFR_RNDN);
+            mpfr_add(L[j], L[j], t, MPFR_RNDN);
+            mpz_clear(wz);
+        }
+        if (mpfr_cmp(L[j], mx) > 0)
+            mpfr_set(mx, L[j], MPFR_RNDN);
+    }
+    mpfr_set_zero(z, 1);
+    for (size_t j = 0; j < n; j++) {
+        mpfr_sub(L[j], L[j], mx, MPFR_RNDN);
+        mpfr_exp(L[j], L[j], MPFR_RNDN);          /* exp(-inf) = 0 */
+        mpfr_add(z, z, L[j], MPFR_RNDN);
+    }
+    for (size_t j = 0; j < n; j++) {
+        mpfr_div(L[j], L[j], z, MPFR_RNDN);
+        T[j] = mpfr_get_d(L[j], MPFR_RNDN);
+        mpfr_clear(L[j]);
+    }
+    mpfr_clears(t, mx, z, (mpfr_ptr)0);
+    free(L);
+}
+
+/* A logit bias (issue 32: attention masks): on random instances with masked (-inf) entries,
+ * causal patterns and finite biases up to 50 in magnitude, with and without multiplicities, the
+ * double and the Arb enclosures contain the exact matrix (a 300-bit MPFR evaluation, independent
+ * of both) within their rowerr, masked entries are exactly 0, and a NaN or +inf entry or a row
+ * with every key masked is refused. */
+START_TEST(test_bias_contains_truth)
+{
+    test_rng_init(test_seed() + 29);
+    for (int it = 0; it < 24; it++) {
+        size_t m = (size_t)test_irand(1, 40), n = (size_t)test_irand(2, 50), d = (size_t)test_irand(1, 6);
+        double beta = pow(10.0, 2.5 * test_unif() - 0.5);
+        double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k), *b = malloc(m * n * sizeof *b);
+        double *T = malloc(n * sizeof *T);
+        fill(k, n * d, 1.5);
+        fill(q, m * d, 2.0);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                double u = test_unif();
+                b[i * n + j] = it % 3 == 0 ? (j > i % n ? -INFINITY : 0.0)           /* causal */
+                             : u < 0.3 ? -INFINITY : u < 0.6 ? 0.0 : 100.0 * (test_unif() - 0.5);
+            }
+        for (size_t i = 0; i < m; i++)
+            b[i * n + (size_t)test_irand(0, (long)n - 1)] = 0.0;   /* one kept key per row */
+        fmpz *w = NULL;
+        if (it % 2) {
+            w = _fmpz_vec_init((slong)n);
+            for (size_t j = 0; j < n; j++)
+                fmpz_set_ui(w + j, 1 + (ulong)test_irand(0, 1000));
+        }
+        smx_t D, A;
+        ck_assert_int_eq(smx_compute_dbl_bias(&D, q, m, k, n, d, w, b, beta, 2), AR_OK);
+        ck_assert_int_eq(smx_compute_bias(&A, q, m, k, n, d, w, b, beta, it % 2 ? 53 : 96, 2), AR_OK);
+        ck_assert_str_eq(D.method, "double");
+        for (size_t i = 0; i < m; i++) {
+            truth_row(q + i * d, k, n, d, w, b + i * n, beta, T);
+            double sd = 0, sa = 0;
+            for (size_t j = 0; j < n; j++) {
+                if (b[i * n + j] == -INFINITY) {
+                    ck_assert_msg(D.a[i + j * m] == 0.0 && A.a[i + j * m] == 0.0, "masked entry not 0");
+                    continue;
+                }
+                sd += fabs(D.a[i + j * m] - T[j]);
+                sa += fabs(A.a[i + j * m] - T[j]);
+            }
+            /* T is the truth rounded to doubles: n 2^-53 of slack, and the sums' own rounding */
+            double slack = (double)n * 0x1p-52;
+            ck_assert_msg(sd <= D.rowerr[i] * (1 + 1e-12) + slack, "it %d row %zu: double %.3g > rowerr %.3g", it, i,
+                          sd, D.rowerr[i]);
+            ck_assert_msg(sa <= A.rowerr[i] * (1 + 1e-12) + slack, "it %d row %zu: arb %.3g > rowerr %.3g", it, i, sa,
+                          A.rowerr[i]);
+            ck_assert_msg(D.rowerr[i] < 1e-10, "it %d row %zu: rowerr %.3g not small", it, i, D.rowerr[i]);
+        }
+        smx_clear(&D);
+        smx_clear(&A);
+        /* refusals */
+        double keep = b[0];
+        b[0] = NAN;
+        ck_assert_int_eq(smx_compute_dbl_bias(&D, q, m, k, n, d, w, b, beta, 2), AR_EINVAL);
+        b[0] = INFINITY;
+        ck_assert_int_eq(smx_compute_bias(&A, q, m, k, n, d, w, b, beta, 96, 2), AR_EINVAL);
+        b[0] = keep;
+        for (size_t j = 0; j < n; j++)
+            b[j] = -INFINITY;
+        ck_assert_int_eq(smx_compute_dbl_bias(&D, q, m, k, n, d, w, b, beta, 2), AR_EINVAL);
+        ck_assert_msg(strstr(ar_error_get(), "every key of query 0 is masked"), "%s", ar_error_get());
+        free(q); free(k); free(b); free(T);
+        if (w)
+            _fmpz_vec_clear(w, (slong)n);
+    }
+}
+END_TEST
+
 Suite *suite_softmax_dbl(void)
 {
     Suite *s = suite_create("softmax_dbl");
@@ -197,6 +319,7 @@ Suite *suite_softmax_dbl(void)
     tcase_add_test(tc, test_smxd_blocking_deterministic);
     tcase_add_test(tc, test_smxd_falls_back);
     tcase_add_test(tc, test_smxd_extreme_doubles);
+    tcase_add_test(tc, test_bias_contains_truth);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -599,7 +599,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         return st;
     if (Q != K && bracket_is_self(Q, K))
         Q = K;                                  /* the keys' multiplicities; the same rows */
-    int self = (Q == K) && !o->image_only;
+    int self = (Q == K) && !o->image_only && !o->bias;   /* a bias: the image's constructions only */
     size_t m = Q->n, n = K->n, r = m < n ? m : n, big = m > n ? m : n;
     int rsvd_auto = o->use_rsvd < 0 && o->use_svd < 0 && big > BRACKET_RSVD_MIN_N;
     int rsvd_on = o->use_rsvd > 0 || rsvd_auto;
@@ -619,8 +619,8 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
     memset(&A, 0, sizeof A);
     double t1 = clock_now();
     bracket_say(o, "enclosure of A (%zu x %zu)", m, n);
-    st = o->prec == 0 ? smx_compute_dbl(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->threads)
-                      : smx_compute(&A, Q->x, m, K->x, n, Q->d, K->w, beta, o->prec, o->threads);
+    st = o->prec == 0 ? smx_compute_dbl_bias(&A, Q->x, m, K->x, n, Q->d, K->w, o->bias, beta, o->threads)
+                      : smx_compute_bias(&A, Q->x, m, K->x, n, Q->d, K->w, o->bias, beta, o->prec, o->threads);
     out->seconds_enclose = clock_now() - t1;
     if (st != AR_OK)
         return st;

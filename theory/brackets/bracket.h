@@ -59,6 +59,10 @@ typedef struct {
                               the query coordinates, so the lower end is a function of the image
                               alone (claim R's invariance check, proofs-notes/claim-R.md); needs
                               8 m n more bytes and O(m^2 n) work; 0 (default): the coordinates */
+    const double *bias;  /* NULL, or an additive logit bias: m x n row-major doubles over the queries and
+                            keys as passed (numerics/softmax.h smx_compute_bias: -inf masks an entry to
+                            exactly 0, a finite value is added to the logit); borrowed.  Only the dense
+                            route's certificates are about such a matrix (route.h), with image_only */
     int image_only;    /* 1: only constructions that read the image alone (svd, rsvd, block test
                           matrices), never symeig, pchol or rsym, whose candidates need the keys to be
                           the queries: the certificates are then the same for every pair (Q, K) with

@@ -35,7 +35,7 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
         return AR_EINVAL;
     }
     smxd_t S;
-    if ((st = smxd_prepare(&S, Q->x, m, K->x, n, d, K->w, beta, o->threads)))
+    if ((st = smxd_prepare_bias(&S, Q->x, m, K->x, n, d, K->w, o->bias, beta, o->threads)))
         return st;
     if (!S.ok) {
         int sub = S.subnormal;

@@ -252,7 +252,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     snprintf(out->lower_route, sizeof out->lower_route, "trivial");
     snprintf(out->upper_route, sizeof out->upper_route, "trivial");
 
-    int structured = self && o->engine != ROUTE_DENSE;
+    int biased = o->bracket.bias != NULL;
+    int structured = self && !biased && o->engine != ROUTE_DENSE;
     /* on the sphere above the scale engine's size limit, the scale route runs and refuses
      * with its own message (naming ATTNRANK_MAX_SCALE_N) rather than falling back to an
      * n x n dense matrix */
@@ -270,7 +271,11 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         out->plan[r].predicted = NAN;
     }
     out->plan[ROUTE_ID_DENSE].predicted = dense_cost;
-    if (!self) {
+    if (biased) {
+        for (int r = 0; r < ROUTE_ID_DENSE; r++)
+            plan_set(out, r, ROUTE_NOT_APPLICABLE, "a logit bias or mask: only the dense route's certificates "
+                     "are about this matrix");
+    } else if (!self) {
         for (int r = 0; r < ROUTE_ID_DENSE; r++)
             plan_set(out, r, ROUTE_NOT_APPLICABLE, "cross-attention: the structured routes need the keys to be "
                      "the queries");
@@ -449,8 +454,9 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             return AR_EINVAL;
         }
     }
-    if (o->engine == ROUTE_SCALE && !self) {
-        ar_error_set("--engine scale needs self-attention");
+    if (o->engine == ROUTE_SCALE && (!self || biased)) {
+        ar_error_set(biased ? "--engine scale: no structured route applies to a matrix with a logit bias or mask"
+                            : "--engine scale needs self-attention");
         return AR_EINVAL;
     }
     if ((st = cancel_check()))
