@@ -74,8 +74,12 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         return st;
     out->lo.rank = info->cluster.certified ? info->cluster.certified : 1;
     out->lo.seconds = info->cluster.seconds;
-    if (info->cluster.certified && strcmp(info->cluster.method, "trivial") != 0) {
-        out->lo.invnorm = varah_bound(info->cluster.max_R);
+    /* the reported bound must show the certificate's inequality itself (eps * bound < 1, rounded
+     * upward): the Arb check can hold where the bound rounded to a double cannot show it (issue 32:
+     * "||M^-1|| <= 1, eps * bound = 1 < 1" at eps = 1 - 2^-53); such a certificate is not reported */
+    double vb = info->cluster.certified ? varah_bound(info->cluster.max_R) : INFINITY;
+    if (info->cluster.certified && strcmp(info->cluster.method, "trivial") != 0 && lower_certifies(eps, vb)) {
+        out->lo.invnorm = vb;
         snprintf(out->lo.method, sizeof out->lo.method, "ball-%s", info->cluster.method);
     } else {
         out->lo.rank = 1;

@@ -136,6 +136,16 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
         }
         ro.row_order = qr_order;
         ro.row_order_len = &qr_len;
+        /* the sketch's factors are held (max(m, n) x l doubles each): no wider than the allocation
+         * limit allows, so that a small limit gives a trivial upper end, not a refusal (issue 32) */
+        size_t lim;
+        if ((st = ar_max_alloc_effective(&lim)))
+            goto done;
+        size_t lmem = lim / (8 * (m > n ? m : n));
+        if (lmem < 1)
+            lmem = 1;
+        if (ro.max_sketch == 0 || lmem < ro.max_sketch)
+            ro.max_sketch = lmem;
         if ((st = upper_rsvd(&M, eps, &ro, &out->up_rsvd, &out->rsvd)))
             goto done;
         if (out->up_rsvd.rank > 0 && out->up_rsvd.rank < out->up.rank)

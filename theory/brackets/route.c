@@ -66,11 +66,15 @@ static void plan_set(route_result_t *r, int id, route_decision_t d, const char *
     va_end(ap);
 }
 
-/* Keep a certified lower end if it beats the current one. */
+/* Keep a certified lower end if it beats the current one.  An end whose reported bound does not
+ * show its own inequality (eps * invnorm < 1 rounded upward; NAN: a certificate without one, the
+ * packing's) is never reported (issue 32). */
 static void take_lower(route_result_t *r, size_t rank, const char *route, const char *method, double invnorm,
                        double seconds)
 {
     if (rank <= r->b.lower)
+        return;
+    if (!isnan(invnorm) && !lower_certifies(r->eps, invnorm))
         return;
     r->b.lower = r->b.lo.rank = rank;
     r->b.lo.invnorm = invnorm;
@@ -240,6 +244,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         Q = K;                                  /* self-attention, by content (bracket.h) */
     int self = (Q == K), circ_certified = 0;
     out->self = self;
+    out->eps = eps;
     size_t m = Q->n, n = K->n, big = m > n ? m : n;
     out->b.m = m;
     out->b.n = n;

@@ -96,6 +96,7 @@ typedef struct {
     char upper_route[16];      /* route of the winning upper end */
     char routes[96];           /* routes that ran, comma-separated, in order */
     int self;                  /* 1: self-attention (bracket_is_self) */
+    double eps;                /* the eps of the bracket */
     size_t polygon_n;          /* n when the instance was recognised as the regular n-gon, else 0 */
     double polygon_eta;        /* certified ||A - A_exact n-gon||_r1 used by the circulant route */
     size_t poly_degree;        /* degree L of the polynomial certificate (0: not run) */
