@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "numerics/textout.h"
 #include "cli/source.h"
+#include "cli/progress.h"
 #include "include/attnrank.h"
 #include <math.h>
 #include <stdlib.h>
@@ -87,33 +88,13 @@ static ar_status parse_upper(const char *s, unsigned *mask)
     return AR_OK;
 }
 
-/* Stage messages on stderr, from PROGRESS_AFTER seconds on (the stage running
- * at that moment is shown when the next message arrives). */
+/* Stage messages on stderr, from PROGRESS_AFTER seconds on, at least once a second (cli/progress.h). */
 #define PROGRESS_AFTER 2.0
 #define PROGRESS_AFTER_MAX 1e6
-typedef struct {
-    double t0, after;
-    char pending[200];
-} progress_t;
 
 ar_status cmd_bracket_progress_after(double *seconds)
 {
     return env_real("ATTNRANK_PROGRESS_AFTER", 0, PROGRESS_AFTER_MAX, PROGRESS_AFTER, seconds);
-}
-
-static void progress_print(void *ctx, const char *msg)
-{
-    progress_t *p = ctx;
-    double t = clock_now() - p->t0, after = p->after;
-    if (t >= after) {
-        if (p->pending[0])
-            fprintf(stderr, "[bracket %7.1f s] %s\n", t, p->pending);
-        p->pending[0] = '\0';
-        fprintf(stderr, "[bracket %7.1f s] %s\n", t, msg);
-        fflush(stderr);
-    } else {
-        snprintf(p->pending, sizeof p->pending, "%s", msg);
-    }
 }
 
 /* The route plan (the library's JSON array) as text: every route that applies, its decision and
@@ -193,13 +174,16 @@ int cmd_bracket(int argc, char **argv)
         }
         ao.sketch_seed = (uint64_t)v;
     }
-    progress_t prog = { clock_now(), PROGRESS_AFTER, "" };
-    if ((st = cmd_bracket_progress_after(&prog.after))) {   /* checked at start-up too (cli/main.c) */
+    double after;
+    if ((st = cmd_bracket_progress_after(&after))) {   /* checked at start-up too (cli/main.c) */
         source_clear(&S);
         return cmd_fail(st);
     }
-    if (args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2))) {
-        ao.progress = progress_print;
+    cli_progress_t prog;
+    int reporting = args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2));
+    if (reporting) {
+        cli_progress_start(&prog, "bracket", after);
+        ao.progress = cli_progress_message;
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
@@ -215,6 +199,8 @@ int cmd_bracket(int argc, char **argv)
             st = AR_EINVAL;
         }
         if (st) {
+            if (reporting)
+                cli_progress_stop(&prog);
             attnrank_free(bias);
             source_clear(&S);
             return cmd_fail(st);
@@ -224,6 +210,8 @@ int cmd_bracket(int argc, char **argv)
     } else {
         st = (ar_status)attnrank_bracket(S.Q, S.self ? NULL : S.K, beta, eps, &ao, &r);
     }
+    if (reporting)
+        cli_progress_stop(&prog);
     if (st) {
         source_clear(&S);
         return cmd_fail(st);

@@ -6,8 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "numerics/args.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "numerics/textout.h"
 #include "include/attnrank.h"
 #include "numerics/version.h"
@@ -15,7 +17,7 @@
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"
     "                        [--rho0 R] [--unweighted] [--npoints N] [--seed S] [--m0 M0]\n"
-    "                        [--prec BITS] [--threads T] [--format text|tsv|json]\n"
+    "                        [--prec BITS] [--threads T] [--format text|tsv|json] [--progress]\n"
     "Self-attention on points of the unit ball B^d with multiplicities\n"
     "round(M0 exp(beta (1 - |x|^2)/2)) (exact integers of any size; --unweighted: none):\n"
     "  shells   radial shells in [rho0, 1] spaced ~ 1/sqrt(beta), cap packings on each\n"
@@ -47,7 +49,7 @@ int cmd_bracket_ball(int argc, char **argv)
     opt_t o[] = { { "geometry", 1, NULL }, { "family", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL },
                   { "eps", 1, NULL }, { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "npoints", 1, NULL },
                   { "seed", 1, NULL }, { "m0", 1, NULL }, { "prec", 1, NULL }, { "threads", 1, NULL },
-                  { "format", 1, NULL }, { "help", 0, NULL } };
+                  { "format", 1, NULL }, { "progress", 0, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     if ((st = args_parse(argc, argv, 2, o, no, "bracket --geometry ball")))
@@ -106,9 +108,22 @@ int cmd_bracket_ball(int argc, char **argv)
     attnrank_options_default(&ao);
     if ((st = args_prec_threads(o, no, &ao.prec, &ao.threads)))
         return cmd_fail(st);
+    double after;
+    if ((st = cmd_bracket_progress_after(&after)))
+        return cmd_fail(st);
+    cli_progress_t prog;
+    int reporting = args_get(o, no, "progress") || (fmt != FMT_JSON && isatty(2));
+    if (reporting) {
+        cli_progress_start(&prog, "bracket", after);
+        ao.progress = cli_progress_message;
+        ao.progress_ctx = &prog;
+    }
     attnrank_bracket_result r;
     attnrank_points *P = NULL;
-    if ((st = (ar_status)attnrank_bracket_ball(&s, eps, &ao, &r, &P)))
+    st = (ar_status)attnrank_bracket_ball(&s, eps, &ao, &r, &P);
+    if (reporting)
+        cli_progress_stop(&prog);
+    if (st)
         return cmd_fail(st);
     double l10 = r.log10_n, l10w = r.log10_max_multiplicity;
     double need = beta / 8.0 / log(10.0);

@@ -2,6 +2,7 @@
  * text and JSON, and --engine restricts the routes (proofs-notes/routes.md).
  * The binary is $ATTNRANK_BIN (set by `make check`), default bin/attnrank. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,46 @@ START_TEST(test_self_by_content)
 }
 END_TEST
 
+/* --progress prints a line at least once a second (issue 32 item 2): a 1024-token self-attention
+ * head in d = 64 (about 2-3 s: a factorisation, peeling) with ATTNRANK_PROGRESS_AFTER=0; the gaps
+ * between the printed times, and from the last line to the end, stay within 1.5 s (a heartbeat
+ * repeats the running stage when the library is inside one call). */
+START_TEST(test_progress_every_second)
+{
+    char dir[256], px[300];
+    cli_tmpdir_make(dir, sizeof dir, "progress");
+    snprintf(px, sizeof px, "%s/X.npy", dir);
+    test_rng_init(test_seed() * 7 + 1);
+    size_t n = 1024, d = 64;
+    double *x = malloc(n * d * sizeof *x);
+    for (size_t i = 0; i < n * d; i++)
+        x[i] = sqrt(-2.0 * log(1.0 - test_unif())) * cos(6.283185307179586 * test_unif());
+    ck_assert_int_eq(npy_write(px, x, n, d), AR_OK);
+    free(x);
+    setenv("ATTNRANK_PROGRESS_AFTER", "0", 1);
+    cli_run_t *r = malloc(sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    cli_run_ex(r, dir, (const char *[]){ "bracket", "--points", px, "--beta", "0.125", "--eps", "0.1", "--progress",
+                                         "--format", "json", NULL }, 0, 300);
+    unsetenv("ATTNRANK_PROGRESS_AFTER");
+    ck_assert_msg(r->status == 0, "exit %d: %s", r->status, r->err);
+    char sec[64];
+    json_field(r->out, "seconds", sec, sizeof sec);
+    double total = atof(sec), prev = 0.0;
+    int lines = 0;
+    for (const char *p = r->err; (p = strstr(p, "[bracket ")); p++) {
+        double t = atof(p + 9);
+        ck_assert_msg(t - prev <= 1.5, "a %.1f s gap before the line at %.1f s:\n%s", t - prev, t, r->err);
+        prev = t;
+        lines++;
+    }
+    ck_assert_msg(lines >= 3 && total - prev <= 1.5, "last line at %.1f s of %.1f s (%d lines):\n%s", prev, total,
+                  lines, r->err);
+    free(r);
+    cli_tmpdir_remove(dir);
+}
+END_TEST
+
 Suite *suite_cli_route(void)
 {
     Suite *s = suite_create("cli_route");
@@ -284,6 +325,7 @@ Suite *suite_cli_route(void)
     tcase_add_test(tc, test_extreme_doubles_cli);
     tcase_add_test(tc, test_ball_route_keeps_dense_report);
     tcase_add_test(tc, test_self_by_content);
+    tcase_add_test(tc, test_progress_every_second);
     suite_add_tcase(s, tc);
     return s;
 }
