@@ -92,6 +92,8 @@ int bracket_is_self(const pointset_t *Q, const pointset_t *K);
  * BRACKET_LOWER_FLOOR flops (about half a second of one core): issue 32, the lower end's cost
  * bounded by the factorisations'. */
 #define BRACKET_LOWER_FACTOR 1.0
+/* Candidate sets from this size are peeled before the greedy growth runs (bracket_grow_lower). */
+#define BRACKET_PEEL_MIN 64
 #define BRACKET_LOWER_FLOOR 2e10
 
 /* Rows of the streamed lower certificate (farthest-point prefix) when no cap is known. */

@@ -39,6 +39,7 @@ typedef struct {
     void *progress_ctx;
     uint64_t peeled;              /* in/out: a 64-bit signature of the last row set lower_peel_cap started
                                      from (0: none); a call on the same set adds nothing and is skipped */
+    int repeat;                   /* out of lower_peel_cap: 1 when it skipped a repeated set, else 0 */
 } lower_ctl_t;
 
 /* A progress message through ctl (NULL, or no callback: nothing) when at least a second passed

@@ -106,7 +106,9 @@ ar_status lower_peel_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
         sig += z ^ (z >> 31);
     }
     sig += (uint64_t)s0;
-    if (ctl && ctl->peeled == sig) {
+    if (ctl)
+        ctl->repeat = ctl->peeled == sig;
+    if (ctl && ctl->repeat) {
         out->seconds = clock_now() - t0;
         return AR_OK;
     }
