@@ -379,6 +379,9 @@ install: $(BIN) lib $(BUILD)/attnrank.1
 	install -m 644 '$(BUILD)/attnrank.pc' '$(DESTDIR)$(PREFIX)/lib/pkgconfig/attnrank.pc'
 	install -m 644 '$(BUILD)/attnrank.1' '$(DESTDIR)$(PREFIX)/share/man/man1/attnrank.1'
 	install -m 644 python/attnrank/*.py '$(DESTDIR)$(PREFIX)/lib/python3/dist-packages/attnrank/'
+	install -d '$(DESTDIR)$(PREFIX)/share/doc/attnrank/doc'
+	install -m 644 README.md CHANGELOG.md LICENSE CITATION.cff '$(DESTDIR)$(PREFIX)/share/doc/attnrank/'
+	install -m 644 doc/*.md '$(DESTDIR)$(PREFIX)/share/doc/attnrank/doc/'
 
 clean:
 	rm -rf build build-asan build-fuzz bin
