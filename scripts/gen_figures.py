@@ -230,7 +230,8 @@ def update_readme(table):
 # ---- bench/README.md
 
 def read_tsv(path):
-    """(leading comment lines, later comment lines about the load, column names, data rows)."""
+    """(leading comment lines, the first later comment line about the load at the end, column names,
+    data rows: the lines with as many fields as the column line)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines()
     lead, later, cols, rows = [], [], None, []
@@ -238,8 +239,8 @@ def read_tsv(path):
         if line.startswith("#"):
             if cols is None:
                 lead.append(line)
-            elif "at the end" in line:
-                later.append(line)
+            elif "at the end" in line and not later:
+                later.append(line)      # the first run's closing line (later runs' follow in the file)
             continue
         if not line.strip():
             continue
