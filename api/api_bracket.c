@@ -207,7 +207,7 @@ static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps
     if ((st = api_ball_spec(s, &bs)))
         goto out;
     if (!(eps > 0.0 && eps < 1.0)) {
-        ar_error_set("--eps: expected 0 < eps < 1, got %g", eps);
+        ar_error_set("eps: expected 0 < eps < 1, got %g", eps);
         st = AR_EINVAL;
         goto out;
     }

@@ -193,7 +193,7 @@ ar_status api_route_opts(const attnrank_options *o, int self, route_opts_t *ro)
         bo->threads = o->threads;
     if (o->upper) {
         if (!self && (o->upper & (ATTNRANK_UPPER_SYMEIG | ATTNRANK_UPPER_PCHOL))) {
-            ar_error_set("--upper: %s needs self-attention (--points or --geometry)",
+            ar_error_set("upper: %s needs self-attention (keys equal to the queries)",
                          (o->upper & ATTNRANK_UPPER_SYMEIG) ? "symeig" : "pchol");
             return AR_EINVAL;
         }

@@ -28,12 +28,12 @@ static ar_status head_taus(const double *taus, size_t ntau, attnrank_head_result
         return AR_OK;
     }
     if (ntau > ATTNRANK_HEAD_MAX_TAUS) {
-        ar_error_set("--tau: at most %d values (got %zu)", ATTNRANK_HEAD_MAX_TAUS, ntau);
+        ar_error_set("tau: at most %d values (got %zu)", ATTNRANK_HEAD_MAX_TAUS, ntau);
         return AR_EINVAL;
     }
     for (size_t t = 0; t < ntau; t++) {
         if (!(taus[t] > 0 && taus[t] < 2)) {
-            ar_error_set("--tau: each value must satisfy 0 < tau < 2 (got %g)", taus[t]);
+            ar_error_set("tau: each value must satisfy 0 < tau < 2 (got %g)", taus[t]);
             return AR_EINVAL;
         }
         h->tau[t] = taus[t];
@@ -64,14 +64,14 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
         return AR_EINVAL;
     }
     if (!(eps > 0.0 && eps < 1.0)) {
-        ar_error_set("--eps: expected 0 < eps < 1, got %g", eps);
+        ar_error_set("eps: expected 0 < eps < 1, got %g", eps);
         return AR_EINVAL;
     }
     size_t dh = Q->d;
     if (isnan(beta))
         beta = 1.0 / sqrt((double)dh);
     if (!isfinite(beta) || beta < 0) {
-        ar_error_set("--beta: expected a finite number >= 0, got %g", beta);
+        ar_error_set("beta: expected a finite number >= 0, got %g", beta);
         return AR_EINVAL;
     }
     visible_opts_t vo;
@@ -239,7 +239,7 @@ static attnrank_status head_weights_impl(const double *wq, const double *wk, siz
         goto out;
     }
     if (!(radius > 0) || !isfinite(radius)) {
-        ar_error_set("--radius must be > 0 (got %g)", radius);
+        ar_error_set("radius must be > 0 (got %g)", radius);
         st = AR_EINVAL;
         goto out;
     }

@@ -8,14 +8,6 @@
 #include <string.h>
 #include "numerics/textout.h"
 
-/* A finite number as %.17g, else null. */
-static void json_num(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-    else
-        fputs("null", f);
-}
 
 char *api_route_plan_json(const route_result_t *rr)
 {
@@ -75,9 +67,10 @@ attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const ch
     out_json_decimal(f, r->n);
     fprintf(f, ",\"log10_n\":%.6f,\"m\":", r->log10_n);
     out_json_decimal(f, r->m);
-    fprintf(f, ",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
+    fprintf(f, ",\"distinct_keys\":%zu,\"distinct_queries\":%zu,\"d\":%zu,\"beta\":%s,\"eps\":%s,"
                "\"self_attention\":%s,\"engine\":",
-            r->distinct_keys, r->distinct_queries, r->d, r->beta, r->eps, r->self_attention ? "true" : "false");
+            r->distinct_keys, r->distinct_queries, r->d, real_str(r->beta), real_str(r->eps),
+            r->self_attention ? "true" : "false");
     out_json_string(f, r->engine[0] ? r->engine : "auto");
     fputs(",\"routes\":", f);
     out_json_string(f, r->routes);
@@ -87,9 +80,9 @@ attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const ch
     out_json_string(f, r->upper_route);
     fprintf(f, ",\"seconds\":%.3f,\"seconds_enclose\":%.3f,\"lower_certificate\":", r->seconds, r->seconds_enclose);
     out_json_string(f, r->lower_certificate);
-    fprintf(f, ",\"lower_invnorm_bound\":%.17g,\"upper_certificate\":", r->lower_invnorm_bound);
+    fprintf(f, ",\"lower_invnorm_bound\":%s,\"upper_certificate\":", real_str(r->lower_invnorm_bound));
     out_json_string(f, r->upper_certificate);
-    fprintf(f, ",\"upper_err_bound\":%.17g,\"enclosure_err\":%.3g,\"prec\":%ld,\"enclosure\":", r->upper_err_bound,
+    fprintf(f, ",\"upper_err_bound\":%s,\"enclosure_err\":%.3g,\"prec\":%ld,\"enclosure\":", real_str(r->upper_err_bound),
             r->enclosure_err, r->prec);
     out_json_string(f, r->enclosure);
     fprintf(f, ",\"streamed\":%s,\"seed\":", r->streamed ? "true" : "false");
@@ -106,9 +99,9 @@ attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const ch
     if (r->polygon_n)
         fprintf(f, "\"polygon_n\":%zu,\"polygon_eta\":%.3g,", r->polygon_n, r->polygon_eta);
     fputs("\"lower_budget_flops\":", f);
-    json_num(f, r->lower_budget_flops);
+    out_json_number(f, r->lower_budget_flops);
     fputs(",\"lower_spent_flops\":", f);
-    json_num(f, r->lower_spent_flops);
+    out_json_number(f, r->lower_spent_flops);
     fprintf(f, ",\"lower_cut\":%s,\"logit_bias\":%s,\"route_plan\":%s,\"source\":", r->lower_cut ? "true" : "false",
             r->logit_bias ? "true" : "false", r->route_plan ? r->route_plan : "[]");
     out_json_string(f, source ? source : "arrays");

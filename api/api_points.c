@@ -146,11 +146,11 @@ attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n,
     if (st)
         return (attnrank_status)st;
     if (d < 1 || d > API_MAX_DIM) {
-        ar_error_set("--d: expected an integer in [1, %d], got %zu", API_MAX_DIM, d);
+        ar_error_set("d: expected an integer in [1, %d], got %zu", API_MAX_DIM, d);
         return ATTNRANK_EINVAL;
     }
     if (n < 1 || n > API_MAX_POINTS) {
-        ar_error_set("--n: expected an integer in [1, %zu], got %zu", API_MAX_POINTS, n);
+        ar_error_set("n: expected an integer in [1, %zu], got %zu", API_MAX_POINTS, n);
         return ATTNRANK_EINVAL;
     }
     if (!isfinite(beta) || beta < 0) {
@@ -207,23 +207,23 @@ ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b)
     if ((st = ball_family_parse(fam, &f)))
         return st;
     if (s->d < 2 || s->d > 16) {
-        ar_error_set("--d: expected an integer in [2, 16], got %zu", s->d);
+        ar_error_set("d: expected an integer in [2, 16], got %zu", s->d);
         return AR_EINVAL;
     }
     if (!isfinite(s->beta) || !(s->beta > 0)) {
-        ar_error_set("--geometry ball needs beta > 0");
+        ar_error_set("a ball instance needs beta > 0");
         return AR_EINVAL;
     }
     if (!(s->rho0 >= 0 && s->rho0 < 1)) {
-        ar_error_set("--rho0 must be in [0, 1), got %g", s->rho0);
+        ar_error_set("rho0 must be in [0, 1), got %g", s->rho0);
         return AR_EINVAL;
     }
     if (s->npoints < 1 || s->npoints > 5000000) {
-        ar_error_set("--npoints: expected an integer in [1, 5000000], got %zu", s->npoints);
+        ar_error_set("n: expected an integer in [1, 5000000], got %zu", s->npoints);
         return AR_EINVAL;
     }
     if (!(s->m0 >= 1) || !isfinite(s->m0)) {
-        ar_error_set("--m0 must be >= 1, got %g", s->m0);
+        ar_error_set("m0 must be >= 1, got %g", s->m0);
         return AR_EINVAL;
     }
     ball_spec_default(b, f, s->d, s->beta);

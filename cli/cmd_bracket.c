@@ -229,14 +229,14 @@ int cmd_bracket(int argc, char **argv)
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
         printf("%zu\t%zu\t%s\t%s\t%s", r.lower, r.upper, r.status, r.n, r.m);
-        printf("\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", r.d, beta, eps, r.lower_certificate,
+        printf("\t%zu\t%s\t%s\t%s\t%s\t%.6g\t%.3f\n", r.d, real_str(beta), real_str(eps), r.lower_certificate,
                r.upper_certificate, r.upper_err_bound, r.seconds);
     } else {
         printf("instance   %s\n", S.description);
         printf("           %s-attention%s, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
                r.self_attention ? "self" : "cross", r.logit_bias ? " with a logit bias (mask)" : "",
                r.distinct_queries, r.distinct_keys, r.d, r.n);
-        printf("beta, eps  %.17g, %.17g\n", beta, eps);
+        printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
         printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
         printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);
         if (strcmp(r.lower_certificate, "trivial") != 0 && r.lower_invnorm_bound >= 0)

@@ -16,7 +16,7 @@
 
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"
-    "                        [--rho0 R] [--unweighted] [--npoints N] [--seed S] [--m0 M0]\n"
+    "                        [--rho0 R] [--unweighted] [--n N] [--seed S] [--m0 M0]\n"
     "                        [--prec BITS] [--threads T] [--format text|tsv|json] [--progress]\n"
     "Self-attention on points of the unit ball B^d with multiplicities\n"
     "round(M0 exp(beta (1 - |x|^2)/2)) (exact integers of any size; --unweighted: none):\n"
@@ -47,7 +47,8 @@ int cmd_bracket_is_ball(int argc, char **argv)
 int cmd_bracket_ball(int argc, char **argv)
 {
     opt_t o[] = { { "geometry", 1, NULL }, { "family", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL },
-                  { "eps", 1, NULL }, { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "npoints", 1, NULL },
+                  { "eps", 1, NULL }, { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "n", 1, NULL },
+                  { "npoints", 1, NULL },
                   { "seed", 1, NULL }, { "m0", 1, NULL }, { "prec", 1, NULL }, { "threads", 1, NULL },
                   { "format", 1, NULL }, { "progress", 0, NULL }, { "help", 0, NULL } };
     size_t no = sizeof o / sizeof o[0];
@@ -86,12 +87,20 @@ int cmd_bracket_ball(int argc, char **argv)
             return cmd_fail(AR_EINVAL);
         }
     }
-    if (args_get(o, no, "npoints")) {
+    /* --n, as every command names the number of points; --npoints is its old spelling (deprecated) */
+    const char *ns = args_get(o, no, "n"), *nps = args_get(o, no, "npoints");
+    if (ns && nps) {
+        ar_error_set("give --n only (--npoints is its deprecated spelling)");
+        return cmd_fail(AR_EINVAL);
+    }
+    if (nps)
+        fprintf(stderr, "attnrank: warning: --npoints is deprecated and will be removed; use --n\n");
+    if (ns || nps) {
         if (!strcmp(s.family, "shells")) {
-            ar_error_set("--npoints applies to the dense and uniform families (shells are set by beta)");
+            ar_error_set("--n applies to the dense and uniform families (shells are set by beta)");
             return cmd_fail(AR_EINVAL);
         }
-        if ((st = args_size("npoints", args_get(o, no, "npoints"), 1, 5000000, &s.npoints)))
+        if ((st = args_size(ns ? "n" : "npoints", ns ? ns : nps, 1, 5000000, &s.npoints)))
             return cmd_fail(st);
     }
     if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &s.seed)))
@@ -133,30 +142,30 @@ int cmd_bracket_ball(int argc, char **argv)
                "\"upper_route\":\"%s\",\"n\":", r.lower, r.upper, r.status, r.routes, r.lower_route, r.upper_route);
         out_json_decimal(stdout, r.n);
         printf(",\"log10_n\":%.6f,\"distinct_points\":%zu,\"log10_max_multiplicity\":%.6f,"
-               "\"log10_e_beta_over_8\":%.6f,\"n_condition_holds\":%s,\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,"
-               "\"geometry\":\"ball\",\"family\":\"%s\",\"rho0\":%.17g,\"weighted\":%s,\"m0\":%.17g,"
-               "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%.17g,\"cluster_centres\":%zu,"
+               "\"log10_e_beta_over_8\":%.6f,\"n_condition_holds\":%s,\"d\":%zu,\"beta\":%s,\"eps\":%s,"
+               "\"geometry\":\"ball\",\"family\":\"%s\",\"rho0\":%s,\"weighted\":%s,\"m0\":%s,"
+               "\"lower_certificate\":\"%s\",\"lower_invnorm_bound\":%s,\"cluster_centres\":%zu,"
                "\"cluster_delta\":%.6g,\"cluster_max_R\":%.6g,"
-               "\"upper_certificate\":\"%s\",\"upper_err_bound\":%.17g,\"tensor_points_per_axis\":%zu,"
+               "\"upper_certificate\":\"%s\",\"upper_err_bound\":%s,\"tensor_points_per_axis\":%zu,"
                "\"tensor_rank\":%zu,\"tensor_capped\":%s,\"tensor_ratio\":%.6g,\"dense_run\":%s,"
                "\"seconds\":%.3f,\"seconds_generate\":%.3f,\"route_plan\":%s,\"source\":",
-               l10, r.distinct_keys, l10w, need, l10 >= need ? "true" : "false", d, beta, eps, s.family, s.rho0,
-               s.unweighted ? "false" : "true", s.m0, r.lower_certificate, r.lower_invnorm_bound, r.cluster_centres,
-               r.cluster_delta, r.cluster_max_r, r.upper_certificate, r.upper_err_bound, r.tensor_points_per_axis,
+               l10, r.distinct_keys, l10w, need, l10 >= need ? "true" : "false", d, real_str(beta), real_str(eps), s.family, real_str(s.rho0),
+               s.unweighted ? "false" : "true", real_str(s.m0), r.lower_certificate, real_str(r.lower_invnorm_bound), r.cluster_centres,
+               r.cluster_delta, r.cluster_max_r, r.upper_certificate, real_str(r.upper_err_bound), r.tensor_points_per_axis,
                r.tensor_rank, r.tensor_capped ? "true" : "false", r.tensor_ratio, r.dense_run ? "true" : "false",
                total, r.seconds_generate, r.route_plan ? r.route_plan : "[]");
         out_json_string(stdout, attnrank_points_provenance(P));
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {
         printf("lower\tupper\tstatus\tlog10_n\tdistinct\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
-        printf("%zu\t%zu\t%s\t%.6f\t%zu\t%zu\t%.17g\t%.17g\t%s\t%s\t%.6g\t%.3f\n", r.lower, r.upper, r.status, l10,
-               r.distinct_keys, d, beta, eps, r.lower_certificate, r.upper_certificate, r.upper_err_bound, total);
+        printf("%zu\t%zu\t%s\t%.6f\t%zu\t%zu\t%s\t%s\t%s\t%s\t%.6g\t%.3f\n", r.lower, r.upper, r.status, l10,
+               r.distinct_keys, d, real_str(beta), real_str(eps), r.lower_certificate, r.upper_certificate, r.upper_err_bound, total);
     } else {
         printf("instance   %s\n", attnrank_points_provenance(P));
         printf("           %zu distinct points, n = 10^%.2f with multiplicity (largest 10^%.2f)\n", r.distinct_keys,
                l10, l10w);
         printf("condition  n >= e^{beta/8} = 10^%.2f: %s\n", need, l10 >= need ? "holds" : "does not hold");
-        printf("beta, eps  %.17g, %.17g\n", beta, eps);
+        printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
         printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
         printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);
         if (strcmp(r.lower_certificate, "trivial") != 0)

@@ -81,20 +81,20 @@ int cmd_funkhecke(int argc, char **argv)
         return cmd_fail(st);
     }
     if (fmt == FMT_JSON) {
-        printf("{\"d\":%zu,\"beta\":%.17g,\"n\":%zu,\"tau\":%.6g,\"family\":\"%s\",\"count_pred\":%zu,"
+        printf("{\"d\":%zu,\"beta\":%s,\"n\":%zu,\"tau\":%.6g,\"family\":\"%s\",\"count_pred\":%zu,"
                "\"count_num\":%zu,\"max_degree\":%lu,\"max_relerr\":%.6g,\"worst_index\":%zu,"
-               "\"lambda0_pred\":%.17g,\"lambda0_num\":%.17g,\"seconds\":%.3f,\"source\":",
-               d, beta, n, tau, fam, r.count_pred, r.count_num, r.max_degree, r.max_relerr, r.worst_index,
-               r.lambda0_pred, r.lambda0_num, secs);
+               "\"lambda0_pred\":%s,\"lambda0_num\":%s,\"seconds\":%.3f,\"source\":",
+               d, real_str(beta), n, tau, fam, r.count_pred, r.count_num, r.max_degree, r.max_relerr, r.worst_index,
+               real_str(r.lambda0_pred), real_str(r.lambda0_num), secs);
         out_json_string(stdout, S.description);
         printf(",%s}\n", version_json_fields());
     } else if (fmt == FMT_TSV) {
         printf("d\tbeta\tn\ttau\tcount_pred\tcount_num\tmax_degree\tmax_relerr\n");
-        printf("%zu\t%.17g\t%zu\t%g\t%zu\t%zu\t%lu\t%.6g\n", d, beta, n, tau, r.count_pred, r.count_num,
+        printf("%zu\t%s\t%zu\t%g\t%zu\t%zu\t%lu\t%.6g\n", d, real_str(beta), n, tau, r.count_pred, r.count_num,
                r.max_degree, r.max_relerr);
     } else {
         printf("instance     %s\n", S.description);
-        printf("beta, tau    %.17g, %g\n", beta, tau);
+        printf("beta, tau    %s, %g\n", real_str(beta), tau);
         printf("eigenvalues  %zu predicted >= tau*lambda_0 (degrees 0..%lu), %zu computed\n", r.count_pred,
                r.max_degree, r.count_num);
         printf("lambda_0     predicted %.12g, computed %.12g (scaled by e^-beta)\n", r.lambda0_pred, r.lambda0_num);

@@ -71,7 +71,7 @@ static void print_size_or_null(size_t v)
 static void print_double_or_null(double x)
 {
     if (isfinite(x))
-        printf("%.17g", x);
+        printf("%s", real_str(x));
     else
         printf("null");
 }
@@ -128,10 +128,10 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         print_size_or_null(rt[0]);
         printf(",\"eta\":");
         print_double_or_null(et[0]);
-        printf(",\"head_dim\":%zu,\"model_dim\":%zu,\"beta\":%.17g,\"radius\":%.17g,\"taus\":[", v.head_dim,
-               v.model_dim, beta, radius);
+        printf(",\"head_dim\":%zu,\"model_dim\":%zu,\"beta\":%s,\"radius\":%s,\"taus\":[", v.head_dim,
+               v.model_dim, real_str(beta), real_str(radius));
         for (size_t t = 0; t < ntau; t++) {
-            printf("%s{\"tau\":%.17g,\"r\":", t ? "," : "", taus[t]);
+            printf("%s{\"tau\":%s,\"r\":", t ? "," : "", real_str(taus[t]));
             print_size_or_null(rt[t]);
             printf(",\"eta\":");
             print_double_or_null(et[t]);
@@ -147,7 +147,7 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         printf(",%s}\n", version_json_fields());
     } else {
         printf("weights    %s, %s: dmodel = %zu, head dim = %zu\n", pq, pk, v.model_dim, v.head_dim);
-        printf("beta, R    %.17g, %.17g (inputs with norm <= R)\n", beta, radius);
+        printf("beta, R    %s, %s (inputs with norm <= R)\n", real_str(beta), real_str(radius));
         printf("r          %zu   (numerical rank of W_Q W_K^T, tolerance %.3g)\n", v.r, v.tol);
         if (v.r_exact >= 0)
             printf("r_exact    %ld   (exact rank of the stored doubles)\n", v.r_exact);
@@ -254,15 +254,15 @@ int cmd_head(int argc, char **argv)
                "\"head_dim\":%zu,\"m\":%zu,\"distinct_keys\":%zu,\"n\":",
                lower, upper, status, lo_route, up_route, dh, v.m, v.distinct_keys);
         out_json_decimal(stdout, v.n);
-        printf(",\"beta\":%.17g,\"eps\":%.17g,\"direct\":{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
+        printf(",\"beta\":%s,\"eps\":%s,\"direct\":{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
                "\"lower_certificate\":\"%s\",\"upper_certificate\":\"%s\"},\"visible\":{\"k\":%zu,\"lower\":%zu,"
                "\"upper\":%zu,\"eta\":",
-               beta, eps, v.direct_lower, v.direct_upper, v.direct_status, v.direct_lower_certificate,
+               real_str(beta), real_str(eps), v.direct_lower, v.direct_upper, v.direct_status, v.direct_lower_certificate,
                v.direct_upper_certificate, v.r, vlo, vup);
         print_double_or_null(veta);
         printf(",\"status\":\"%s\"},\"taus\":[", vstat);
         for (size_t t = 0; t < ntau; t++) {
-            printf("%s{\"tau\":%.17g,\"r\":", t ? "," : "", taus[t]);
+            printf("%s{\"tau\":%s,\"r\":", t ? "," : "", real_str(taus[t]));
             print_size_or_null(rt[t]);
             printf(",\"eta\":");
             print_double_or_null(et[t]);
@@ -284,7 +284,7 @@ int cmd_head(int argc, char **argv)
     } else {
         printf("head       %zu queries x %zu distinct keys (n = %s with multiplicity), head dim %zu\n", v.m,
                v.distinct_keys, v.n, dh);
-        printf("beta, eps  %.17g, %.17g\n", beta, eps);
+        printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
         printf("r          %zu   (singular values of the row-centred logits above tol = %.3g)\n", v.r, v.tol);
         if (v.r_exact >= 0)
             printf("r_exact    %ld   (exact rank of the stored doubles)\n", v.r_exact);

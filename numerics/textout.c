@@ -39,9 +39,41 @@ void out_json_string(FILE *f, const char *s)
 void out_json_number(FILE *f, double v)
 {
     if (isfinite(v))
-        fprintf(f, "%.17g", v);
+        fputs(real_str(v), f);
     else
         fputs("null", f);
+}
+
+void out_json_count(FILE *f, size_t v)
+{
+    if (v)
+        fprintf(f, "%zu", v);
+    else
+        fputs("null", f);
+}
+
+const char *real_str(double v)
+{
+    static _Thread_local char buf[16][32];
+    static _Thread_local unsigned next;
+    char *b = buf[next++ % 16];
+    if (!isfinite(v)) {
+        snprintf(b, 32, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+        return b;
+    }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(b, 32, "%.*e", p - 1, v);
+        if (strtod(b, NULL) != v && p < 17)
+            continue;
+        /* p significant digits suffice: plain notation for 1e-5 <= |v| <
+         * 1e17 (30, not 3e+01), exponent notation outside. */
+        int ex = atoi(strchr(b, 'e') + 1);
+        if (v != 0 && (ex < -5 || ex > 16))
+            return b;
+        snprintf(b, 32, "%.*f", p - 1 - ex > 0 ? p - 1 - ex : 0, v);
+        return b;
+    }
+    return b;
 }
 
 void out_text(FILE *f, const char *s, int md)

@@ -10,7 +10,7 @@
 static void json_num(double x)
 {
     if (isfinite(x))
-        printf("%.17g", x);
+        printf("%s", real_str(x));
     else
         printf("null");
 }
@@ -52,13 +52,13 @@ static void print_inputs(const calib_result_t *R)
         for (size_t s = 0; s < S->nsent; s++) {
             printf("{\"model\":");
             out_json_string(stdout, R->model);
-            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"input\":%zu,\"n\":%zu,\"r\":%zu,"
-                   "\"r_tau\":{", S->layer, S->head, S->scale, s, S->ntok[s], S->r[s]);
+            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%s,\"input\":%zu,\"n\":%zu,\"r\":%zu,"
+                   "\"r_tau\":{", S->layer, S->head, real_str(S->scale), s, S->ntok[s], S->r[s]);
             for (size_t t = 0; t < o->ntau; t++)
                 printf("%s\"%g\":%zu", t ? "," : "", o->taus[t], S->r_tau[s * o->ntau + t]);
             printf("},\"lower\":%zu,\"upper\":%zu,\"uncertified\":{\"numrank\":%zu,\"numrank_eps\":%zu,"
-                   "\"stable_rank\":%.17g,\"effective_rank\":%.17g}}\n", S->lower[s], S->upper[s], S->un_rank[s],
-                   S->un_rank_eps[s], S->un_stable[s], S->un_eff[s]);
+                   "\"stable_rank\":%s,\"effective_rank\":%s}}\n", S->lower[s], S->upper[s], S->un_rank[s],
+                   S->un_rank_eps[s], real_str(S->un_stable[s]), real_str(S->un_eff[s]));
         }
     }
 }
@@ -91,7 +91,7 @@ static void json_assoc_scale(const char *model, double scale, const calib_assoc_
 {
     printf("{\"summary\":\"association_at_scale\",\"model\":");
     out_json_string(stdout, model);
-    printf(",\"layer\":\"all\",\"scale\":%.17g,\"settings\":%zu,\"spearman\":", scale, A->nset);
+    printf(",\"layer\":\"all\",\"scale\":%s,\"settings\":%zu,\"spearman\":", real_str(scale), A->nset);
     json_assoc_rest(A, o);
 }
 
@@ -103,19 +103,19 @@ static void print_json(const calib_result_t *R, size_t nr, const calib_assoc_t *
             const calib_setting_t *S = &R[m].set[i];
             printf("{\"model\":");
             out_json_string(stdout, R[m].model);
-            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%.17g,\"beta\":%.17g,\"dh\":%zu,\"inputs\":%zu,\"r\":%.17g,",
-                   S->layer, S->head, S->scale, S->beta, S->dh, S->nsent, S->r_median);
+            printf(",\"layer\":%zu,\"head\":%zu,\"scale\":%s,\"beta\":%s,\"dh\":%zu,\"inputs\":%zu,\"r\":%s,",
+                   S->layer, S->head, real_str(S->scale), real_str(S->beta), S->dh, S->nsent, real_str(S->r_median));
             json_taus("r_tau", o, S->r_tau_median, 1);
             json_taus("reduction", o, S->reduction_mean, 0);
             json_taus("reduction_vis", o, S->reduction_vis_mean, 0);
-            printf(",\"upper\":%.17g,\"lower\":%.17g,\"upper_median\":%.17g,\"lower_median\":%.17g,"
-                   "\"upper_frac\":%.17g,\"certified\":%zu,\"eps\":%.17g,\"uncertified\":{\"numrank\":%.17g,"
-                   "\"numrank_eps\":%.17g,\"stable_rank\":%.17g,\"effective_rank\":%.17g,"
+            printf(",\"upper\":%s,\"lower\":%s,\"upper_median\":%s,\"lower_median\":%s,"
+                   "\"upper_frac\":%s,\"certified\":%zu,\"eps\":%s,\"uncertified\":{\"numrank\":%s,"
+                   "\"numrank_eps\":%s,\"stable_rank\":%s,\"effective_rank\":%s,"
                    "\"numrank_above_upper\":%zu,\"numrank_eps_below_lower\":%zu,\"numrank_eps_above_upper\":%zu,"
                    "\"stable_below_lower\":%zu,\"effective_below_lower\":%zu,\"effective_above_upper\":%zu},"
                    "\"weights\":%s,\"rw\":",
-                   S->upper_mean, S->lower_mean, S->upper_median, S->lower_median, S->upper_frac_mean,
-                   S->ncertified, o->eps, S->un_rank_mean, S->un_rank_eps_mean, S->un_stable_mean, S->un_eff_mean,
+                   real_str(S->upper_mean), real_str(S->lower_mean), real_str(S->upper_median), real_str(S->lower_median), real_str(S->upper_frac_mean),
+                   S->ncertified, real_str(o->eps), real_str(S->un_rank_mean), real_str(S->un_rank_eps_mean), real_str(S->un_stable_mean), real_str(S->un_eff_mean),
                    S->rank_above, S->rank_eps_below, S->rank_eps_above, S->stable_below, S->eff_below, S->eff_above,
                    S->has_weights ? "true" : "false");
             json_sz(S->rw);

@@ -25,7 +25,7 @@ static const shards_allowed_t allowed_S[] = {
 };
 static const shards_allowed_t allowed_B[] = {
     { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "rho0", 0 }, { "unweighted", 1 }, { "upper", 1 },
-    { "npoints", 0 }, { "no-sphere", 1 }, { "continuum", 1 }, { "hs", 0 },
+    { "n", 0 }, { "npoints", 0 }, { "no-sphere", 1 }, { "continuum", 1 }, { "hs", 0 },
 };
 
 ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double eps, const opt_t *o, size_t no,

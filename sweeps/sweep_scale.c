@@ -222,7 +222,7 @@ int sweep_scale(int argc, char **argv)
             printf(" | %zu | %.4g | %.3f | %.3f | %.2f |\n", p->continuum, law, p->lower / law, p->upper / law,
                    p->seconds);
         } else if (fmt == SF_TSV) {
-            printf("%zu\t%.17g\t%zu\t%zu\t%zu\t", d, p->beta, p->n, p->lower, p->lower_points);
+            printf("%zu\t%s\t%zu\t%zu\t%zu\t", d, real_str(p->beta), p->n, p->lower, p->lower_points);
             out_text(stdout, p->lower_method, 0);
             printf("\t%zu\t%.6g\t", p->upper, p->upper_err);
             out_text(stdout, um, 0);
@@ -230,16 +230,20 @@ int sweep_scale(int argc, char **argv)
             out_text(stdout, cm, 0);
             printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law, p->status, p->seconds);
         } else {
-            printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
-                   "\"lower_certificate\":", d, p->beta, eps, p->n, p->lower, p->lower_points);
+            printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%s,\"eps\":%s,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
+                   "\"lower_certificate\":", d, real_str(p->beta), real_str(eps), p->n, p->lower, p->lower_points);
             out_json_string(stdout, p->lower_method);
-            printf(",\"upper\":%zu,\"upper_err\":", p->upper);
+            printf(",\"upper\":");
+            out_json_count(stdout, p->upper);
+            printf(",\"upper_err\":");
             out_json_number(stdout, p->upper_err);
             printf(",\"upper_certificate\":");
             out_json_string(stdout, p->upper_method);
-            printf(",\"continuum\":%zu,\"continuum_certificate\":", p->continuum);
+            printf(",\"continuum\":");
+            out_json_count(stdout, p->continuum);
+            printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
-            printf(",\"law\":%.17g,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", law, p->status, p->seconds,
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law), p->status, p->seconds,
                    scale_prov_json());
         }
     }

@@ -19,7 +19,7 @@
 
 static const char help[] =
     "Usage: attnrank scale --claim B --d D --beta LO:HI:COUNT --eps E [--rho0 R] [--unweighted]\n"
-    "                      [--upper] [--npoints N] [--continuum] [--hs H] [--no-sphere]\n"
+    "                      [--upper] [--n N] [--continuum] [--hs H] [--no-sphere]\n"
     "                      [--format md|tsv|json] [--shard K/N --out FILE]\n"
     "Per beta (COUNT geometric values, <= 64): the certified lower end on radial shells\n"
     "with Gaussian multiplicities (rho0 default sqrt(3)/2; 0 = full ball), its exact\n"
@@ -84,7 +84,8 @@ static ar_status b_point(void *ctx, size_t t, law_point_t *lp, size_t *sph)
 int sweep_scale_ball(int argc, char **argv)
 {
     opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
-                  { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "npoints", 1, NULL },
+                  { "rho0", 1, NULL }, { "unweighted", 0, NULL }, { "upper", 0, NULL }, { "n", 1, NULL },
+                  { "npoints", 1, NULL },
                   { "no-sphere", 0, NULL }, { "format", 1, NULL }, { "help", 0, NULL }, { "continuum", 0, NULL },
                   { "hs", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL }, { "key", 1, NULL } };
     size_t no = sizeof o / sizeof o[0];
@@ -125,7 +126,15 @@ int sweep_scale_ball(int argc, char **argv)
     }
     co.unweighted = args_get(o, no, "unweighted") != NULL;
     co.upper = args_get(o, no, "upper") != NULL;
-    if (args_get(o, no, "npoints") && (st = args_size("npoints", args_get(o, no, "npoints"), 1, 100000, &co.npoints)))
+    /* --n, as every command names the number of points; --npoints is its old spelling (deprecated) */
+    const char *ns = args_get(o, no, "n"), *nps = args_get(o, no, "npoints");
+    if (ns && nps) {
+        ar_error_set("give --n only (--npoints is its deprecated spelling)");
+        return sweep_fail(AR_EINVAL);
+    }
+    if (nps)
+        fprintf(stderr, "attnrank: --npoints is deprecated and will be removed; use --n\n");
+    if ((ns || nps) && (st = args_size(ns ? "n" : "npoints", ns ? ns : nps, 1, 100000, &co.npoints)))
         return sweep_fail(st);
     if (args_get(o, no, "continuum")) {
         if (d > 4) {
@@ -252,16 +261,23 @@ int sweep_scale_ball(int argc, char **argv)
             out_text(stdout, um, 1);
             printf(" |\n");
         } else {
-            printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%.17g,\"eps\":%.17g,\"rho0\":%.17g,\"weighted\":%s,"
-                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":", d, p->beta, eps, co.rho0,
+            printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%s,\"eps\":%s,\"rho0\":%s,\"weighted\":%s,"
+                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":", d, real_str(p->beta), real_str(eps), real_str(co.rho0),
                    co.unweighted ? "false" : "true", p->lower, p->lower_points);
             out_json_string(stdout, p->lower_method);
-            printf(",\"upper\":%zu,\"upper_capped\":%s,\"upper_certificate\":", p->upper,
-                   p->upper_capped ? "true" : "false");
+            printf(",\"upper\":");
+            out_json_count(stdout, p->upper);
+            printf(",\"upper_capped\":%s,\"upper_certificate\":", p->upper_capped ? "true" : "false");
             out_json_string(stdout, p->upper_method);
-            printf(",\"n\":%zu,\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":%zu,\"law\":%.17g,"
-                   "\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":%zu,\"continuum_certificate\":", p->n,
-                   p->log10_n, cond ? "true" : "false", sph[t], law, p->status, p->seconds, p->continuum);
+            printf(",\"n\":");
+            out_json_count(stdout, p->n);
+            printf(",\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":", p->log10_n,
+                   cond ? "true" : "false");
+            out_json_count(stdout, sph[t]);
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law), p->status,
+                   p->seconds);
+            out_json_count(stdout, p->continuum);
+            printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
             printf(",\"note\":");
             out_json_string(stdout, p->note);

@@ -77,11 +77,17 @@ void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
         /* the strings may come from shard files: out_json_string */
-        fprintf(f, "%s{\"beta\":%.17g,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,\"lower_bounds\":\"%s\",\"upper\":%zu,"
-               "\"continuum\":%zu,\"upper_fitted\":%zu,\"status\":\"%s\",\"lower_certificate\":",
-               i ? "," : "", p->beta, p->p.n, p->p.lower, p->p.lower_points,
-               p->p.lower_on_instance ? "instance" : "other set", p->p.upper, p->p.continuum,
-               p->upper_fitted, p->p.status);
+        /* 0 = not computed: null (an instance size, an end, the continuum) */
+        fprintf(f, "%s{\"beta\":%s,\"n\":", i ? "," : "", real_str(p->beta));
+        out_json_count(f, p->p.n);
+        fprintf(f, ",\"lower\":%zu,\"lower_points\":%zu,\"lower_bounds\":\"%s\",\"upper\":", p->p.lower,
+                p->p.lower_points, p->p.lower_on_instance ? "instance" : "other set");
+        out_json_count(f, p->p.upper);
+        fprintf(f, ",\"continuum\":");
+        out_json_count(f, p->p.continuum);
+        fprintf(f, ",\"upper_fitted\":");
+        out_json_count(f, p->upper_fitted);
+        fprintf(f, ",\"status\":\"%s\",\"lower_certificate\":", p->p.status);
         out_json_string(f, p->p.lower_method);
         fprintf(f, ",\"upper_certificate\":");
         out_json_string(f, p->p.upper_method);

@@ -114,7 +114,8 @@ static int parse_size(cursor *c, size_t *v)
 
 typedef struct {
     int have_descr, have_fortran, have_shape;
-    int itemsize;        /* 4 or 8 */
+    int itemsize;        /* 1, 2, 4 or 8 */
+    char kind;           /* 'f' (float16/32/64), 'i' or 'u' (integers of 1..8 bytes) */
     int little;          /* byte order of the data */
     int fortran;
     size_t ndim;
@@ -171,18 +172,22 @@ static ar_status parse_descr(const char *v, size_t n, npy_header *h, const char 
     char bo = 0;
     const char *t = v;
     size_t tn = n;
-    if (tn > 0 && (t[0] == '<' || t[0] == '>' || t[0] == '=')) {
+    if (tn > 0 && (t[0] == '<' || t[0] == '>' || t[0] == '=' || t[0] == '|')) {
         bo = t[0];
         t++;
         tn--;
     }
-    if (tn == 2 && t[0] == 'f' && t[1] == '8')
-        h->itemsize = 8;
-    else if (tn == 2 && t[0] == 'f' && t[1] == '4')
-        h->itemsize = 4;
-    else
-        HDR_FAIL("unsupported dtype '%.*s' (need float64 or float32: '<f8', '>f8', '<f4', '>f4')",
-                 (int)(n < 40 ? n : 40), v);
+    /* float64/32/16 and integers of 1, 2, 4, 8 bytes (an integer must be an exact double: checked when
+     * read); the same rules as the Python package */
+    int ok = tn == 2 && (t[0] == 'f' || t[0] == 'i' || t[0] == 'u') && t[1] >= '1' && t[1] <= '8';
+    int size = ok ? t[1] - '0' : 0;
+    ok = ok && (size == 1 || size == 2 || size == 4 || size == 8) && !(t[0] == 'f' && size == 1) &&
+         (size == 1 || bo != '|');
+    if (!ok)
+        HDR_FAIL("unsupported dtype '%.*s' (need float64, float32, float16 or an integer type: '<f8', '<f4', "
+                 "'<f2', '<i8', '|u1', ...)", (int)(n < 40 ? n : 40), v);
+    h->kind = t[0];
+    h->itemsize = size;
     h->little = bo == '<' ? 1 : bo == '>' ? 0 : host_little_endian();
     h->have_descr = 1;
     return AR_OK;
@@ -264,23 +269,56 @@ static size_t read_fully(FILE *f, void *buf, size_t n)
     return got;
 }
 
-/* Decode item e of raw (itemsize 4 or 8, given byte order) to double. */
-static double decode_item(const unsigned char *p, int itemsize, int little)
+/* IEEE binary16 bits to double (exact: every half is a double). */
+static double half_to_double(uint32_t hbits)
 {
-    if (itemsize == 8) {
-        uint64_t u = 0;
-        for (int k = 0; k < 8; k++)
-            u |= (uint64_t)p[little ? k : 7 - k] << (8 * k);
-        double v;
-        memcpy(&v, &u, 8);
+    int sign = (hbits >> 15) & 1, ex = (hbits >> 10) & 31;
+    double mant = (double)(hbits & 1023u), v;
+    if (ex == 0)
+        v = ldexp(mant, -24);                          /* subnormal */
+    else if (ex == 31)
+        v = mant == 0 ? INFINITY : NAN;
+    else
+        v = ldexp(mant + 1024.0, ex - 25);
+    return sign ? -v : v;
+}
+
+/* Decode one item (kind, itemsize, byte order) to double; *inexact = 1 when an integer is not
+ * exactly a double (beyond 2^53 in magnitude and not representable). */
+static double decode_item(const unsigned char *p, char kind, int itemsize, int little, int *inexact)
+{
+    uint64_t u = 0;
+    for (int k = 0; k < itemsize; k++)
+        u |= (uint64_t)p[little ? k : itemsize - 1 - k] << (8 * k);
+    if (kind == 'f') {
+        if (itemsize == 8) {
+            double v;
+            memcpy(&v, &u, 8);
+            return v;
+        }
+        if (itemsize == 4) {
+            uint32_t w = (uint32_t)u;
+            float v;
+            memcpy(&v, &w, 4);
+            return (double)v;
+        }
+        return half_to_double((uint32_t)u);
+    }
+    if (kind == 'u') {
+        double v = (double)u;
+        if (u > (UINT64_C(1) << 53) && (v >= 0x1p64 || (uint64_t)v != u))
+            *inexact = 1;
         return v;
     }
-    uint32_t u = 0;
-    for (int k = 0; k < 4; k++)
-        u |= (uint32_t)p[little ? k : 3 - k] << (8 * k);
-    float v;
-    memcpy(&v, &u, 4);
-    return (double)v;
+    /* signed: sign-extend itemsize bytes */
+    int64_t x;
+    if (itemsize < 8 && (u >> (8 * itemsize - 1)) & 1)
+        u |= ~UINT64_C(0) << (8 * itemsize);
+    memcpy(&x, &u, 8);
+    double v = (double)x;
+    if ((x > (INT64_C(1) << 53) || x < -(INT64_C(1) << 53)) && (v >= 0x1p63 || (int64_t)v != x))
+        *inexact = 1;
+    return v;
 }
 
 /* The file is read in full: header (prefix 10 or 12 bytes + header_len),
@@ -396,7 +434,7 @@ static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size
         goto done;
     }
     /* C-order float64: decode in place; otherwise through a raw buffer. */
-    int in_place = (is == 8 && !h.fortran);
+    int in_place = (is == 8 && h.kind == 'f' && !h.fortran), inexact = 0;
     if (!in_place) {
         raw = ar_calloc(count, is, path);
         if (!raw) {
@@ -420,14 +458,22 @@ static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size
     }
     if (in_place) {
         for (size_t e = 0; e < count; e++)
-            out[e] = decode_item(bytes + 8 * e, 8, h.little);
+            out[e] = decode_item(bytes + 8 * e, 'f', 8, h.little, &inexact);
     } else {
         for (size_t e = 0; e < count; e++) {
             size_t i = h.fortran ? e % r : e / c;
             size_t j = h.fortran ? e / r : e % c;
-            out[i * c + j] = decode_item(raw + is * e, (int)is, h.little);
+            int bad = 0;
+            out[i * c + j] = decode_item(raw + is * e, h.kind, (int)is, h.little, &bad);
+            if (bad && !inexact) {
+                inexact = 1;
+                st = path_error(AR_EINVAL, path, "the integer at row %zu, column %zu is not an exact double "
+                                "(beyond 2^53); convert the file to float64", i, j);
+            }
         }
     }
+    if (inexact)
+        goto done;
     for (size_t e = 0; e < count; e++)
         if (!isfinite(out[e]) && !(neg_inf && out[e] == -INFINITY)) {
             st = path_error(AR_EINVAL, path, "%s value at row %zu, column %zu",

@@ -221,7 +221,7 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         double Kd = shells_K(s), a = s->c_angular / sqrt(s->beta);
         if (!(Kd + 1.0 <= BALL_MAX_POINTS)) {
             ar_error_set("ball shells: %.3g shells at beta = %g, more than the %d distinct points allowed; lower "
-                         "--beta (shells are spaced ~1/sqrt(beta)) or raise --rho0", Kd + 1.0, s->beta,
+                         "beta (shells are spaced ~1/sqrt(beta)) or raise rho0", Kd + 1.0, s->beta,
                          BALL_MAX_POINTS);
             return AR_EINVAL;
         }
@@ -239,13 +239,13 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         }
         if (!(c->points <= BALL_MAX_POINTS)) {
             ar_error_set("ball shells: d = %zu at beta = %g needs about %.3g distinct points, more than %d; lower "
-                         "--beta (spacings ~1/sqrt(beta)), raise --rho0 or lower --d", d, s->beta, c->points,
+                         "beta (spacings ~1/sqrt(beta)), raise rho0 or lower d", d, s->beta, c->points,
                          BALL_MAX_POINTS);
             return AR_EINVAL;
         }
         if (!(c->work <= BALL_MAX_WORK)) {
             ar_error_set("ball shells: the cap packings of about %.3g points in d = %zu at beta = %g take about %.3g "
-                         "steps, more than %.3g; lower --beta or --d", c->points, d, s->beta, c->work,
+                         "steps, more than %.3g; lower beta or d", c->points, d, s->beta, c->work,
                          (double)BALL_MAX_WORK);
             return AR_EINVAL;
         }
@@ -255,8 +255,8 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         c->work = cells * (double)d;
         if (!(h > 0) || !(c->work <= BALL_MAX_WORK)) {
             ar_error_set("ball dense: a lattice of about %zu points in %.17g <= |x| <= 1 (d = %zu) has spacing %.3g "
-                         "and walks %.3g cells of [-1, 1]^%zu, more than %.3g steps; lower --d, --npoints or "
-                         "--rho0", s->npoints, s->rho0, d, h, cells, d,
+                         "and walks %.3g cells of [-1, 1]^%zu, more than %.3g steps; lower d, n or "
+                         "rho0", s->npoints, s->rho0, d, h, cells, d,
                          (double)BALL_MAX_WORK);
             return AR_EINVAL;
         }
@@ -266,7 +266,7 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         c->work = cells * (double)d;
         if (!(sc > 0) || !(c->points <= BALL_MAX_POINTS) || !(c->work <= BALL_MAX_WORK)) {
             ar_error_set("ball packed: the D%zu lattice of spacing %.3g in %.17g <= |x| <= 1 has about %.3g points "
-                         "and walks %.3g cells, more than %d points or %.3g steps; lower --beta or --d", d,
+                         "and walks %.3g cells, more than %d points or %.3g steps; lower beta or d", d,
                          sc * sqrt(2.0), s->rho0, c->points, cells, BALL_MAX_POINTS, (double)BALL_MAX_WORK);
             return AR_EINVAL;
         }
@@ -276,7 +276,7 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         c->work = draws * (double)d;
         if (!(c->work <= BALL_MAX_WORK)) {
             ar_error_set("ball uniform: %.17g <= |x| <= 1 fills a fraction %.3g of [-1, 1]^%zu, so %zu points need "
-                         "about %.3g draws, more than %.3g; lower --rho0, --d or --npoints", s->rho0,
+                         "about %.3g draws, more than %.3g; lower rho0, d or n", s->rho0,
                          (double)s->npoints / draws, d, s->npoints, draws, (double)BALL_MAX_WORK / (double)d);
             return AR_EINVAL;
         }
@@ -285,7 +285,7 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         c->weight_bits = weight_bits(s->beta, s->rho0 * s->rho0, s->M0);
         if (!(c->weight_bits <= WEIGHT_BITS_MAX)) {
             ar_error_set("ball: multiplicities round(M0 exp(beta (1 - |x|^2)/2)) reach about 10^%.3g at beta = %g, "
-                         "rho0 = %g (more than %d bits); lower --beta, raise --rho0 or use --unweighted",
+                         "rho0 = %g (more than %d bits); lower beta, raise rho0 or use unweighted",
                          c->weight_bits * 0.30102999566398120, s->beta, s->rho0, WEIGHT_BITS_MAX);
             return AR_EINVAL;
         }
@@ -294,13 +294,13 @@ ar_status ball_cost(const ball_spec_t *s, ball_cost_t *c)
         double bytes = c->weight_bytes, total_bits = 8.0 * (bytes - 16.0 * c->points);
         if (!(total_bits <= WEIGHT_TOTAL_BITS_MAX)) {
             ar_error_set("ball: the %.3g exact multiplicities total about %.3g bits, more than %.3g (hours of exact "
-                         "evaluation); lower --beta, raise --rho0 or use --unweighted",
+                         "evaluation); lower beta, raise rho0 or use unweighted",
                          c->points, total_bits, WEIGHT_TOTAL_BITS_MAX);
             return AR_EINVAL;
         }
         if (!(bytes <= (double)ar_max_alloc())) {
             ar_error_set("ball: %.3g multiplicities of up to %.3g bits need about %.3g GiB (limit %.3g GiB, "
-                         "ATTNRANK_MAX_ALLOC_GB); lower --beta, raise --rho0 or use --unweighted", c->points,
+                         "ATTNRANK_MAX_ALLOC_GB); lower beta, raise rho0 or use unweighted", c->points,
                          c->weight_bits, bytes / 1073741824.0, (double)ar_max_alloc() / 1073741824.0);
             return AR_EINVAL;
         }
@@ -459,8 +459,8 @@ static ar_status gen_uniform(buf_t *b, const ball_spec_t *s)
     double cap = fmin(4.0 * uniform_draws(s) + 1e6, 2.0 * BALL_MAX_WORK / (double)s->d);
     for (double draws = 0; b->n < s->npoints; draws++) {
         if (draws >= cap) {
-            ar_error_set("ball uniform: only %zu of %zu points of %.17g <= |x| <= 1 after %.3g draws; lower --rho0 "
-                         "or --npoints", b->n, s->npoints, s->rho0, draws);
+            ar_error_set("ball uniform: only %zu of %zu points of %.17g <= |x| <= 1 after %.3g draws; lower rho0 "
+                         "or n", b->n, s->npoints, s->rho0, draws);
             return AR_EINVAL;
         }
         double n2 = 0.0;

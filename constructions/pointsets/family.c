@@ -34,13 +34,13 @@ ar_status sphere_generate(pointset_t *P, sphere_family_t f, size_t n, size_t d, 
     switch (f) {
     case FAMILY_POLYGON:
         if (d != 2) {
-            ar_error_set("family polygon needs --d 2 (got %zu)", d);
+            ar_error_set("family polygon needs d 2 (got %zu)", d);
             return AR_EINVAL;
         }
         return sphere_polygon(P, n);
     case FAMILY_FIBONACCI:
         if (d != 3) {
-            ar_error_set("family fibonacci needs --d 3 (got %zu)", d);
+            ar_error_set("family fibonacci needs d 3 (got %zu)", d);
             return AR_EINVAL;
         }
         return sphere_fibonacci(P, n);

@@ -225,9 +225,12 @@ def _dtype_name(dt: np.dtype) -> str:
 
 
 def _matrix(x: Any, what: str, fn: str, limit: Tuple[float, str], round_inputs: bool = False,
-            hint: str = _ROUND_HINT) -> np.ndarray:
-    """x as a C-contiguous float64 array, refused (before any copy) when it is not a 2-dimensional numeric
-    array with at least one row and column, or when its float64 copy would exceed limit (GiB, source)."""
+            hint: str = _ROUND_HINT, accept_1d: bool = True) -> np.ndarray:
+    """x as a C-contiguous float64 array, refused (before any copy) when it is not a numeric array of n
+    rows (2-dimensional; a 1-dimensional array is n points in dimension 1, as for .npy files, unless
+    accept_1d is False) with at least one row and column, or when its float64 copy would exceed limit
+    (GiB, source).  The same rules as the .npy readers: float16/32/64 and integer dtypes whose values
+    are exact doubles."""
     expected = "%s: expected a 2-dimensional numeric array" % what
     if isinstance(x, (str, bytes, os.PathLike)):
         raise InvalidInput(1, "%s, got a %s (a path? load it with numpy.load first)" % (expected, type(x).__name__))
@@ -245,6 +248,8 @@ def _matrix(x: Any, what: str, fn: str, limit: Tuple[float, str], round_inputs: 
         raise InvalidInput(1, "%s, got an array of strings (dtype %s)" % (expected, a.dtype))
     if a.dtype.kind not in "iuf":
         raise InvalidInput(1, "%s: expected real numbers, got dtype %s" % (what, a.dtype))
+    if a.ndim == 1 and accept_1d:
+        a = a.reshape(-1, 1)      # n points in dimension 1, as the .npy readers take a 1-D file
     if a.ndim != 2:
         raise InvalidInput(1, "%s: expected a 2-dimensional array (rows x dimension), got shape %s"
                            % (what, a.shape))
@@ -415,7 +420,26 @@ def _s(b: bytes) -> str:
     return b.decode("utf-8", "replace")
 
 
-@dataclasses.dataclass(frozen=True)
+def _short(v: Any) -> str:
+    """repr of a field value, arrays and long sequences summarised (first three, last, length)."""
+    if isinstance(v, np.ndarray):
+        return "array(shape=%s, dtype=%s)" % (v.shape, v.dtype)
+    if isinstance(v, (tuple, list)) and len(v) > 6:
+        head = ", ".join(_short(x) for x in v[:3])
+        return "(%s, ..., %s) [%d values]" % (head, _short(v[-1]), len(v))
+    if isinstance(v, dict):
+        return "{%s}" % ", ".join("%r: %s" % (k, _short(x)) for k, x in v.items())
+    return repr(v)
+
+
+def _summary_repr(self) -> str:
+    """The dataclass repr with long sequences and arrays summarised (a Head's singular values, a route
+    plan), fields with repr=False left out."""
+    parts = ["%s=%s" % (f.name, _short(getattr(self, f.name))) for f in dataclasses.fields(self) if f.repr]
+    return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class Bracket:
     """The fields of `attnrank bracket --format json` (n and m exact ints; times in seconds).
     rsvd_* are None when the randomized certificates did not run, polygon_* when no polygon was
@@ -423,6 +447,7 @@ class Bracket:
     estimate and what the chooser did (dicts route, decision, predicted_seconds, seconds, reason).
     json: the library's JSON line (attnrank_bracket_json), the same text the CLI prints for the
     same matrix and options."""
+    __repr__ = _summary_repr
     lower: int
     upper: int
     status: str
@@ -548,7 +573,7 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
         raise InvalidInput(1, "shape mismatch: queries have %d columns, keys have %d" % (q.shape[1], k.shape[1]))
     r = _lib.BracketResult()
     if logit_bias is not None:
-        b = _matrix(logit_bias, "logit_bias", fn, limit, round_inputs)
+        b = _matrix(logit_bias, "logit_bias", fn, limit, round_inputs, accept_1d=False)
         if b.shape != (q.shape[0], k.shape[0]):
             raise InvalidInput(1, "logit_bias: shape %d x %d, the instance has %d queries and %d keys"
                                % (b.shape + (q.shape[0], k.shape[0])))
@@ -575,12 +600,13 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
         _lib.lib.attnrank_bracket_clear(ctypes.byref(r))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Head:
     """The fields of `attnrank head --format json` (instance mode; mode "weights" for head_weights):
     r, r_exact (None: not computed), tol, r(tau) and eta per tau in `taus` (dicts tau, r, eta,
     upper_via; None where no rank is certified), the best bracket, the direct and the visible
     brackets, all singular values in `sigma`."""
+    __repr__ = _summary_repr
     mode: str
     r: int
     r_exact: Optional[int]
@@ -717,7 +743,8 @@ def head_weights(WQ: Any, WK: Any, radius: float, tau: Sequence[float] = (0.05,)
     t, nt = _taus(fn, tau)
     limit = _limit_gb(0.0)
     hint = "round them first: numpy.asarray(W, dtype=numpy.float64)"
-    wq, wk = _matrix(WQ, "WQ", fn, limit, False, hint), _matrix(WK, "WK", fn, limit, False, hint)
+    wq, wk = (_matrix(WQ, "WQ", fn, limit, False, hint, accept_1d=False),
+              _matrix(WK, "WK", fn, limit, False, hint, accept_1d=False))
     if wq.shape != wk.shape:
         raise _bad(fn, "WQ is %d x %d but WK is %d x %d (both must be dmodel x dh)" % (wq.shape + wk.shape))
     o = _options(fn=fn)
@@ -730,10 +757,11 @@ def head_weights(WQ: Any, WK: Any, radius: float, tau: Sequence[float] = (0.05,)
         _lib.lib.attnrank_head_clear(ctypes.byref(h))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Generated:
     """A generated point set: points (n x d float64, the exact doubles of the CLI's instance),
     multiplicities (exact ints, or None when all are 1) and the provenance line."""
+    __repr__ = _summary_repr
     points: np.ndarray
     multiplicities: Optional[Tuple[int, ...]]
     provenance: str
@@ -853,23 +881,26 @@ def laws() -> Tuple[Law, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class LawPoint:
+    """One point of a law row's sweep: n (the instance's size), upper, continuum and upper_fitted are
+    None where nothing was computed (null in `attnrank verify --format json`)."""
     beta: float
-    n: int
+    n: Optional[int]
     log10_n: float
     lower: int
-    upper: int
-    continuum: int
+    upper: Optional[int]
+    continuum: Optional[int]
     lower_method: str
     upper_method: str
     continuum_method: str
-    upper_fitted: int
+    upper_fitted: Optional[int]
     status: str
     seconds: float
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class LawVerdict:
     """One row's sweep, fits and verdict ("pass", "fail" or "inconclusive"), as `attnrank verify`."""
+    __repr__ = _summary_repr
     row: int
     verdict: str
     reason: str
@@ -889,9 +920,10 @@ def law_run(row: int, progress: Optional[Callable[[str], None]] = None) -> LawVe
     o = _options(progress=progress, fn=fn)
     v = _lib.LawVerdict()
     _run(_lib.lib.attnrank_law_run, (row, ctypes.byref(o), ctypes.byref(v)), o)
-    pts = tuple(LawPoint(beta=p.beta, n=p.n, log10_n=p.log10_n, lower=p.lower, upper=p.upper,
-                         continuum=p.continuum, lower_method=_s(p.lower_method), upper_method=_s(p.upper_method),
-                         continuum_method=_s(p.continuum_method), upper_fitted=p.upper_fitted,
+    pts = tuple(LawPoint(beta=p.beta, n=p.n or None, log10_n=p.log10_n, lower=p.lower, upper=p.upper or None,
+                         continuum=p.continuum or None, lower_method=_s(p.lower_method),
+                         upper_method=_s(p.upper_method), continuum_method=_s(p.continuum_method),
+                         upper_fitted=p.upper_fitted or None,
                          status=_s(p.status), seconds=p.seconds) for p in v.pts[:v.npts])
     return LawVerdict(row=v.row, verdict=_s(v.verdict), reason=_s(v.reason), fit_lower=v.fit_lower,
                       fit_upper=v.fit_upper, band_min=v.band_min, band_max=v.band_max, points=pts,

@@ -167,7 +167,7 @@ def test_laws():
     (lambda X: attnrank.bracket(X, None, 1, 0.0), "eps"),
     (lambda X: attnrank.bracket(X, None, 1, 1.0), "eps"),
     (lambda X: attnrank.bracket(X, X[:, :2], 1, 0.1), "shape"),
-    (lambda X: attnrank.bracket(X[:, 0], None, 1, 0.1), "2-dimensional"),
+    (lambda X: attnrank.bracket(X[None], None, 1, 0.1), "2-dimensional"),
     (lambda X: attnrank.bracket(np.where(X > 0.9, np.inf, X), None, 1, 0.1), "not finite"),
     (lambda X: attnrank.bracket(np.where(X > 0.9, np.nan, X), None, 1, 0.1), "not finite"),
     (lambda X: attnrank.bracket(X[:0], None, 1, 0.1), "shape 0"),
@@ -319,3 +319,25 @@ def test_memory_limit_streams_as_the_variable(tmp_path):
     assert json_untimed(out) == json_untimed(r.json)
     held = attnrank.bracket(Q, K, 2, 0.1)
     assert not held.streamed
+
+
+def test_import_clean_type_hints_and_repr():
+    """The package imports under `python3 -X dev -W error` (no warning of any kind), every name of __all__
+    exists and its type hints resolve, __version__ is the library's version, and a Head's repr summarises its
+    singular values (it printed all of them: 13 000 characters for 500 points)."""
+    import sys
+    code = ("import typing, attnrank\n"
+            "for n in attnrank.__all__:\n"
+            "    o = getattr(attnrank, n)\n"
+            "    if callable(o) and not isinstance(o, type):\n"
+            "        typing.get_type_hints(o)\n"
+            "assert attnrank.__version__ == attnrank.version(), (attnrank.__version__, attnrank.version())\n"
+            "assert not {'np', 'ctypes', 'json', 'threading'} & set(attnrank.__all__)\n"
+            "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+    p = subprocess.run([sys.executable, "-X", "dev", "-W", "error", "-c", code], capture_output=True, text=True,
+                       env=env)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
+    X = np.random.default_rng(3).standard_normal((500, 4))
+    h = attnrank.head(X, X[::-1].copy(), 0.1)
+    assert len(h.sigma) >= 4 and len(repr(h)) < 2000 and "values]" in repr(h), repr(h)[:300]

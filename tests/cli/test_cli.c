@@ -125,8 +125,11 @@ START_TEST(test_bad_geometry)
                                          "--n", "0", "--beta", "1", "--eps", "0.1", NULL }, "n");
     expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
                                          "--n", "-5", "--beta", "1", "--eps", "0.1", NULL }, "n");
-    expect_clean_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "3",
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "cube", "--family", "uniform", "--d", "3",
                                          "--n", "5", "--beta", "1", "--eps", "0.1", NULL }, "geometry");
+    /* --n and its deprecated ball spelling --npoints together: which one is meant is unclear */
+    expect_clean_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "3",
+                                         "--n", "5", "--npoints", "6", "--beta", "1", "--eps", "0.1", NULL }, "npoints");
     expect_clean_error((const char *[]){ "bracket", "--beta", "1", "--eps", "0.1", NULL }, "instance");
     /* sizes beyond memory: refused up front, not by the OOM killer */
     expect_clean_error((const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3",
@@ -151,8 +154,16 @@ START_TEST(test_bad_files)
     expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "junk.npy");
     write_npy("trunc.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", good, 40, p, sizeof p);
     expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "trunc.npy");
-    write_npy("int.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 2), }", good, 48, p, sizeof p);
-    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "int.npy");
+    /* integers are read as doubles when they are exact ones (as Python takes them); 2^53 + 1 is none */
+    int64_t iv[6] = { 1, 0, 0, 1, (INT64_C(1) << 53) + 1, 0 };
+    write_npy("int.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 2), }", iv, 48, p, sizeof p);
+    expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL },
+                       "not an exact double");
+    iv[4] = -1;
+    write_npy("int.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 2), }", iv, 48, p, sizeof p);
+    run_t ri;
+    run_ex(&ri, (const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, 0, 60);
+    ck_assert_msg(ri.status == 0, "an exact int64 file: exit %d: %s", ri.status, ri.err);
     bad[3] = 0.0 / 0.0;
     write_npy("nan.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", bad, 48, p, sizeof p);
     expect_clean_error((const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL }, "nan.npy");
@@ -182,6 +193,42 @@ START_TEST(test_bad_files)
     write_bytes("wjunk.txt", "1\n2e5\n3\n", 8, w, sizeof w);
     expect_clean_error((const char *[]){ "bracket", "--points", q, "--multiplicities", w, "--beta", "1", "--eps",
                                          "0.1", NULL }, NULL);
+}
+END_TEST
+
+/* The exit statuses as documented (doc/cli.md "Exit status"): 2 for bad input (an unknown option, a
+ * value out of range, a malformed file), 1 for a failure that is not the input's (a file that cannot
+ * be opened, memory beyond the limit), 0 for success; 3 (verify --strict, a merge of an asserted row
+ * that does not pass) is tested in test_merge.c. */
+START_TEST(test_exit_codes)
+{
+    char p[300];
+    double good[6] = { 1, 0, 0, 1, -1, 0 };
+    struct { const char *const *args; int status; } cases[] = {
+        { (const char *[]){ "bracket", "--bogus", NULL }, 2 },
+        { (const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3", "--n", "20", "--beta",
+                            "1", "--eps", "2", NULL }, 2 },
+        { (const char *[]){ "bracket", "--points", "/nonexistent/x.npy", "--beta", "1", "--eps", "0.1", NULL }, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_t r;
+        run(&r, cases[k].args);
+        ck_assert_msg(r.status == cases[k].status, "%s %s: exit %d, want %d (%s)", cases[k].args[0],
+                      cases[k].args[1], r.status, cases[k].status, r.err);
+    }
+    write_bytes("junk.npy", "hello world, not numpy at all", 29, p, sizeof p);
+    run_t r;
+    run(&r, (const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL });
+    ck_assert_msg(r.status == 2, "malformed file: exit %d (%s)", r.status, r.err);
+    write_npy("ok.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", good, 48, p, sizeof p);
+    run(&r, (const char *[]){ "bracket", "--points", p, "--beta", "1", "--eps", "0.1", NULL });
+    ck_assert_msg(r.status == 0, "exit %d (%s)", r.status, r.err);
+    setenv("ATTNRANK_MAX_ALLOC_GB", "0.000001", 1);            /* 1 KiB: no 3 x 3 image beyond it, but its scratch */
+    run(&r, (const char *[]){ "bracket", "--geometry", "sphere", "--family", "uniform", "--d", "3", "--n", "200",
+                              "--beta", "1", "--eps", "0.1", NULL });
+    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    ck_assert_msg(r.status == 1 && strstr(r.err, "allocation limit"), "memory beyond the limit: exit %d (%s)",
+                  r.status, r.err);
 }
 END_TEST
 
@@ -465,7 +512,7 @@ START_TEST(test_funkhecke_huge_beta)
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         expect_clean_error((const char *[]){ "funk-hecke", "--d", "3", "--beta", betas[i], "--n", "300", "--tau",
-                                             "1e-3", NULL }, "3x");
+                                             "1e-3", NULL }, "too small");
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         ck_assert_msg(s < 1.0, "funk-hecke --beta %s took %.2f s to refuse", betas[i], s);
@@ -624,6 +671,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_bad_numbers);
     tcase_add_test(tc, test_bad_geometry);
     tcase_add_test(tc, test_bad_files);
+    tcase_add_test(tc, test_exit_codes);
     tcase_add_test(tc, test_good_runs);
     tcase_add_test(tc, test_scale_and_plot);
     tcase_add_test(tc, test_plot_injection);

@@ -65,14 +65,21 @@ START_TEST(test_bracket_ball_json)
     ck_assert(strstr(r.out, "\"n_condition_holds\":true") != NULL);
     /* unweighted: n is the distinct count */
     run(&r, (const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "3", "--beta", "30",
-                              "--eps", "0.1", "--npoints", "300", "--unweighted", "--rho0", "0", "--format", "json", NULL });
+                              "--eps", "0.1", "--n", "300", "--unweighted", "--rho0", "0", "--format", "json", NULL });
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     ck_assert(json_num(r.out, "n") == 300);
+    /* --npoints, the old spelling of --n: the same instance, flagged as deprecated on stderr */
+    char first[512];
+    snprintf(first, sizeof first, "%.*s", (int)(strstr(r.out, "\"seconds\"") - r.out), r.out);
+    run(&r, (const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "3", "--beta", "30",
+                              "--eps", "0.1", "--npoints", "300", "--unweighted", "--rho0", "0", "--format", "json", NULL });
+    ck_assert_msg(r.status == 0 && strstr(r.err, "--npoints is deprecated"), "status %d: %s", r.status, r.err);
+    ck_assert_msg(strncmp(r.out, first, strlen(first)) == 0, "%s\nvs\n%s", r.out, first);
     ck_assert(json_num(r.out, "lower") >= 1 && json_num(r.out, "lower") <= json_num(r.out, "upper"));
     ck_assert(strstr(r.out, "\"weighted\":false") != NULL);
     /* text output names both certificates */
     run(&r, (const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--beta", "40",
-                              "--eps", "0.1", "--npoints", "400", "--rho0", "0", NULL });
+                              "--eps", "0.1", "--n", "400", "--rho0", "0", NULL });
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     ck_assert(strstr(r.out, "rank_eps   in [") != NULL && strstr(r.out, "upper      ") != NULL);
 }
@@ -145,7 +152,7 @@ START_TEST(test_bad_input)
     expect_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "2", "--beta", "10",
                                    "--eps", "0.1", "--rho0", "1.5", NULL }, "rho0");
     expect_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "2", "--beta", "10",
-                                   "--eps", "0.1", "--npoints", "10", NULL }, "npoints");
+                                   "--eps", "0.1", "--n", "10", NULL }, "--n applies");
     expect_error((const char *[]){ "bracket", "--geometry", "ball", "--d", "2", "--beta", "10", "--eps", "0.1", NULL },
                  "family");
     expect_error((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "2", "--beta", "1e9",
@@ -174,23 +181,23 @@ static void expect_refused(const char *const *args, const char *needle, double t
 START_TEST(test_generators_bounded)
 {
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "2", "--beta", "10",
-                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--npoints", "10", NULL },
-                   "lower --rho0", 30);
+                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--n", "10", NULL },
+                   "lower rho0", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--beta", "10",
-                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--npoints", "10", NULL },
+                                     "--eps", "0.1", "--rho0", "0.9999999999999999", "--n", "10", NULL },
                    "ball dense", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "16", "--beta", "10",
                                      "--eps", "0.1", NULL },
-                   "lower --d", 30);
+                   "lower d", 30);
     expect_refused((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "10:10:1", "--eps", "0.1", "--upper",
-                                     "--npoints", "10", "--rho0", "0.9999999999999999", NULL },
+                                     "--n", "10", "--rho0", "0.9999999999999999", NULL },
                    "ball dense", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "uniform", "--d", "16", "--beta", "10",
                                      "--eps", "0.1", NULL },
                    "ball uniform", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "10", "--beta", "100",
                                      "--eps", "0.1", NULL },
-                   "lower --beta or --d", 30);
+                   "lower beta or d", 30);
 }
 END_TEST
 
@@ -203,15 +210,15 @@ END_TEST
 START_TEST(test_huge_beta)
 {
     expect_refused((const char *[]){ "scale", "--claim", "B", "--d", "2", "--beta", "1e60:1e61:2", "--eps", "0.1",
-                                     "--no-sphere", NULL }, "lower --beta", 30);
+                                     "--no-sphere", NULL }, "lower beta", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "2", "--beta", "1e60",
-                                     "--eps", "0.1", NULL }, "lower --beta", 30);
+                                     "--eps", "0.1", NULL }, "lower beta", 30);
     expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "shells", "--d", "3", "--beta", "1e41",
-                                     "--eps", "0.1", NULL }, "lower --beta", 30);
-    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--npoints",
+                                     "--eps", "0.1", NULL }, "lower beta", 30);
+    expect_refused((const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--n",
                                      "100", "--beta", "1e60", "--eps", "0.1", NULL }, "multiplicities", 30);
     expect_refused((const char *[]){ "scale", "--claim", "S", "--d", "3", "--beta", "1e8:1e9:2", "--eps", "0.1", NULL },
-                   "lower --beta", 60);
+                   "lower beta", 60);
     /* the sphere below the dense size: the polynomial route does not apply, the others run */
     brun_t r;
     char dir[256];
@@ -236,7 +243,7 @@ START_TEST(test_huge_beta)
     snprintf(path, sizeof path, "%s/near.npy", dir);
     ck_assert_int_eq(npy_write(path, x, 12, 3), AR_OK);
     cli_expect_refused(dir, (const char *[]){ "bracket", "--points", path, "--beta", "1e8", "--eps", "0.1", "--engine",
-                                              "scale", NULL }, 2, "lower --beta, or use --engine dense", 60);
+                                              "scale", NULL }, 2, "lower beta, or use engine dense", 60);
     cli_tmpdir_remove(dir);
 }
 END_TEST
@@ -272,6 +279,21 @@ START_TEST(test_trivial_is_inconclusive)
 }
 END_TEST
 
+/* A ball bracket reports its stages under --progress (issue 33 item 7: `bracket --geometry ball`
+ * refused --progress and printed nothing for 17 s): every stage from ATTNRANK_PROGRESS_AFTER = 0 on,
+ * the ball route's cluster nets among them. */
+START_TEST(test_ball_progress)
+{
+    brun_t r;
+    setenv("ATTNRANK_PROGRESS_AFTER", "0", 1);
+    run(&r, (const char *[]){ "bracket", "--geometry", "ball", "--family", "dense", "--d", "2", "--rho0", "0",
+                              "--beta", "60", "--eps", "0.1", "--n", "600", "--progress", "--format", "json", NULL });
+    unsetenv("ATTNRANK_PROGRESS_AFTER");
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.err, "[bracket ") && strstr(r.err, "ball: cluster certificate"), "stderr: %s", r.err);
+}
+END_TEST
+
 Suite *suite_cli_ball(void)
 {
     Suite *s = suite_create("cli_ball");
@@ -283,6 +305,7 @@ Suite *suite_cli_ball(void)
     tcase_add_test(tc, test_generators_bounded);
     tcase_add_test(tc, test_huge_beta);
     tcase_add_test(tc, test_trivial_is_inconclusive);
+    tcase_add_test(tc, test_ball_progress);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -102,7 +102,7 @@ START_TEST(test_instance_json)
     long lo = json_int(r.out, "lower"), up = json_int(r.out, "upper");
     ck_assert(lo >= 1 && lo <= up && up <= 10);
     ck_assert(strstr(r.out, "\"eta\":") && strstr(r.out, "\"tol\":") && strstr(r.out, "\"attnrank\":"));
-    ck_assert(strstr(r.out, "\"beta\":0.44721359549995793"));     /* default 1/sqrt(5) */
+    ck_assert(strstr(r.out, "\"beta\":0.4472135954999579"));     /* default 1/sqrt(5) */
     /* --exact-max 0: no exact rank */
     const char *a3[] = { "head", "--queries", pq, "--keys", pk, "--exact-max", "0", "--format", "json", NULL };
     run(&r, a3);

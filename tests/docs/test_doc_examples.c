@@ -1,4 +1,4 @@
-/* test_doc_examples.c -- every example of README.md and doc/*.md runs: the
+/* test_doc_examples.c -- every example of README.md and doc/ (every .md file) runs: the
  * fenced blocks marked sh, python and c (scripts/run_doc_examples.sh extracts
  * them and runs each in a fresh temporary directory with `attnrank` on the
  * PATH: $ATTNRANK_BIN, set by make check).  The test fails with the script's

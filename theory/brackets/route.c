@@ -286,7 +286,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                      "the queries");
     } else if (o->engine == ROUTE_DENSE) {
         for (int r = 0; r < ROUTE_ID_DENSE; r++)
-            plan_set(out, r, ROUTE_SKIPPED, "--engine dense");
+            plan_set(out, r, ROUTE_SKIPPED, "engine dense");
     }
 
     /* cancellation (numerics/cancel.h) is checked before each route, and inside the long loops */
@@ -434,8 +434,8 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                     if (o->engine != ROUTE_SCALE)
                         snprintf(alt, sizeof alt, ", or at most %zu points", o->dense_max);
                     ar_error_set("bracket: beta = %g is above %g, the largest beta of the polynomial certificate, "
-                                 "which the scale route needs for %zu points on the sphere; lower --beta, or use "
-                                 "--engine dense (the dense route at any size)%s", beta, POLY_BETA_MAX, n, alt);
+                                 "which the scale route needs for %zu points on the sphere; lower beta, or use "
+                                 "engine dense (the dense route at any size)%s", beta, POLY_BETA_MAX, n, alt);
                     return AR_EINVAL;
                 }
                 add_route(out, "scale");
@@ -454,14 +454,14 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             }
         }
         if (o->engine == ROUTE_SCALE && !ran_structured) {
-            ar_error_set("--engine scale: no structured route applies (needs self-attention on a regular polygon, "
+            ar_error_set("engine scale: no structured route applies (needs self-attention on a regular polygon, "
                          "on the unit sphere within 5e-13, or a packing with unit multiplicities)");
             return AR_EINVAL;
         }
     }
     if (o->engine == ROUTE_SCALE && (!self || biased)) {
-        ar_error_set(biased ? "--engine scale: no structured route applies to a matrix with a logit bias or mask"
-                            : "--engine scale needs self-attention");
+        ar_error_set(biased ? "engine scale: no structured route applies to a matrix with a logit bias or mask"
+                            : "engine scale needs self-attention");
         return AR_EINVAL;
     }
     if ((st = cancel_check()))
@@ -489,7 +489,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             plan_ran(out, ROUTE_ID_DENSE);
         out->plan[ROUTE_ID_DENSE].seconds = clock_now() - td;
     } else if (!out->ball.dense_run) {
-        plan_set(out, ROUTE_ID_DENSE, ROUTE_SKIPPED, o->engine == ROUTE_SCALE ? "--engine scale"
+        plan_set(out, ROUTE_ID_DENSE, ROUTE_SKIPPED, o->engine == ROUTE_SCALE ? "engine scale"
                  : decided ? "the bracket is decided (lower = upper)"
                  : "above %zu points, and the %zu x %zu image (%.3g GiB) does not fit in memory (%.3g GiB)",
                  o->dense_max, m, n, (double)m * (double)n * 8.0 / 1073741824.0, (double)hold / 1073741824.0);

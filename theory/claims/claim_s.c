@@ -152,10 +152,10 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
     }
     int poly_instance = o->instance && o->engine != CLAIM_S_DENSE && d >= 3, poly_continuum = o->continuum && d >= 3;
     if ((poly_instance || poly_continuum) && beta > POLY_BETA_MAX) {
-        ar_error_set("scale --claim S: beta = %g is above %g, the largest beta of the polynomial upper certificate "
-                     "(%s in d = %d); lower --beta, or %s", beta, POLY_BETA_MAX,
+        ar_error_set("scale claim S: beta = %g is above %g, the largest beta of the polynomial upper certificate "
+                     "(%s in d = %d); lower beta, or %s", beta, POLY_BETA_MAX,
                      poly_instance ? "the scale engine's instance upper end" : "the continuum upper end", d,
-                     poly_instance ? "use --engine dense or --no-instance" : "drop --continuum");
+                     poly_instance ? "use engine dense or no-instance" : "drop continuum");
         return AR_EINVAL;
     }
     double t0 = clock_now();

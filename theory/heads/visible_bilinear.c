@@ -48,7 +48,7 @@ ar_status visible_bilinear(const double *WQ, const double *WK, size_t dmodel, si
         return AR_EINVAL;
     }
     if (!isfinite(radius) || !(radius > 0)) {
-        ar_error_set("visible: --radius must be finite and > 0 (got %g)", radius);
+        ar_error_set("visible: radius must be finite and > 0 (got %g)", radius);
         return AR_EINVAL;
     }
     ar_status st;

@@ -338,19 +338,36 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
     size_t count_pred = 0;
     ar_status st = fh_scan((int)d, beta, tau, cap, &over, &kmax, cnt, &lam);
     if (st == AR_OK && over) {
-        char *cs = fmpz_get_str(NULL, 10, cnt);
-        ar_error_set("fh_check: n must be at least 3x the number of eigenvalues checked "
-                     "(n=%zu, already %s predicted eigenvalues >= tau*lambda_0 up to degree %lu for d=%zu, "
-                     "beta=%g, tau=%g)", n, cs, (unsigned long)kmax, d, beta, tau);
-        flint_free(cs);
+        /* the whole count, to name the least valid n (issue 33: the message named neither) */
+        fmpz_t big, full;
+        fmpz_init(big);
+        fmpz_init(full);
+        fmpz_set_ui(big, n / 3 > 100000 / 64 ? (ulong)(n / 3) * 64 : 100000);   /* bounded: a huge beta stays quick */
+        int over2 = 0;
+        ulong km2 = 0;
+        double *lam2 = NULL;
+        size_t need = 0;
+        if (fh_scan((int)d, beta, tau, big, &over2, &km2, full, &lam2) == AR_OK && !over2 &&
+            fh_count_to_size(full, &need) == AR_OK && need <= SIZE_MAX / 3)
+            ar_error_set("n = %zu is too small: the check compares the %zu predicted eigenvalues >= tau lambda_0 "
+                         "(d = %zu, beta = %g, tau = %g) and needs n >= 3 x %zu = %zu; raise n to at least %zu, or "
+                         "lower beta or raise tau", n, need, d, beta, tau, need, 3 * need, 3 * need);
+        else
+            ar_error_set("n = %zu is too small: more than %zu predicted eigenvalues >= tau lambda_0 (d = %zu, beta = "
+                         "%g, tau = %g), and n must be at least 3 times their number; lower beta or raise tau", n,
+                         n / 3, d, beta, tau);
+        free(lam2);
+        fmpz_clear(big);
+        fmpz_clear(full);
         st = AR_EINVAL;
     }
     if (st == AR_OK)
         st = fh_count_to_size(cnt, &count_pred);
     if (st == AR_OK && (count_pred > n / 3 || 3 * count_pred > n)) {
-        ar_error_set("fh_check: n must be at least 3x the number of eigenvalues checked "
-                     "(n=%zu, %zu predicted eigenvalues >= tau*lambda_0 for d=%zu, beta=%g, tau=%g)",
-                     n, count_pred, d, beta, tau);
+        ar_error_set("n = %zu is too small: the check compares the %zu predicted eigenvalues >= tau lambda_0 "
+                     "(d = %zu, beta = %g, tau = %g) and needs n >= 3 x %zu = %zu; raise n to at least %zu, or "
+                     "lower beta or raise tau", n, count_pred, d, beta, tau, count_pred, 3 * count_pred,
+                     3 * count_pred);
         st = AR_EINVAL;
     }
     if (st == AR_OK) {

@@ -278,10 +278,11 @@ START_TEST(test_malformed)
     expect_fail("hlen.npy", big, n, AR_EINVAL, "truncated header");
 
     struct { const char *name, *dict; size_t nbytes; const char *needle; } bad[] = {
-        { "i4.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (3, 2), }", 24, "dtype" },
+        { "b1.npy", "{'descr': '|b1', 'fortran_order': False, 'shape': (3, 2), }", 6, "dtype" },
+        { "u3.npy", "{'descr': '<u3', 'fortran_order': False, 'shape': (3, 2), }", 18, "dtype" },
+        { "pipei8.npy", "{'descr': '|i8', 'fortran_order': False, 'shape': (3, 2), }", 48, "dtype" },
         { "obj.npy", "{'descr': '|O', 'fortran_order': False, 'shape': (3, 2), }", 48, "dtype" },
         { "c16.npy", "{'descr': '<c16', 'fortran_order': False, 'shape': (3, 1), }", 48, "dtype" },
-        { "f2.npy", "{'descr': '<f2', 'fortran_order': False, 'shape': (3, 2), }", 12, "dtype" },
         { "pipef8.npy", "{'descr': '|f8', 'fortran_order': False, 'shape': (3, 2), }", 48, "dtype" },
         { "rec.npy", "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3, 2), }", 48, "dtype" },
         { "3d.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2, 1), }", 48, "dimension" },
@@ -557,6 +558,54 @@ START_TEST(test_mult_memory_limit)
 }
 END_TEST
 
+/* Integer and float16 files (issue 33: the CLI refused int64 that Python took): read exactly, in
+ * both byte orders; an integer beyond 2^53 that is not a double is refused, naming its place. */
+START_TEST(test_int_and_half)
+{
+    unsigned char img[1024], dat[64];
+    /* int64 little-endian 3 x 2: -5, 7, 2^53, -(2^53), 2^62 (exact: a power of two), 1 */
+    int64_t iv[6] = { -5, 7, INT64_C(1) << 53, -(INT64_C(1) << 53), INT64_C(1) << 62, 1 };
+    double want[6];
+    for (int k = 0; k < 6; k++) {
+        want[k] = (double)iv[k];
+        for (int b = 0; b < 8; b++)
+            dat[8 * k + b] = (unsigned char)((uint64_t)iv[k] >> (8 * b));
+    }
+    size_t n = make_npy(img, 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 2), }", dat, 48);
+    expect_read("i8.npy", img, n, 3, 2, want);
+    /* big-endian int16 and unsigned bytes */
+    int16_t sv[6] = { -300, 2, 0, 32767, -32768, 5 };
+    for (int k = 0; k < 6; k++) {
+        want[k] = (double)sv[k];
+        dat[2 * k] = (unsigned char)((uint16_t)sv[k] >> 8);
+        dat[2 * k + 1] = (unsigned char)((uint16_t)sv[k] & 0xff);
+    }
+    n = make_npy(img, 1, "{'descr': '>i2', 'fortran_order': False, 'shape': (3, 2), }", dat, 12);
+    expect_read("i2be.npy", img, n, 3, 2, want);
+    unsigned char uv[6] = { 0, 1, 2, 128, 254, 255 };
+    for (int k = 0; k < 6; k++)
+        want[k] = (double)uv[k];
+    n = make_npy(img, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (6,), }", uv, 6);
+    expect_read("u1.npy", img, n, 6, 1, want);
+    /* float16: 1.0 (0x3c00), -2.5 (0xc100), the least subnormal 2^-24 (0x0001), 65504 (0x7bff) */
+    uint16_t hv[4] = { 0x3c00, 0xc100, 0x0001, 0x7bff };
+    double hw[4] = { 1.0, -2.5, 0x1p-24, 65504.0 };
+    for (int k = 0; k < 4; k++) {
+        dat[2 * k] = (unsigned char)(hv[k] & 0xff);
+        dat[2 * k + 1] = (unsigned char)(hv[k] >> 8);
+    }
+    n = make_npy(img, 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }", dat, 8);
+    expect_read("f2.npy", img, n, 2, 2, hw);
+    /* 2^53 + 1 is no double */
+    int64_t big = (INT64_C(1) << 53) + 1;
+    for (int b = 0; b < 8; b++)
+        dat[8 + b] = (unsigned char)((uint64_t)big >> (8 * b));
+    memset(dat, 0, 8);
+    n = make_npy(img, 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 1), }", dat, 16);
+    expect_fail("inexact.npy", img, n, AR_EINVAL, "row 1, column 0 is not an exact double");
+}
+END_TEST
+
 Suite *suite_npy(void)
 {
     Suite *s = suite_create("npy");
@@ -565,6 +614,7 @@ Suite *suite_npy(void)
     tcase_add_test(tc, test_roundtrip);
     tcase_add_test(tc, test_handmade);
     tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_int_and_half);
     tcase_add_test(tc, test_alloc_limit);
     tcase_add_test(tc, test_mult_roundtrip);
     tcase_add_test(tc, test_mult_bad);

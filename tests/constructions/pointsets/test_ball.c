@@ -378,16 +378,16 @@ START_TEST(test_cost_and_limits)
             pointset_clear(&P);
         }
     struct { ball_family_t f; size_t d; double beta, rho0; size_t npoints; int unweighted; const char *needle; } bad[] = {
-        { BALL_UNIFORM, 2, 10, 0.9999999999999999, 10, 0, "lower --rho0" },
+        { BALL_UNIFORM, 2, 10, 0.9999999999999999, 10, 0, "lower rho0" },
         { BALL_DENSE, 2, 10, 0.9999999999999999, 10, 0, "ball dense" },
-        { BALL_DENSE, 16, 10, -1, 0, 0, "lower --d" },
+        { BALL_DENSE, 16, 10, -1, 0, 0, "lower d" },
         { BALL_UNIFORM, 16, 10, -1, 0, 0, "ball uniform" },
-        { BALL_SHELLS, 10, 100, -1, 0, 0, "lower --beta or --d" },
-        { BALL_SHELLS, 2, 1e60, -1, 0, 0, "lower --beta" },
-        { BALL_SHELLS, 2, 1e40, -1, 0, 1, "lower --beta" },        /* K ~ 7e18: the old cast's edge */
+        { BALL_SHELLS, 10, 100, -1, 0, 0, "lower beta or d" },
+        { BALL_SHELLS, 2, 1e60, -1, 0, 0, "lower beta" },
+        { BALL_SHELLS, 2, 1e40, -1, 0, 1, "lower beta" },        /* K ~ 7e18: the old cast's edge */
         { BALL_SHELLS, 3, 1e5, 0.0, 0, 1, "distinct points" },
-        { BALL_DENSE, 2, 1e60, -1, 100, 0, "use --unweighted" },
-        { BALL_SHELLS, 2, 1e6, 0.0, 0, 0, "use --unweighted" },        /* 34 GiB of multiplicities */
+        { BALL_DENSE, 2, 1e60, -1, 100, 0, "use unweighted" },
+        { BALL_SHELLS, 2, 1e6, 0.0, 0, 0, "use unweighted" },        /* 34 GiB of multiplicities */
         { BALL_SHELLS, 2, 3e5, 0.0, 0, 0, "hours" },                   /* 2.6e10 bits of multiplicities */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
