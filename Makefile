@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # attnrank -- certified eps-rank brackets for softmax attention.
 #
 #   make            build bin/attnrank
@@ -171,6 +172,8 @@ check: deps
 CHECK_SO := $(if $(filter 1,$(SAN)),,$(BUILD)/lib/libattnrank.so)
 check-build: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 check-run: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
+	@sh scripts/check_spdx.sh
+	@sh scripts/check_layers.sh
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
 	  ATTNRANK_TEST_LIBRARY='$(if $(CHECK_SO),$(abspath $(BUILD)/lib/$(SO_NAME)))' \
 	  CHECK_JOBS='$(CHECK_JOBS)' sh scripts/run_check.sh '$(BUILD)/tests/run_tests'

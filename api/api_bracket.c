@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_bracket.c -- the bracket of one instance through the route chooser
  * (theory/brackets/route.h route_bracket, as `attnrank bracket`). */
 #include "numerics/blas_select.h"

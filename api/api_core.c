@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_core.c -- versions, statuses, messages, options and the begin/end of
  * every call of the public API. */
 #include "api/api_impl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_head.c -- one attention head: visible dimension r, r_exact, r(tau)
  * with eta, and the head's certified bracket (as `attnrank head`). */
 #include "numerics/blas_select.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_impl.h -- what the files of the public API (include/attnrank.h) share:
  * the point-set handle and the begin/end of every call (error buffer,
  * cancellation flag, per-call memory limit, option checks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_json.c -- the JSON text of a bracket result, one formatter for every door (issue 32:
  * the CLI, C and Python give the same JSON for the same matrix). */
 #include "api/api_impl.h"

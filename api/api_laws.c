@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_laws.c -- the laws table, read-only, and one row's sweep and verdict
  * (theory/claims/laws.h, verify.h). */
 #include "numerics/blas_select.h"

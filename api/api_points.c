@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_points.c -- point sets of the public API: from arrays, files and the
  * sphere and ball generators. */
 #include "api/api_impl.h"

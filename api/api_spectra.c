@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_spectra.c -- the Funk-Hecke spectral check (theory/spectra/funkhecke.h). */
 #include "numerics/blas_select.h"
 #include "api/api_impl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_sweeps.c -- the sweep commands (sweeps/sweeps.h) behind the public API. */
 #include "numerics/blas_select.h"
 #include "api/api_impl.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """bench/before_after.py -- the same instances through two attnrank binaries, side by side.
 
 Usage:

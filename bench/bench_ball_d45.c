@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_ball_d45.c -- claim B's instruments in d = 4 and d = 5 (issue 22,
  * part 2): the certified lower ends of the ball's lower instances and the
  * certified upper end of its shells continuum over a wide beta range, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_ball_hs.c -- how the certified rank of the ball's shells continuum
  * (claim B's upper end; theory/certificates/cert_ball_harmonic.h) moves with
  * the radial spacing h sqrt(beta) of the shells, at every point of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_bracket.c -- the spine's figures (issues #2, #16), measured side by side:
  *   1. a 2000-point Fibonacci S^2 instance at beta = 20, eps = 0.1: wall time of
  *      the whole certified bracket (route chooser: every affordable route) vs one bare LAPACK SVD (dgesdd) of the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_circulant.c -- certified eps-rank brackets of the regular n-gon by
  * the circulant path (theory/certificates/cert_circulant.h), beta = 1e1 .. 1e5.
  * Usage: bench_circulant [eps [n1 n2 ...]]   (default: eps 0.1, n = 20160 55440)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_dense.c -- the dense route against its physical limit and an uncertified baseline
  * (issue 24 item 4), one instance per run, everything in one process on one BLAS core:
  * n queries x n keys uniform in the unit 3-ball (seeds 1, 2; self-attention with "self"),

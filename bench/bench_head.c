@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_head.c -- issue #8 figures: a 64-dimensional head whose queries and
  * keys live in a rotated 3-dimensional subspace, plus a common key offset
  * and query parts that no key difference sees (r = 3); the same with 1e-4

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """bench_heads.py -- certified eps-rank brackets at the shapes of real attention heads (issue 32, item 7).
 
 What it measures.  For every cell of the grid

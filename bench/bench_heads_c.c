@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_heads_c.c -- the C door of bench/bench_heads.py: one certified bracket of
  * A = rowsoftmax(BETA Q K^T) through the public API only (include/attnrank.h),
  * printed as the library's JSON line, the same text `attnrank bracket --format json`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_packing.c -- claim S lower bounds from cap packings at scale (issue #3
  * part 3), eps = 0.1.
  *   1. For d = 2..5 and beta = 10 .. 1e4: the largest certified greedy packing

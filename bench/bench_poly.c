@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_poly.c -- polynomial (zonal) upper certificate on the sphere (issue 3,
  * parts 2 and 6).  Prints a TSV table:
  *   kind (instance|continuum), d, beta, n, L, rank, certified error,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_scaling.c -- the dense route at size (issue 16): one instance per run,
  * n queries and n keys uniform in the unit 3-ball (seeded), beta 20, eps 0.1,
  * self-attention (keys = queries) or cross-attention (independent keys).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/claim_B_continuum.sh -- the shells-continuum upper certificate of claim B
 # (proofs-notes/claim-B.md section 8): its rank against the dense SVD route of
 # weighted lattices where both run, its cost per point, and how the rank moves

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/claim_B_sweeps.sh -- claim-B sweeps (ball with Gaussian multiplicities)
 # and the sphere-vs-ball chart recorded in bench/results/claim_B/.
 # Usage: sh bench/claim_B_sweeps.sh [attnrank]   (needs gnuplot for the chart)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/claim_E.sh -- claim E on the two real models and on a user's model:
 #   calib.tsv              `attnrank calib --model all --format tsv` (USE lite 8 heads x 72 sentences,
 #                          PP-OCRv4 16 heads x 24 text lines, 4 scales each), with its wall time

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # claim_E_slurm.sh [BIN] -- claim E's calibration of both models (`attnrank
 # calib --model all`, what verify_E runs) as a Slurm job array of 4 shards on
 # a one-node cluster (scripts/slurm/cluster.sh, as root; one CPU per shard,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # claim_S_d6_slurm.sh [BIN] -- the claim-S d = 6 report row (laws table, tier
 # extended) computed as a Slurm job array on a one-node cluster
 # (scripts/slurm/cluster.sh, as root) and merged: one shard per beta

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/claim_S_sweeps.sh -- the claim-S sweep tables (d = 2..5) and the plot
 # recorded in bench/results/claim_S/.  Usage: sh bench/claim_S_sweeps.sh [attnrank]
 set -eu

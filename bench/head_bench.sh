@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/head_bench.sh -- issue #8 figures: the visible dimension of a 64-dim
 # head (bench_head) and the wall time of `attnrank head` on its 512-token
 # instances.  Usage: sh bench/head_bench.sh [path/to/attnrank]

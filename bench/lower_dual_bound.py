@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """lower_dual_bound.py -- how far the test-matrix lower certificate can reach on given rows
 (issue 24; proofs-notes/lower-certificates.md section 3.5).  Uncertified numpy diagnostics.
 

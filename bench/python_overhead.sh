@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/python_overhead.sh -- the bracket of a 2000 x 2000 attention head from NumPy
 # (python/attnrank through libattnrank.so) against `attnrank bracket` on the same
 # matrices (.npy files), side by side in one run, alternating, REPS times each

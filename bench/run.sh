@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/run.sh -- run the benchmarks and record their output in bench/results/.
 # Usage: sh bench/run.sh [path/to/attnrank]   (called by `make bench`)
 # Set BENCH_ONLY=name (bench_bracket, bench_scaling, bench_stream16k, bench_dense, bench_circulant, bench_poly,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verify_jobs.sh -- issue 17's figure: `make verify` in one process against
 # `make verify JOBS=N` (N shards side by side under GNU parallel, nproc/N
 # BLAS threads each, then the theorem suites on the merged shard files), run

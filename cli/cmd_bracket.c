@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_bracket.c -- `attnrank bracket`: certified eps-rank bracket of one instance. */
 #include <stdio.h>
 #include <string.h>

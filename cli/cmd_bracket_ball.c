@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_bracket_ball.c -- `attnrank bracket --geometry ball ...`: certified
  * eps-rank bracket of a ball instance with Gaussian multiplicities (claim B).
  * Called from cmd_bracket when --geometry ball is given; parses its own

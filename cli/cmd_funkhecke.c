@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_funkhecke.c -- `attnrank funk-hecke`: spectrum of K/n on a sphere set
  * against the Funk-Hecke eigenvalues (THEORY 3.7).  A sanity check of the
  * harness's linear algebra, not a certificate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_generate.c -- `attnrank generate`: write a point set as .npy. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_head.c -- `attnrank head`: the visible dimension of one attention head,
  * r(tau) with certified output errors, and the certified eps-rank bracket
  * (directly and through the visible subspace). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_plot.c -- `attnrank plot`: log-log plots (SVG and PNG, via gnuplot) of
  * certified brackets against 1+beta from `attnrank scale --format tsv` tables,
  * one colour per dimension, with the law's slope drawn through each

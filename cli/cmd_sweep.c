@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_sweep.c -- `attnrank verify|scale|calib|merge`: the sweep commands,
  * run through the public API (attnrank_sweep_command); a failure's one line
  * is printed here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands.h -- the attnrank subcommands.  Each parses its own options
  * (argv[2..]), calls the public API (include/attnrank.h) and prints (the
  * sweeps' options are parsed below the API, sweeps/sweeps.h); returns the process exit code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fail.c -- the one error line of a failed command. */
 #include <stdio.h>
 #include "cli/commands.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c -- attnrank: certified eps-rank brackets for softmax attention. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* progress.c -- stage messages with a heartbeat (see progress.h). */
 #include "cli/progress.h"
 

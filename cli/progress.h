@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* progress.h -- the CLI's stage messages on stderr, with a heartbeat.
  *
  * The library reports a stage when it starts and, in its long loops, at least once a second

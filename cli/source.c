@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* source.c -- build the instance from the command-line options. */
 #include "cli/source.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* source.h -- the instance a subcommand works on, from the common options:
  *   --points X.npy [--multiplicities W.txt]             self-attention
  *   --queries Q.npy --keys K.npy [--multiplicities W]   cross-attention (weights on keys)

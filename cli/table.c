@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* table.c -- strict reader of 'scale --format tsv' tables (see table.h). */
 #include "cli/table.h"
 #include "numerics/infile.h"

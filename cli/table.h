@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* table.h -- the reader of 'attnrank scale --format tsv' tables for
  * `attnrank plot`.  A table row is validated like a .npy file: a malformed
  * row is refused with one line "<path>:<line>: ..." (AR_EINVAL), never read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket.c -- the smallest client of the attnrank C API: the certified
  * eps-rank bracket of self-attention on the rows of a .npy file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* attnrank.h -- the public C API of attnrank: certified eps-rank brackets of
  * softmax attention matrices in the max-row-l1 norm, attention-head analysis
  * and the paper's laws table.

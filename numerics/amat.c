@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* amat.c -- blocks of rows of an enclosed matrix, in memory or streamed (see amat.h). */
 #include "numerics/amat.h"
 #include "numerics/cancel.h"

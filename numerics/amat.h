@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* amat.h -- an enclosed matrix A (double image + row error bounds) visited
  * in blocks of rows, either held in memory (smx_t, column-major) or streamed
  * (smxd_t: each block evaluated on demand, never the whole matrix).

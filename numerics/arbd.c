@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arbd.c -- outward-rounded doubles from Arb balls (see arbd.h). */
 #include "numerics/arbd.h"
 

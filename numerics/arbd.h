@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arbd.h -- doubles that bound an Arb ball.
  *
  * arbd_ub(x) >= every point of x, arbd_lb(x) <= every point of x,

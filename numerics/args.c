@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* args.c -- strict option parsing and number conversion. */
 #include "numerics/args.h"
 #include "numerics/parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* args.h -- strict command-line parsing for the attnrank subcommands.
  * Options are "--name value" or "--name=value"; flags have no value.
  * Every parse error records a one-line message (ar_error_set). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bessel.c -- e^{-x} I_nu(x) through Arb, with a rigorous double wrapper. */
 #include "numerics/bessel.h"
 

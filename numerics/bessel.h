@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bessel.h -- exponentially scaled modified Bessel function of the first kind.
  *
  *   bessel_i_scaled(nu, x) = e^{-x} I_nu(x),   x > 0, nu real.

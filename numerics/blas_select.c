@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blas_select.c -- OpenBLAS kernel selection (see blas_select.h for the policy). */
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blas_select.h -- safe choice of OpenBLAS kernels and thread counts.
  *
  * OpenBLAS 0.3.21 (Debian 12) detects some AVX-512 CPUs as "Prescott" and

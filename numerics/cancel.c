@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cancel.c -- the calling thread's cancellation flag. */
 #include "numerics/cancel.h"
 

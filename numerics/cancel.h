@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cancel.h -- cooperative cancellation of a long computation.
  *
  * A caller (the public API, include/attnrank.h) installs a pointer to its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cellgrid.c -- uniform cell grid (see cellgrid.h). */
 #include "numerics/cellgrid.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cellgrid.h -- a uniform cell grid over points in R^d for neighbour queries.
  *
  * Cells are k_c = floor((x_c + 1) / h) (any real coordinates), points sorted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cheb.c -- Chebyshev series evaluation (see cheb.h). */
 #include "numerics/cheb.h"
 #include "numerics/fround.h"

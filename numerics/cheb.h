@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cheb.h -- Chebyshev series p(x) = sum_{k=0}^{L} c_k T_k(x) (numerics only).
  *
  * Coefficients are doubles (exact dyadic rationals), so p is an exactly known

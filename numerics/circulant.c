@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* circulant.c -- rigorous tools for real circulant matrices: cosine tables,
  * symbols by Arb DFT, verified inverse norms, certified band-fit errors,
  * and the two floating-point band candidates (projection, l1 LP). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* circulant.h -- rigorous tools for real circulant matrices.
  *
  * A circulant C of order m with first row c has C_ij = c_{(j-i) mod m}.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clock.h -- wall-clock timing for reports. */
 #ifndef ATTNRANK_NUMERICS_CLOCK_H
 #define ATTNRANK_NUMERICS_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* envvar.c -- strict environment variables (see envvar.h). */
 #include "numerics/envvar.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* envvar.h -- strict readers of attnrank's environment variables.
  *
  * Unset: the default.  Set: the whole value must parse (numerics/parse.h;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* expd.c -- tabulated exponential with an a-priori relative error bound
  * (see expd.h; the error analysis is proofs-notes/fast-enclosure.md, "expd").
  *

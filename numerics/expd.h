@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* expd.h -- exp(x) in double with a proven relative error bound.
  *
  * expd(x) = 2^e * T[j] * p(r): x = (128 e + j) ln2/128 + r, T[j] = 2^(j/128)

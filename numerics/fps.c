@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fps.c -- farthest-point (greedy max-min) ordering of a point cloud. */
 #include "numerics/fps.h"
 

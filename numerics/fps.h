@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fps.h -- farthest-point ordering of a point cloud (Euclidean, R^d).
  * order[0] = start; order[t] maximises the distance to {order[0..t-1]}
  * (ties: smallest index).  Every prefix of the order is a greedy

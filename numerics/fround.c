@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fround.c -- directed rounding the compiler cannot move (see fround.h).
  *
  * Every fesetround() of the library is in this file.  fround_run is noipa:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fround.h -- directed rounding the compiler cannot move (numerics only).
  *
  * GCC treats fesetround() as an ordinary call and moves arithmetic on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* infile.c -- non-blocking open of input files (see infile.h). */
 #include "numerics/infile.h"
 #include "numerics/pinstore.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* infile.h -- open an input file without ever blocking in open(2).
  *
  * Every reader of user-supplied files (.npy, multiplicities, JSON model

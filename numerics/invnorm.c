@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* invnorm.c -- verified upper bounds on ||M^{-1}||_inf.
  *
  * invnorm_inf_bound: let R ~ Mmid^{-1} (LAPACK dgetrf + dgetri) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* invnorm.h -- verified upper bound on ||M^{-1}||_inf for an enclosed square matrix.
  *
  * M is an exact real m x m matrix known as Mmid + E, with Mmid a double

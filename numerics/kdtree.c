@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kdtree.c -- k-d tree and rigorous pair sums (see kdtree.h). */
 #include "numerics/kdtree.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kdtree.h -- a k-d tree over points in R^d, all pairs within a threshold,
  * and rigorous sums of exp(-L) over those pairs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linalg.c -- checked wrappers over LAPACKE/CBLAS (column-major). */
 #include "numerics/linalg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linalg.h -- thin, checked wrappers over LAPACKE/OpenBLAS.  All matrices are
  * column-major doubles.  None of these results is rigorous by itself: every
  * factorisation is only a *candidate*, certified afterwards (resid.h,

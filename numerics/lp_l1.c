@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lp_l1.c -- weighted l1 fit by GLPK (see lp_l1.h). */
 #include "numerics/lp_l1.h"
 

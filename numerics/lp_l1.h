@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lp_l1.h -- weighted least-absolute-deviations fit by linear programming
  * (GLPK simplex).  Numerics only.
  *

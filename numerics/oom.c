@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* oom.c -- allocation failure policy for GMP/FLINT and OpenBLAS (see oom.h). */
 #include "numerics/oom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* oom.h -- what the process does when memory runs out.
  *
  * GMP, MPFR, FLINT and Arb cannot report an allocation failure to their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parallel.c -- one thread per job (see parallel.h). */
 #include "numerics/parallel.h"
 #include <flint/flint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parallel.h -- run one function on an array of jobs, one thread per job. */
 #ifndef ATTNRANK_NUMERICS_PARALLEL_H
 #define ATTNRANK_NUMERICS_PARALLEL_H

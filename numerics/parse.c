@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse.c -- strict number conversions (see parse.h). */
 #include "numerics/parse.h"
 

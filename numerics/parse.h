@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse.h -- strict conversions of text to numbers, shared by the command
  * line (numerics/args.c) and the environment variables (numerics/envvar.h).
  * Nothing is skipped: no white space, no trailing characters. */

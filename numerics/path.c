@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* path.c -- exact-length path building and confined opens (see path.h). */
 #include "numerics/path.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* path.h -- file paths allocated to their exact length (no fixed-size
  * buffers, so that a long path is never cut and read from an ancestor
  * directory).  A path of PATH_MAX bytes or more, which the OS cannot open,

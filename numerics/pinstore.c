@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pinstore.c -- verified bytes of pinned files (see pinstore.h). */
 #include "numerics/pinstore.h"
 

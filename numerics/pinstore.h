@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pinstore.h -- pinned files read once: the bytes that are parsed are the
  * bytes that were hashed.
  *

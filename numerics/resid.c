@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resid.c -- certified ||A - U V^T||_r1 at BLAS speed.
  *
  * Error analysis (u = 2^-52, valid in every IEEE rounding mode; gamma_j =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resid.h -- certified max-row-l1 distance between an enclosed matrix and a
  * floating-point factorisation, at BLAS speed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rng.c -- splitmix64-seeded xoshiro256** generator, uniform and normal
  * variates.  Algorithms: Blackman & Vigna, "Scrambled linear pseudorandom
  * number generators" (xoshiro256**), Steele et al. (splitmix64). */

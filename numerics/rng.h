@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rng.h -- small deterministic random generator (splitmix64 seeding a
  * xoshiro256** state).  The same seed gives the same stream on every
  * platform; normals use the polar Box-Muller method with libm log/sqrt. */

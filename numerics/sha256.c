@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sha256.c -- SHA-256 through nettle (see sha256.h). */
 #include "numerics/sha256.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sha256.h -- SHA-256 (FIPS 180-4) as lowercase hex, on nettle (a
  * maintained implementation instead of a hand-written one).  Used to pin
  * the corpus sentences and every file of the claim-E model cache; checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shard.c -- shard selection and the LPT assignment (see shard.h). */
 #include "numerics/shard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shard.h -- which points of a sweep one shard computes.
  *
  * A sweep (attnrank verify, scale, calib) knows its whole point list

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* softmax.c -- rigorous row-softmax with key multiplicities (Arb balls).
  *
  * General path, row i:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* softmax.h -- rigorous evaluation of a row-softmax matrix with key multiplicities.
  *
  *   A_ij = w_j exp(beta q_i.k_j) / sum_l w_l exp(beta q_i.k_l)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* softmax_dbl.c -- the double-arithmetic enclosure of a softmax matrix
  * (see softmax_dbl.h; the error analysis is proofs-notes/fast-enclosure.md).
  *

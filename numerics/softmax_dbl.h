@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* softmax_dbl.h -- the enclosure of A = rowsoftmax(beta Q K^T) with key
  * multiplicities, evaluated in double arithmetic with an a-priori bound.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spearman.c -- rank correlation and its p-values (see spearman.h). */
 #include "numerics/spearman.h"
 

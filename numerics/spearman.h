@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spearman.h -- Spearman rank correlation with two p-values: a seeded
  * permutation p-value and the asymptotic Student-t p-value.
  *

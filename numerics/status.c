@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.c -- error codes, thread-local last-error message, checked allocation. */
 #include "numerics/status.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.h -- error codes and the last-error message shared by every layer.
  *
  * Convention: every fallible function returns ar_status (AR_OK == 0).  On

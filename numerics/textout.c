@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textout.c -- JSON and text output helpers, timing. */
 #include "numerics/textout.h"
 #include "numerics/clock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textout.h -- text and JSON output helpers shared by the CLI and the sweeps'
  * reports (strings from files escaped, numbers that JSON can hold). */
 #ifndef ATTNRANK_NUMERICS_TEXTOUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trig_gram.c -- closed-form Gram matrices of trigonometric bases on a
  * piece [pi a, pi b] (see trig_gram.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trig_gram.h -- Gram matrices of trigonometric bases on sub-intervals of
  * [0, pi], enclosed in Arb and rounded to doubles with a rigorous bound.
  *

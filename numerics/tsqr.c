@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsqr.c -- two-thread orthonormalisation and thin SVD of tall matrices (see tsqr.h). */
 #include "numerics/tsqr.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsqr.h -- orthonormal bases and thin SVDs of tall matrices on two threads (a one-level
  * TSQR: Demmel, Grigori, Hoemmen, Langou, "Communication-optimal parallel and sequential QR
  * and LU factorizations", SIAM J. Sci. Comput. 34 (2012)).  The rows are split into

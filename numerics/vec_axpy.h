@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vec_axpy.h -- y[k] += a x[k] (k < n) in plain C that -O2 vectorises.
  *
  * Each element gets one multiply and one add, in the order of the scalar loop

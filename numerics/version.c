@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* version.c -- provenance strings: project and library versions. */
 #include "numerics/version.h"
 

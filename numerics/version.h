@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* version.h -- provenance: project and library versions. */
 #ifndef ATTNRANK_NUMERICS_VERSION_H
 #define ATTNRANK_NUMERICS_VERSION_H

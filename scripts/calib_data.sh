@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # calib_data.sh -- fetch the real pretrained transformer used by 'attnrank calib'
 # (claim E) into a cache directory that git ignores, check its integrity, and
 # run the node reference that dumps the model's own internal tensors.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # calib_data_ppocr.sh -- the second claim-E model: fetch the PP-OCRv4 text
 # recogniser and onnxruntime, render the text-line images, and run the
 # onnxruntime reference, into CACHE/ppocr (git ignores the cache).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # calib_lib.sh -- shell functions shared by the claim-E data steps
 # (scripts/calib_data.sh for USE lite, scripts/calib_data_ppocr.sh for
 # PP-OCRv4); sourced, never run.  Both read their digests from a committed C

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // calib_reference.js -- run the pinned Universal Sentence Encoder lite in node
 // (TF.js, the model's own runtime) and dump internal tensors for a few fixed
 // sentences, so that the C forward pass (constructions/models/real_model.c) can be

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check_fround.sh -- the rounding mode changes only in numerics/fround.c.
 #
 # GCC moves arithmetic across fesetround() even with -frounding-math (GCC bug

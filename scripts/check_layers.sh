@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check_layers.sh -- the layers point down only.
 #
 # Every project #include of a library or CLI source must name a room of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # deps.sh -- make sure the Debian 12 packages attnrank builds against are present.
 # Installs them with apt-get when run as root (and apt-get exists); otherwise
 # prints the exact command and fails.  Quiet when everything is present.

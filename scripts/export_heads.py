@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """export_heads.py -- write the attention heads of a PyTorch model as .npy
 files with a manifest that `attnrank calib --manifest FILE` reads.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """scripts/gen_figures.py -- the generated parts of the documentation, from bench/results/.
 
 Usage: python3 scripts/gen_figures.py        (from anywhere; Python 3 standard library only)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gen_man.sh -- the man page attnrank(1) from the binary's own --help texts
 # (attnrank --help and attnrank COMMAND --help), so that the page never
 # disagrees with the program.  Usage: sh scripts/gen_man.sh BIN > attnrank.1

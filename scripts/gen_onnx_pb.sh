@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gen_onnx_pb.sh -- regenerate the committed protobuf-c bindings of ONNX,
 # constructions/formats/onnx.pb-c.[ch], from the onnx.proto that Debian's
 # python3-onnx 1.12 ships, with Debian's protobuf-c-compiler 1.4.1:

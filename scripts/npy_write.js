@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // npy_write.js -- write a little-endian float32 .npy file (format 1.0, C
 // order), shared by the node references of the claim-E data steps
 // (scripts/calib_reference.js, scripts/ppocr_reference.js).

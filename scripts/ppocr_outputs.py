@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ppocr_outputs.py -- write a copy of the PP-OCRv4 recogniser whose graph also
 # outputs the intermediate values the C model is compared with (onnxruntime
 # only returns graph outputs).  Used by scripts/calib_data_ppocr.sh; needs

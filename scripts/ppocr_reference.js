@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ppocr_reference.js -- run the pinned PP-OCRv4 recogniser in onnxruntime
 // (node) on the rendered text-line images and dump the tensors the C model
 // (constructions/models/ppocr_model.c) is compared with.  Used by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts/run_check.sh -- run the Check suites of tests/run_tests side by side
 # (called by `make check-run`).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts/run_doc_examples.sh -- run every example of README.md and doc/*.md.
 #
 # Usage: sh scripts/run_doc_examples.sh        (from anywhere; tests/docs/test_doc_examples.c runs it in make check)

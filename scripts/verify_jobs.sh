@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verify_jobs.sh JOBS BIN BUILD [CLAIM] -- `make verify JOBS=N` on one machine:
 # the ceil(N/2) shards of claim E's `attnrank calib --model all` and the 2N
 # shards of `attnrank verify` (N = 1: one each), N at a time under GNU parallel, each with

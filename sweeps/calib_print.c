@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_print.c -- text, TSV and JSON output of `attnrank calib` (see
  * calib_print.h).  Uncertified measures are always labelled as such. */
 #include "sweeps/calib_print.h"

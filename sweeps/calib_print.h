@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_print.h -- the output of `attnrank calib` (text, TSV, JSON lines)
  * for the results of one or more models and their pooled association. */
 #ifndef ATTNRANK_SWEEPS_CALIB_PRINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_shard.c -- shards of `attnrank calib` (see calib_shard.h). */
 #include "sweeps/calib_shard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_shard.h -- `attnrank calib --shard K/N --out FILE` and its merge.
  *
  * The point list of a calibration is its settings: for each model (in the

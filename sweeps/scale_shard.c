@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scale_shard.c -- shards of `attnrank scale` (see scale_shard.h). */
 #include "sweeps/scale_shard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scale_shard.h -- `attnrank scale --shard K/N --out FILE` and its merge.
  *
  * The point list of a scale sweep is its beta grid, point t at beta_t (id

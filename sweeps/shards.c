@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shards.c -- shard runs and shard sets (see shards.h). */
 #include "sweeps/shards.h"
 

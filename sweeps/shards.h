@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shards.h -- running one shard of a sweep into a shard file, and reading a
  * set of shard files back (constructions/formats/shardfile.h), for
  * `attnrank verify|scale|calib --shard K/N --out FILE` and `attnrank merge`

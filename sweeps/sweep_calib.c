@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_calib.c -- `attnrank calib`: claim E on real attention heads (USE
  * lite over the license corpus, PP-OCRv4 over rendered text lines, both
  * fetched by `make calib-data`, or a user's model through a manifest):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_fail.c -- the exit code of a failed sweep, its message kept for the caller. */
 #include "sweeps/sweeps.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_merge.c -- `attnrank merge`: the tables, fits and verdicts of a sweep
  * rebuilt from its shard files (sweeps/shards.h), without recomputing. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_scale.c -- `attnrank scale`: a sweep over beta for one claim and
  * dimension, as a table (markdown, TSV or JSON lines), with the fitted
  * exponents of each column. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_scale_ball.c -- `attnrank scale --claim B`: a beta sweep of claim B
  * (ball instances with Gaussian multiplicities), one claim_b_point per beta,
  * with the sphere packing at the same beta as a contrast column and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep_verify.c -- `attnrank verify`: judge the claims of the laws table
  * (whole, or one shard of its point list: theory/claims/vplan.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweeps.h -- the sweep commands below the public API: verify, scale (claim
  * S and the ball sweeps of claim B), calib and merge, each with its whole
  * option list, shard runs (--shard K/N --out FILE) and the merge of their

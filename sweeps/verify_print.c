@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_print.c -- the verdict table (see verify_print.h). */
 #include "sweeps/verify_print.h"
 

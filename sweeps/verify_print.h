@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_print.h -- the verdict table of the laws (text and JSON), shared by
  * `attnrank verify` and the `make verify` Check runner. */
 #ifndef ATTNRANK_SWEEPS_VERIFY_PRINT_H

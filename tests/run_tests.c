@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run_tests.c -- one Check runner for every suite in tests/<module>/test_*.c.
  * Each test file test_foo.c defines `Suite *suite_foo(void)`; the Makefile
  * generates suites.h listing them.  Select suites with CK_RUN_SUITE=name or

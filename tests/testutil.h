@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil.h -- helpers shared by the Check suites.
  * TEST_SEED: base seed of randomized tests (env ATTNRANK_TEST_SEED, default 1),
  * printed with every failure so that the failing input can be reproduced. */

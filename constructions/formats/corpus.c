@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* corpus.c -- license-text sentences and their manifest check (see corpus.h). */
 #include "constructions/formats/corpus.h"
 #include "numerics/infile.h"

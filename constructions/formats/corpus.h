@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* corpus.h -- the calibration corpus of claim E: English sentences from the
  * license texts every Debian system ships (base-files,
  * /usr/share/common-licenses), fixed by a manifest of (file, sentence index,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* corpus_manifest.c -- the committed claim-E calibration corpus: 72
  * sentences of /usr/share/common-licenses (Debian base-files), as (file,
  * qualifying-sentence index, sha256 of the text).  Selection: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* heads_manifest.c -- the strict reader of heads manifests (see
  * heads_manifest.h). */
 #include "constructions/formats/heads_manifest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* heads_manifest.h -- the manifest of a user's attention heads, as written
  * by scripts/export_heads.py and read by `attnrank calib --manifest FILE`:
  * one JSON object (read with constructions/formats/json.h) naming one query

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json.c -- jansson with the project's strictness on top (see json.h). */
 #include "constructions/formats/json.h"
 #include "numerics/infile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json.h -- the strict JSON reader for the model files of
  * constructions/models/real_model (TF.js model.json, SentencePiece
  * vocab.json), on jansson (a maintained parser instead of a hand-written

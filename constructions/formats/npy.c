@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* npy.c -- strict reader/writer for NumPy .npy files (float64/float32,
  * at most 2 dimensions) and for multiplicity files (one positive decimal
  * integer per line).  Every error message is one line starting with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* npy.h -- NumPy .npy files (format versions 1.0, 2.0, 3.0) and
  * multiplicity files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx.c -- ONNX ModelProto through protobuf-c into plain structs (see onnx.h). */
 #include "constructions/formats/onnx.h"
 #include "constructions/formats/onnx.pb-c.h"

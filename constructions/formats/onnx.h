@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx.h -- the strict reader of ONNX model files (the PP-OCRv4 recogniser
  * of constructions/models/ppocr_model), on protobuf-c with the bindings
  * generated from python3-onnx's onnx.proto (onnx.pb-c.[ch], committed; see

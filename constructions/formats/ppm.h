@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppm.h -- binary Netpbm images (P6 colour, P5 grey; maxval 255), the
  * rendered text lines of the PP-OCRv4 calibration (scripts/calib_data_ppocr.sh
  * writes them with ImageMagick).  Strict: the magic, three decimal header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shardfile.c -- shard files of a sweep (see shardfile.h). */
 #include "constructions/formats/shardfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shardfile.h -- shard files: the results of one shard of a sweep as JSON
  * lines, and the strict reader that `attnrank merge` and the resumption of
  * a shard trust (issue 17).

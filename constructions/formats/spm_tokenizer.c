@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spm_tokenizer.c -- SentencePiece unigram Viterbi (see spm_tokenizer.h). */
 #include "constructions/formats/spm_tokenizer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spm_tokenizer.h -- SentencePiece unigram tokenizer as run by the pinned
  * Universal Sentence Encoder lite package (@energetic-ai/embeddings 0.2.0).
  *

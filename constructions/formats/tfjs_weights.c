@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tfjs_weights.c -- TF.js weights manifest + shards (see tfjs_weights.h). */
 #include "constructions/formats/tfjs_weights.h"
 #include "numerics/infile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tfjs_weights.h -- reader for a TensorFlow.js graph model's weights:
  * model.json (its "weightsManifest") plus the binary shard files it names.
  *

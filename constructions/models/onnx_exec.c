@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx_exec.c -- the graph walk of onnx_exec (see onnx_exec.h); the
  * operators are in onnx_ops.c.  The input and the constants are checked
  * (onnx_tensor_check) before any node runs; each operator keeps its output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx_exec.h -- run an ONNX graph (constructions/formats/onnx.h) in double
  * arithmetic on its exact stored weights, up to named values.  Only the
  * nodes those values depend on are run, in file order; intermediate values

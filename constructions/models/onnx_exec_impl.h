@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx_exec_impl.h -- private to onnx_exec.c and onnx_ops.c: one operator
  * applied to resolved input tensors. */
 #ifndef ATTNRANK_CONSTRUCTIONS_ONNX_EXEC_IMPL_H

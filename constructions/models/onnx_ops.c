@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onnx_ops.c -- the operators of onnx_exec (see onnx_exec.h), opset 9
  * semantics, double arithmetic.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppocr_model.c -- the PP-OCRv4 recogniser up to its attention inputs (see
  * ppocr_model.h). */
 #include "constructions/models/ppocr_model.h"

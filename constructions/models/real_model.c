@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real_model.c -- USE-lite weights, forward pass to the attention inputs,
  * per-head extraction (see real_model.h). */
 #include "constructions/models/real_model.h"

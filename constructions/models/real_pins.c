@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real_pins.c -- the committed SHA-256 of every file of the claim-E model
  * cache that attnrank or its tests read (see real_pins.h).  Model files:
  * computed from the contents of the npm tarball whose sha512 is pinned in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real_pins.h -- the pinned digests of the claim-E model cache (issue 14
  * item 1): the SHA-256 of every file the USE-lite model is built from
  * (model.json, its 7 weight shards, vocab.json) and of every reference

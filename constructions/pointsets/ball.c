@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ball.c -- shells, dense lattices and uniform samples of the unit ball,
  * with exact Gaussian multiplicities (see ball.h). */
 #include "constructions/pointsets/ball.h"

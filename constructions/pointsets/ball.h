@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ball.h -- point sets in the unit ball B^d with Gaussian multiplicities
  * (claim B, issue 7; proofs-notes/claim-B.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ball_shells.c -- the shells continuum of the ball (see ball_shells.h). */
 #include "constructions/pointsets/ball_shells.h"
 

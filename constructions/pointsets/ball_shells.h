@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ball_shells.h -- the continuum of the full ball on concentric spheres
  * (claim B; proofs-notes/claim-B.md section 8).
  *

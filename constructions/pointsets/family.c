@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* family.c -- dispatch over the named sphere families. */
 #include "constructions/pointsets/family.h"
 

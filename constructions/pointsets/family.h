@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* family.h -- named sphere families, for the CLI and the sweeps. */
 #ifndef ATTNRANK_CONSTRUCTIONS_FAMILY_H
 #define ATTNRANK_CONSTRUCTIONS_FAMILY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* head.c -- attention-head instances of a given visible dimension r. */
 #include "constructions/pointsets/head.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* head.h -- attention-head instances of a given visible dimension r
  * (THEORY 3.6 "per head"; proofs-notes/claim-R.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model_heads.c -- a model's heads as point sets (see model_heads.h). */
 #include "constructions/pointsets/model_heads.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model_heads.h -- the attention heads of one model over a set of inputs,
  * as query/key point sets: what claim E's calibration (theory/heads/calib)
  * analyses, whichever model produced them (USE lite, PP-OCRv4, a user's

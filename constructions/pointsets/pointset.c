@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pointset.c -- allocation, validation and provenance of point sets. */
 #include "constructions/pointsets/pointset.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pointset.h -- a finite point set with exact multiplicities and provenance.
  *
  * Coordinates are IEEE doubles (exact dyadic rationals: the certificates are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sphere.c -- polygon, Fibonacci, uniform and greedy-packing point sets on
  * the unit sphere.  Coordinates of the polygon and Fibonacci sets are the
  * correctly rounded doubles of the exact points (MPFR with a Ziv loop);

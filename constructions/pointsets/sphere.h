@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sphere.h -- point sets on the unit sphere S^{d-1}.
  *
  * Points are computed with MPFR (correctly rounded trigonometric functions)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sphere_code.c -- the recursive zonal code (see sphere_code.h).
  *
  * Exact points: level l (0 <= l <= d-3) picks a latitude phi = pi j / M of

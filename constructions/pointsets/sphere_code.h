@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sphere_code.h -- a structured spherical code with a proven separation:
  * the recursive zonal code on S^{d-1}.
  *

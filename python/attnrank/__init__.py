@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """attnrank -- certified eps-rank brackets of softmax attention matrices.
 
 A thin ctypes binding of libattnrank (include/attnrank.h).  For queries Q

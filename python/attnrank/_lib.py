@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """_lib.py -- loading libattnrank.so.0 and the ctypes mirror of include/attnrank.h.
 
 The library is looked for, in this order:

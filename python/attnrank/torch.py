@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """attnrank.torch -- certified brackets of every attention head of a PyTorch model, in process.
 
 `attention_brackets(model, inputs, eps)` hooks the attention modules the way

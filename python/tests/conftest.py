@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """pytest configuration: the package from this source tree, the CLI named by ATTNRANK_BIN
 (default: the repository's bin/attnrank)."""
 import os

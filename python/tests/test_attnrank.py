@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Python package against the CLI: the same instances give the same JSON fields bit for bit
 (numbers the CLI rounds for printing compared at its rounding), errors are attnrank.Error
 subclasses with the C message, KeyboardInterrupt cancels, torch tensors are accepted."""

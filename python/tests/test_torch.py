@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """attnrank.torch.attention_brackets against scripts/export_heads.py: the same heads (Q, K
 bit for bit) and, through the CLI on the exported files, the same brackets.  Needs python3-torch."""
 import json

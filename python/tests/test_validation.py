@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Argument checks of the Python package (issue 32): integers range-checked before ctypes (which would
 wrap them modulo 2^64), multiplicities integral, inputs exact doubles unless round_inputs=True, array
 sizes checked from the shape before any copy, paths refused with a clear message, a bad

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check.sh BIN -- make check-slurm: the Slurm scripts against a real one-node
 # Slurm cluster (Debian 12's slurm-wlm and munge), not a mock.
 #

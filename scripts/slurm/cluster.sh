@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cluster.sh -- sourced by scripts/slurm/check.sh and bench/claim_S_d6_slurm.sh:
 # a one-node Slurm cluster (Debian 12's slurm-wlm and munge) in a scratch
 # directory, as root.  After `. scripts/slurm/cluster.sh; cluster_start`:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_api.c -- the public C API (include/attnrank.h), function by function:
  * results equal to the library calls the CLI made before it became a client
  * (route_bracket, verify_law), every error path a status with one line

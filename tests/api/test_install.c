@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_install.c -- the installed copy (issue 23): `make install
  * PREFIX=$(mktemp -d)` from the repository, then examples/bracket.c
  * compiled with `pkg-config --cflags --libs attnrank` against it and run on

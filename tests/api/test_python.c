@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_python.c -- the Python package's pytest suite (python/tests: its
  * results against the CLI's JSON bit for bit, errors, cancellation, the
  * torch helper against scripts/export_heads.py) run by Debian's

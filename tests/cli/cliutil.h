@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cliutil.h -- run the attnrank binary from a Check test: one runner for
  * every CLI suite (tests/cli/test_*.c).  The binary is $ATTNRANK_BIN (set by
  * `make check`), default bin/attnrank.  Header-only (static inline), like

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shardutil.h -- forging shard files from real ones, for the CLI suites
  * that test `attnrank merge` (tests/cli/test_merge*.c, test_calib_shard.c):
  * read a file, cut its end record, edit its text, and seal it again with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_calib_cli.c -- `attnrank calib` end to end: usage errors and missing
  * data give one stderr line and the documented exit code; with the cached
  * model (`make calib-data`; skipped with a printed reason otherwise) the JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_calib_shard.c -- `attnrank calib --shard K/N --out FILE` and `attnrank
  * merge` of its files (sweeps/calib_shard.h, issue 17) on a synthetic model
  * given through a manifest (no cached data needed): the merge of 3 shards,

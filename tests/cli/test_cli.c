@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli.c -- the attnrank binary end to end: bad input gives exactly one
  * line on stderr, nothing on stdout and a non-zero exit (never a crash);
  * good input gives the documented output.  The binary is $ATTNRANK_BIN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli_ball.c -- `attnrank bracket --geometry ball` and `attnrank scale
  * --claim B`: JSON fields and figures, agreement with the library, clean
  * one-line errors on bad input. */

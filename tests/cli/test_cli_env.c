@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli_env.c -- the environment variables attnrank reads: a value that
  * is not in the accepted range is refused at start-up, before any work,
  * with one line naming the variable, its value and the range (exit 2);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli_head.c -- `attnrank head` end to end: the documented JSON keys
  * and values on small exact heads (r = r_exact, invisible directions,
  * weights-only mode), and bad input (wrong shapes, NaN, mismatched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli_route.c -- `attnrank bracket` names the route of each end, in
  * text and JSON, and --engine restricts the routes (proofs-notes/routes.md).
  * The binary is $ATTNRANK_BIN (set by `make check`), default bin/attnrank. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_drivers.c -- the drivers around attnrank take their variables as
  * untrusted input (issue 21 items 7, 8, 9): `make verify`'s CLAIM, JOBS,
  * VERIFY_FORMAT and RESUME, FUZZ_SECONDS, PREFIX and DESTDIR are checked by

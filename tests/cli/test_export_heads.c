@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_export_heads.c -- a user's own model (issue 18 part 3), end to end:
  * scripts/export_heads.py on a randomly initialised 4-layer PyTorch
  * nn.TransformerEncoder and on a module with separate q/k projections

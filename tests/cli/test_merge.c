@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_merge.c -- sharded sweeps end to end (issue 17): `attnrank verify
  * --shard K/N` and `scale --shard K/N` merged by `attnrank merge` give the
  * one-process run's output, every number but the times identical (shards

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_merge_forged.c -- shard files are untrusted input (issue 21).  Every
  * forged set is made by the test from real shards computed here, edited and
  * sealed again with a fresh, consistent end record (as anyone who can write

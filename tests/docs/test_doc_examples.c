@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_doc_examples.c -- every example of README.md and doc/ (every .md file) runs: the
  * fenced blocks marked sh, python and c (scripts/run_doc_examples.sh extracts
  * them and runs each in a fresh temporary directory with `attnrank` on the

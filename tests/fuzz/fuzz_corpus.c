@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_corpus.c -- libFuzzer harness for the corpus reader
  * (constructions/formats/corpus.c): corpus_split on a fuzzed license text
  * and corpus_load against a manifest built from it.  Invariants: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_json.c -- libFuzzer harness for the JSON reader on jansson
  * (constructions/formats/json.c).  Invariants: a refused input gives no tree
  * and one message line naming the source; an accepted one nests at most

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_manifest.c -- libFuzzer harness for the heads manifest reader
  * (constructions/formats/heads_manifest.c, `attnrank calib --manifest`).
  * Invariants: a refused input leaves a zeroed manifest and one message line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_merge.c -- libFuzzer harness for the whole merge path (`attnrank
  * merge`: sweeps/sweep_merge.c, the sweeps' record readers and printers), on a
  * mutated shard file merged with a valid partner.

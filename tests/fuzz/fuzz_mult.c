@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_mult.c -- libFuzzer harness for mult_read (constructions/formats/npy.c).
  * Invariants on an accepted file: one multiplicity >= 1 per line, each equal
  * to the decimal digits of its line; on a refused file: outputs reset and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_npy.c -- libFuzzer harness for npy_read (constructions/formats/npy.c).
  * Invariants on an accepted file: a non-empty r x c array of finite doubles
  * that survives npy_write + npy_read bit for bit; on a refused file: outputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_onnx.c -- libFuzzer harness for the ONNX reader on protobuf-c
  * (constructions/formats/onnx.c).  Invariants: a refused input leaves a
  * zeroed graph and one message line naming the source; an accepted one has

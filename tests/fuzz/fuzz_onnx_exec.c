@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_onnx_exec.c -- libFuzzer harness for the ONNX interpreter
  * (constructions/models/onnx_exec.c, onnx_ops.c) behind the reader.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_shard.c -- libFuzzer harness for the shard-file reader
  * (constructions/formats/shardfile.c) that `attnrank merge` and shard
  * resumption trust.  Invariants: a refused input gives no header and one

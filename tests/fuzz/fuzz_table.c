@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_table.c -- libFuzzer harness for the `plot` table reader (cli/table.c,
  * table_parse on the raw bytes).  Invariants on every stored row: finite
  * values in the documented ranges; on a refused input: a one-line message

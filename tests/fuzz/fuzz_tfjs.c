@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_tfjs.c -- libFuzzer harness for the TF.js weights reader
  * (constructions/formats/tfjs_weights.c): model.json, its weight manifest
  * and the shards it names.  Input: model.json, a NUL byte, one byte b, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_util.h -- shared by the libFuzzer harnesses (tests/fuzz/fuzz_*.c;
  * built by `make fuzz`, not by the Check runner).  The readers under test
  * take a path, so each input is written to an in-memory file (memfd) that is

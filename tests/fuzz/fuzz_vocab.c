@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_vocab.c -- libFuzzer harness for the SentencePiece vocabulary reader
  * and tokenizer (constructions/formats/spm_tokenizer.c).  Input: vocab.json,
  * then optionally a NUL byte and a text to encode (else a fixed sentence).

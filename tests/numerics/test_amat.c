@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_amat.c -- the enclosure as an operator: products with a held image (one block, or the
  * blocks of a set block size) and with a streamed one (row-major blocks) against a long-double
  * reference, the pass count, and amat_rows against the image's rows. */

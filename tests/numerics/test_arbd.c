@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_arbd.c -- outward-rounded doubles from Arb balls: right for either
  * sign (the old per-file helpers rounded "up" away from zero, which is
  * below the ball for negative values), for tiny and non-finite balls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_blas_select.c -- the forced-core check is a pure function of (core
  * name, feature set), driven here with fake feature sets: an AVX2-only CPU
  * must refuse SkylakeX and accept Haswell, an AVX-512 CPU must accept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cellgrid.c -- the cell grid's neighbour visits against an independent oracle: every
  * point whose cell key differs from the query's by at most 1 in each coordinate, in the 3^d
  * walk's order (the last coordinate's offset slowest, points of a cell by index), both for the

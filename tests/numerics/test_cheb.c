@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cheb.c -- Chebyshev series: the double Clenshaw value is within its
  * rigorous error bound of the exact value (computed independently as
  * sum c_k cos(k arccos x) in Arb at 512 bits), and the bound is not vacuous;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_circulant.c -- rigorous circulant tools: cosine table and symbol
  * against direct high-precision sums, the Arb inverse norm against exact
  * rational inverses (FLINT fmpq_mat) and against the dense verified bound

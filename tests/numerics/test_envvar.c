@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_envvar.c -- strict environment readers: unset gives the default,
  * a valid value is read exactly, and every malformed or out-of-range value
  * is refused with one line naming the variable, the value and the range

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_expd.c -- the tabulated exponential (numerics/expd.h): its relative
  * error against Arb stays below EXPD_RELERR = 2^-48 on the whole domain, in
  * every rounding mode, and is in fact near one ulp (the bound is an a-priori

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fps.c -- farthest-point ordering against a brute-force recomputation
  * of the greedy rule on random clouds (with forced ties). */
 #include <check.h>

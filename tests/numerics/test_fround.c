@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fround.c -- directed rounding the compiler cannot move: every scalar
  * operation rounded up / down is checked against the exact rational result
  * (FLINT fmpq) on operands where the rounding directions differ (random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_invnorm.c -- verified bounds on ||M^{-1}||_inf (numerics/invnorm.h).
  *
  * Truth: the exact inverse of the double matrix (or of an exact perturbation

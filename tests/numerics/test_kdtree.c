@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_kdtree.c -- the k-d tree's pair enumeration against brute force:
  * completeness (every pair with exact (s/2)|x-y|^2 < T is found, nothing
  * at or above a margin), the rigorous sums, one and two jobs, determinism,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_linalg.c -- the LAPACK/BLAS wrappers and the selected OpenBLAS kernels
  * against naive reference computations (scale-free ratios, LAPACK-test style:
  * error / (n u ||A||) must stay below a fixed threshold). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_lp_l1.c -- weighted l1 fit by GLPK against brute force: the l1
  * optimum of a full-column-rank problem is attained where k residuals
  * vanish, so the minimum over all k-subsets of the interpolating solutions

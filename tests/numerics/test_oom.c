@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_oom.c -- allocation failures inside GMP and FLINT end the process with
  * one line "attnrank: out of memory (...)" and exit 1, not with the
  * libraries' own message and abort() (issue 10.2).  Each case runs in a child

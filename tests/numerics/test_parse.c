@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_parse.c -- strict number conversions: digits only for integers;
  * for reals each outcome (syntax, overflow, underflow to 0, subnormal) on
  * the boundary cases, and exact values accepted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_path.c -- exact-length paths (numerics/path.h): joining with and
  * without a separator, the directory part, and PATH_MAX refused with a
  * message that says so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_pinstore.c -- pinned loads read only the bytes that were hashed
  * (numerics/pinstore.h, the check-then-read race of issue 14): a file
  * verified in a scope and then overwritten on disk is still served with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_resid.c -- certified residual bound (numerics/resid.h).
  *
  * Truth: the exact row-l1 residual computed with exact arf arithmetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_rng.c -- splitmix64 / xoshiro256** against published reference
  * outputs and an independently written implementation; uniform and normal
  * variates against their defining formulas and moment bounds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sha256.c -- SHA-256 (nettle) against the FIPS 180-4 / NIST example
  * vectors and lengths around the padding boundary against sha256sum's
  * values; files hashed in chunks (sha256_file_hex) against the same values,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_shard.c -- shard selection and assignment (numerics/shard.h):
  * strict K/N, every point owned by exactly one shard, the LPT rule's
  * determinism and balance (no shard's load exceeds the mean by more than

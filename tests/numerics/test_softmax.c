@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_softmax.c -- the rigorous softmax enclosure (numerics/softmax.h).
  *
  * Truth: an independent MPFR evaluation at 400 bits written the plain way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_softmax_dbl.c -- the double-arithmetic enclosure (numerics/softmax_dbl.h):
  * against a 300-bit Arb enclosure of the same matrix, the image stays within
  * its a-priori rowerr (a failure would show a wrong bound); rows are the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_spearman.c -- ranks with ties, rho against hand-computed values,
  * permutation p-values (exact by enumeration for n = 3 and 4, small for a
  * perfect monotone relation, large for an unrelated one, reproducible for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_status.c -- the last-error message is one line that cannot drive a
  * terminal (control characters, C1 and invalid UTF-8 escaped as \xNN, valid
  * UTF-8 kept; a message too long keeps its head and its end), and

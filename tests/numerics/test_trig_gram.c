@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_trig_gram.c -- closed-form Gram matrices of trigonometric bases on
  * pieces of [0, pi] against an independent composite Gauss-Legendre
  * quadrature of the defining integrals, the quadratic form against direct

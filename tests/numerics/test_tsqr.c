@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_tsqr.c -- the two-thread tall QR and SVD against reference computations (scale-free
  * ratios, LAPACK-test style: error / (m u ||A||) below a fixed threshold), their fallbacks, and
  * determinism (the same bits on every call). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run_verify.c -- `make verify`: the theorem checks as one Check run.
  *
  * Each tests/verify/verify_<claim>.c defines Suite *suite_verify_<claim>(void)

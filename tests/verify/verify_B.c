@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_B.c -- claim B (the full-ball law beta^{d/2} with Gaussian
  * multiplicities, proofs-notes/claim-B.md): one Check test per claim-B row
  * of the laws table (theory/claims/laws.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_E.c -- claim E (real heads, proofs-notes/claim-E.md) in `make verify`.
  *
  * Runs `attnrank calib --model all --format json` (under `make verify

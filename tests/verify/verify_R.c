@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_R.c -- claim R (a fixed head of visible dimension r,
  * proofs-notes/claim-R.md): one Check test per claim-R row of the laws
  * table (theory/claims/laws.c).  Exponent rows are asserted; the random-head rows

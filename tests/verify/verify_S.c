@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_S.c -- claim S (spherical self-attention, proofs-notes/claim-S.md):
  * one Check test per claim-S row of the laws table (theory/claims/laws.c). */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_T.c -- claim T (tolerance-indexed visible dimension,
  * proofs-notes/claim-T.md), asserted by `make verify`: one Check test per
  * planted head of theory/claims/claim_t.h, which states the cases and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verifyutil.c -- see verifyutil.h. */
 #include "verify/verifyutil.h"
 

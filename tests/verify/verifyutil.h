@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verifyutil.h -- the theorem checks of `make verify` as Check tests.
  *
  * Each tests/verify/verify_<claim>.c defines Suite *suite_verify_<claim>(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket.h -- certified bracket lower <= rank_eps(A) <= upper for one instance.
  *
  * A = rowsoftmax(beta Q K^T) with the key multiplicities of K (compressed

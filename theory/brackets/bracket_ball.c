@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_ball.c -- bracket of a weighted instance in the ball (see bracket_ball.h). */
 #include "theory/brackets/bracket_ball.h"
 

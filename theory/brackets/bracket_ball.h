@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_ball.h -- certified eps-rank bracket of a (weighted) self-attention
  * instance in the unit ball (claim B; proofs-notes/claim-B.md).
  *

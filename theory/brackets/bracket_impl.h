@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_impl.h -- what bracket.c and bracket_stream.c share (private). */
 #ifndef ATTNRANK_THEORY_BRACKET_IMPL_H
 #define ATTNRANK_THEORY_BRACKET_IMPL_H

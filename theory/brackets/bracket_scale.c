@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
 #include "theory/brackets/bracket_scale.h"
 #include "numerics/clock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_scale.h -- certified eps-rank bracket of a LARGE self-attention
  * instance on the sphere, without the n x n matrix.
  *

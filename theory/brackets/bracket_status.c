@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_status.c -- certified or inconclusive (see bracket_status.h). */
 #include "theory/brackets/bracket_status.h"
 

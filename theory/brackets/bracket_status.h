@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_status.h -- the one rule that labels a bracket lower <= rank_eps(A)
  * <= upper (README "Statuses and verdicts"), used by every route.
  *

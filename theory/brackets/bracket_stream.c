@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_stream.c -- the dense bracket without the matrix: the double
  * enclosure streamed in row blocks (see bracket.h, bracket_compute_stream). */
 #include "theory/brackets/bracket.h"

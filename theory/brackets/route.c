@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* route.c -- the one route chooser (see route.h). */
 #include "theory/brackets/route.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* route.h -- the one route chooser: every certificate that applies to an
  * instance and is affordable at its size, and the best end of each.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* route_cost.c -- the route chooser's cost model (see route_cost.h). */
 #include "theory/brackets/route_cost.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* route_cost.h -- the route chooser's cost model (issue 32; proofs-notes/routes.md "Costs").
  *
  * Each route's work is estimated before it runs, from the instance's sizes (and, for the ball

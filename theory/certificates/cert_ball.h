@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball.h -- certificates for weighted self-attention in the ball
  * (claim B; proofs-notes/claim-B.md), without an m x m matrix.
  *

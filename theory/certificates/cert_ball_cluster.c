@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_cluster.c -- the cluster (block test matrix) lower certificate for
  * weighted self-attention in the ball, and its search over the net size
  * (see cert_ball.h; proofs in proofs-notes/claim-B.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_harmonic.c -- the candidates of the shells-continuum
  * certificate and the search over them (see cert_ball_harmonic.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_harmonic.h -- upper certificate for Gaussian-weighted
  * self-attention on the shells continuum of the ball (claim B;
  * proofs-notes/claim-B.md section 8).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_harmonic_bound.c -- the certified row errors of one candidate
  * B = sum_l N_l (X_l Y_l^T) P_l on the shells continuum (see
  * cert_ball_harmonic.h; proof in proofs-notes/claim-B.md section 8).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_harmonic_impl.h -- private to the shells-continuum certificate
  * (theory/certificates/cert_ball_harmonic*.c): the enclosed kernel
  * coefficients of the object, the angular pieces, and the certified error

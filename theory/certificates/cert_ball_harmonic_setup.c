@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_harmonic_setup.c -- the candidate-independent part of the
  * shells-continuum certificate: Arb enclosures of the kernel's harmonic
  * coefficients C^l_{qq'}, the row sums Z_q, the tails beyond the cutoff

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_impl.h -- private to the ball certificates
  * (theory/certificates/cert_ball_*.c): the exact preparation of a weighted
  * point set (coordinates, squared norms, log-weights in Arb) and the

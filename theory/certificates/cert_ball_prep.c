@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_prep.c -- the shared preparation of the ball certificates: exact
  * coordinates and log-weights, cell sizes, and the Arb evaluation of the
  * near part of one row with the tail bound of the rest

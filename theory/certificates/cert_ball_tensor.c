@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_ball_tensor.c -- the tensor-Chebyshev upper certificate for weighted
  * self-attention in the ball
  * (see cert_ball.h; proofs in proofs-notes/claim-B.md). */

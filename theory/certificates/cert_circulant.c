@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_circulant.c -- eps-rank brackets of the regular n-gon (circulant)
  * attention matrix: Arb enclosure of the first row, band upper certificates
  * (projection and l1-optimal LP), circulant block lower certificates. */

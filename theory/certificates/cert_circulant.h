@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_circulant.h -- certified eps-rank brackets of the regular n-gon
  * (d = 2) self-attention matrix, without any n x n matrix.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_lower.c -- lower certificates for the eps-rank (THEORY 3.4): block
  * test matrices certified by Varah's bound or a verified inverse norm, and
  * exact diagonal dominance. */

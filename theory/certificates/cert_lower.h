@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_lower.h -- lower certificates for the eps-rank (THEORY 3.4).
  *
  * Test-matrix certificate: rows S = {s_1..s_m}, a matrix W (n x m) with

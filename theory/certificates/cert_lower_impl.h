@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_lower_impl.h -- what the lower certificates' files share (not a public interface):
  * validation, the block test matrix certified for a given column assignment, the work
  * control's accounting and progress. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_lower_peel.c -- the peeled block test matrix (see cert_lower.h lower_peel_cap;
  * proofs-notes/lower-certificates.md 3.6). */
 #include "theory/certificates/cert_lower.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_packing.c -- diagonal dominance of packings in O(m * neighbours).
  * Proofs of every bound used here: proofs-notes/packing-lower-bounds.md. */
 #include "theory/certificates/cert_packing.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_packing.h -- rigorous lower bounds for the spherical eps-rank from cap
  * packings at scale (issue #3 part 3), without an m x m matrix.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly.c -- the polynomial (zonal) upper certificate on the sphere,
  * instance and continuum: the degree search (galloping, then bisection) over
  * candidate fits, certified by cert_poly_instance.c / cert_poly_continuum.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly.h -- the polynomial (zonal, harmonic-space) upper certificate for
  * self-attention on the sphere S^{d-1}, and its continuum counterpart
  * (issue 3, parts 2 and 6; proofs-notes/polynomial-certificate.md).

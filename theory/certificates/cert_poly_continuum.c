@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly_continuum.c -- the continuum error bound of a zonal polynomial against
  * the uniform measure on S^{d-1} (Funk-Hecke normalisation)
  * (see cert_poly.h and proofs-notes/polynomial-certificate.md). */

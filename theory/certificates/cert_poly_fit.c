@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly_fit.c -- the candidate zonal polynomial: dim P_L(S^{d-1}) and the
  * weighted l1 fit of exp(beta (s - 1)) by an LP (a candidate only; the
  * certificate is computed independently)

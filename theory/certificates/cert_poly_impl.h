@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly_impl.h -- private to the polynomial certificate
  * (theory/certificates/cert_poly*.c): the per-cell Taylor data of the error
  * e = g - q of a fitted polynomial, the a-priori constants of an instance,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly_instance.c -- the instance error bound of a zonal polynomial: a-priori
  * constants of the stored points, the per-cell table and the O(n^2 d) pass in
  * upward rounding (two threads)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_poly_taylor.c -- the polynomial certificate's per-cell Taylor data of e = g - q: ball
  * helpers, Chebyshev derivative series with rigorous coefficient errors, the
  * Markov tail and the cell evaluation

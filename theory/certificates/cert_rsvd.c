@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_rsvd.c -- randomized upper certificates (see cert_rsvd.h). */
 #include "theory/certificates/cert_rsvd.h"
 

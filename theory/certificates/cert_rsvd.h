@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_rsvd.h -- randomized upper certificates in O(m n l) (THEORY 3.5).
  *
  * Candidate: a randomized range finder with power iterations (Halko,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_upper.c -- upper certificates B = U V^T with a rigorous row-l1 error
  * (THEORY 3.5): truncated SVD, symmetrised eigen-decomposition and pivoted
  * Cholesky, each certified by resid_r1_bound. */

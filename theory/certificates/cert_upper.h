@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_upper.h -- upper certificates for the eps-rank (THEORY 3.5).
  *
  * An upper certificate is an explicit B = U V^T of rank k together with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perturb.c -- softmax perturbation bound 2 tanh(osc/4) (THEORY 3.3). */
 #include "theory/certificates/perturb.h"
 #include "numerics/fround.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perturb.h -- softmax perturbation inequality (THEORY 3.3).
  *
  * For logit rows l and l + delta (finite reals),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* polygon_match.c -- see polygon_match.h. */
 #include "theory/certificates/polygon_match.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* polygon_match.h -- recognise a stored point set as the regular n-gon and
  * bound, rigorously, how far its attention matrix is from the exact n-gon's
  * (proofs-notes/circulant.md, "Stored points and the exact polygon").

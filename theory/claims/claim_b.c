@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_b.c -- claim-B sweep point (see claim_b.h). */
 #include "theory/claims/claim_b.h"
 

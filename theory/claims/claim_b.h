@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_b.h -- one certified sweep point of claim B (the full-ball law
  * Theta(beta^{d/2}) with Gaussian multiplicities; proofs-notes/claim-B.md).
  *

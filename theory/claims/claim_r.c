@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_r.c -- claim R sweep points (proofs-notes/claim-R.md). */
 #include "theory/claims/claim_r.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_r.h -- claim R sweep points (proofs-notes/claim-R.md): the r/2 law
  * of a fixed head of visible dimension r.
  *

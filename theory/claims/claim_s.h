@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_s.h -- one point of a claim-S sweep: certified evidence about the
  * spherical eps-rank at dimension d, inverse temperature beta, error eps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_t.c -- claim T's planted heads (see claim_t.h). */
 #include "theory/claims/claim_t.h"
 

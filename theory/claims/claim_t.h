@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_t.h -- the instances of claim T (tolerance-indexed visible
  * dimension, proofs-notes/claim-T.md) that `make verify` asserts, as
  * computable units: one record per planted head, and the judgement of a

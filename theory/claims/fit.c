@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fit.c -- log-log least squares with the slope's standard error. */
 #include "theory/claims/fit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fit.h -- power-law fits and the Theta band check (THEORY section 4).
  * These are statistics, not certificates: a fitted exponent summarises
  * certified brackets over a declared window. */

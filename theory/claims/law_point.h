@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* law_point.h -- one certified sweep point of a law row (any claim).
  *
  * The evidence at one value of the law's variable: a certified lower end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* laws.c -- the laws table.
  *
  * Claim S at dense-instance scale (O(n^3) linear algebra, n <= 2000): the

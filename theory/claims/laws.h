@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* laws.h -- the one table of the paper's laws, with declared exponents,
  * tolerances, fit windows and Theta bands (THEORY sections 2 and 4).
  * Every verdict of `attnrank verify` is judged against this table and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.c -- sweep, bracket, fit and judge one law. */
 #include "theory/claims/verify.h"
 #include "numerics/cancel.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.h -- judge one row of the laws table: sweep beta over the declared
  * window, bracket each instance, fit both bracket ends, check the band.
  *

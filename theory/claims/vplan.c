@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vplan.c -- the point list of `attnrank verify` (see vplan.h). */
 #include "theory/claims/vplan.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vplan.h -- the point list of `attnrank verify` (and of `make verify`),
  * known before anything runs, so that shards can split it (issue 17).
  *

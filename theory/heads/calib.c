@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib.c -- claim E calibration on the heads of a real model (see calib.h). */
 #include "theory/heads/calib.h"
 

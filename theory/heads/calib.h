@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib.h -- claim E on the attention heads of a real model
  * (constructions/pointsets/model_heads.h: USE lite, PP-OCRv4, or a user's
  * model through a manifest): per (layer, head, temperature scale s) the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_record.c -- calibration settings as shard records (see calib_record.h). */
 #include "theory/heads/calib_record.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_record.h -- one calibration setting as a shard-file record
  * (constructions/formats/shardfile.h), for `attnrank calib --shard K/N`
  * and its merge: every number that the setting's summaries, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* uncertified.c -- uncertified rank measures of an attention matrix (see
  * uncertified.h). */
 #include "theory/heads/uncertified.h"

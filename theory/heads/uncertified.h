@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* uncertified.h -- the measures people use today to talk about the rank of
  * an attention matrix, computed in plain double arithmetic with no error
  * bound: NOT certificates.  They are printed beside the certified bracket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible.h -- the visible interaction dimension of one attention head and
  * the tolerance-indexed dimension r(tau) (THEORY 3.1, 3.3; proofs-notes/
  * row-scalar-invariance.md, softmax-perturbation.md, claim-T.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_bilinear.c -- the weights-only mode: r and r(tau) of the bilinear form
  * W_Q W_K^T for inputs of norm <= R
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_chain.c -- the chain rank_eps(A) <= bracket of A_k at eps -+ eta(k): the
  * rank-k factors as point sets and the brackets through them
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

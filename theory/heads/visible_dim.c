@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_dim.c -- the numerical visible dimension r of one head: the row-centred
  * logits, their SVD and the rank tolerance tied to the inputs' precision
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

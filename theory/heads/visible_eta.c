@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_eta.c -- the certified output error eta(k) of the rank-k logit truncation
  * and the tolerance-indexed dimension r(tau)
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_exact.c -- exact rank of the row-centred logits for the stored doubles
  * (FLINT integer arithmetic)
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

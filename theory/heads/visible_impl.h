@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_impl.h -- private to the visible-dimension module
  * (theory/heads/visible_*.c): the directed-rounding kernels and the checks
  * the files share.  Not part of the public interface (visible.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visible_kernels.c -- the directed-rounding kernels of the visible-dimension module:
  * enclosed Gram and rank-one products, row extremes, oscillations, norms
  * (THEORY 3.1, 3.3; proofs-notes/claim-T.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* funkhecke.c -- Funk-Hecke eigenvalues of exp(beta x.y) on S^{d-1}, their
  * multiplicities, eigenvalue counts, and a double-precision spectral check of
  * K/n on a point set (see funkhecke.h; not a certificate). */

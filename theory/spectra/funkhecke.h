@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* funkhecke.h -- the Funk-Hecke spectrum of exp(beta x.y) on S^{d-1}: an
  * external ground truth for the harness's linear algebra (THEORY 3.7,
  * proofs-notes/funk-hecke.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 set terminal svg size 1100,600 dynamic noenhanced
 set output "/work/wt-ballb/bench/results/claim_B/claim_B.svg"
 set logscale xy

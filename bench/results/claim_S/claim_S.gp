@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 set terminal svg size 1150,650 dynamic font 'Helvetica,13'
 set output 'bench/results/claim_S/claim_S.svg'
 set logscale xy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_corpus.c -- sentence splitting on a file written here (exact
  * sentences), the committed manifest rebuilt from /usr/share/common-licenses
  * (skipped with a printed reason where that directory is absent), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_heads_manifest.c -- the heads manifest of `attnrank calib
  * --manifest` (constructions/formats/heads_manifest.h): a valid manifest
  * with its .npy files loads into the model_heads layout (head h in columns

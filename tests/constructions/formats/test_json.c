@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_json.c -- the strict JSON reader on jansson (constructions/formats/json.h):
  * values decoded exactly (escapes, surrogate pairs, every number a double),
  * and every malformed input refused with one line naming the source:

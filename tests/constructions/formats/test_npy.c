@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_npy.c -- .npy and multiplicity files: round trips, hand-made
  * byte-level files (float32, Fortran order, big-endian, format 2.0/3.0,
  * (r,) shapes) compared exactly, and every malformed case rejected with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_shardfile.c -- shard files (constructions/formats/shardfile.h):
  * written and read back with every double exact, the end record's count
  * and SHA-256 checked (truncated, corrupted, data after the end, empty

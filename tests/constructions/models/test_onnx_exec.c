@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_onnx_exec.c -- the ONNX interpreter (constructions/models/onnx_exec.h)
  * is defined on crafted graphs (issue 21, item 14): graphs built in memory
  * that once reached undefined behaviour -- a double beyond int64 converted

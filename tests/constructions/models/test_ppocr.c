@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_ppocr.c -- the PP-OCRv4 recogniser in C against onnxruntime (needs
  * `make calib-data`; skipped with a printed reason otherwise): on every
  * pinned text-line image the attention inputs h, q and k of both blocks (q

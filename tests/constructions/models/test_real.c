@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_real.c -- the real-model layer: TF.js weights reader and
  * SentencePiece tokenizer on small files written here (always run), and the
  * USE-lite forward pass against the model's own TF.js run (tokens exactly;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_real_pins.c -- the pinned digests of the claim-E model cache
  * (constructions/models/real_pins.h, issue 14 item 1): synthetic files and
  * a synthetic table (a flipped byte anywhere is refused with one line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_ball.c -- ball point sets: Gaussian multiplicities against an
  * independent MPFR recomputation (up to hundreds of digits), counts,
  * geometry of the shells, determinism, unweighted variants, bad input. */

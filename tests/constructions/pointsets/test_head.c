@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_head.c -- head constructions (constructions/pointsets/head.h): lattice counts
  * and membership, exact Gaussian multiplicities, random balls, and the
  * embedding (exactness of the dyadic Hadamard embedding, orthogonality of

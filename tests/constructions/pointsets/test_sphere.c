@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sphere.c -- sphere point sets against high-precision MPFR / exact
  * FLINT recomputations: correct rounding of polygon and Fibonacci
  * coordinates, unit norms, packing separation (checked at 256 bits),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sphere_code.c -- the recursive zonal code (sphere_code.h): the proven
  * chord checked over all pairs with exact rational arithmetic near the
  * bound, norms, count = generated size, determinism and prefixes, bad input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_bracket.c -- the certified bracket lower <= rank_eps <= upper:
  * exactly known small cases (2x2 formula, full rank by exact diagonal
  * dominance, rank 1 by the constant matrix), consistency on random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_bracket_scale.c -- the large-instance bracket (polynomial upper,
  * farthest-point-row lower) against the dense bracket on the same instances:
  * both are certified, so their intervals must overlap. */

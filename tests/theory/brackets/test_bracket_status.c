@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_bracket_status.c -- the one status rule: a bracket is certified when
  * at least one end is a non-trivial certificate or the bracket is tight, and
  * inconclusive when it is the trivial [1, min(m, n)]; and the routes follow it.  Regression (issue 14 item 12): above the dense size,

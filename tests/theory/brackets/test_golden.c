@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_golden.c -- regression goldens: certified brackets of fixed small
  * instances, one per construction, compared exactly with
  * tests/golden/brackets.tsv (see tests/golden/README.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_invariants.c -- every bracket the route chooser reports satisfies the inequalities it
  * states (issue 32 item 6: at eps = 1 - 2^-53 a ball-cluster end printed "||M^-1||_inf <= 1,
  * eps * bound = 1 < 1"), over the fuzz corpus's .npy files (tests/fuzz/corpus/npy) and a set of

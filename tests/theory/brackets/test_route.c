@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_route.c -- the route chooser (theory/brackets/route.h) and the polygon match
  * (theory/certificates/polygon_match.h): every route's end is certified, the default is
  * never looser than the truncated SVD, stored polygons take the circulant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_ball.c -- claim-B certificates on weighted ball instances:
  * the multiplicity lemma on an expanded instance, the cluster lower
  * certificate against the dense enclosure, the tensor-Chebyshev bound

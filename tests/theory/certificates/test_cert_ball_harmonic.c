@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_ball_harmonic.c -- the shells-continuum upper certificate of
  * claim B (proofs-notes/claim-B.md section 8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_circulant.c -- the n-gon (circulant) bracket: enclosure of the
  * first row against 400-bit MPFR, the block test matrix against an explicit
  * dense A_S W, the lower certificate's inverse norm against the dense

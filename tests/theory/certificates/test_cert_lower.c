@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_lower.c -- lower certificates (THEORY 3.4): soundness against
  * exact rational arithmetic on small matrices whose double image is taken
  * as an exact point of the enclosure, the exact 2x2 eps-rank formula, both

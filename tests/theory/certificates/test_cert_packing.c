@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_packing.c -- packing lower certificates at scale (issue #3 part 3).
  *
  * Truth: R_i = sum_{j != i} exp(beta (x_i.x_j - x_i.x_i)) over ALL pairs in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_poly.c -- the polynomial upper certificate on the sphere.
  *  - dimension formula vs sum of harmonic multiplicities N(d,k) and vs the
  *    numerical rank (SVD) of [p(x_i.x_j)] for a random p of degree L;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_rsvd.c -- the randomized upper certificate (theory/certificates/cert_rsvd.h):
  * the certified errors of several ranks in one pass bound the true residual
  * (checked in MPFR against a 300-bit Arb enclosure), whether A is held or

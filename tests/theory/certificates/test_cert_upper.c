@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_upper.c -- upper certificates (THEORY 3.5): the certified error
  * of every returned factorisation really bounds ||A - U V^T||_r1, where A is
  * recomputed independently in MPFR at 300 bits from the exact inputs and the

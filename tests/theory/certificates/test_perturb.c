@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_perturb.c -- the softmax perturbation inequality (THEORY 3.3):
  * ||softmax(l+delta) - softmax(l)||_1 <= 2 tanh(osc(delta)/4), its
  * near-attainment by two-valued shifts, and the rigour of the helpers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_claim_b.c -- claim B's sweep point (theory/claims/claim_b.h): the
  * lower-end choice lower_lattice (0: shells only, the default and the d = 2, 3 rows';
  * 1: shells and the D_d lattice, the larger; 2: the lattice only), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_laws.c -- the law module: log-log fits, the band check, the laws
  * table's declarations, and the verdict logic of verify_law, including a
  * negative control (a wrong predicted exponent must give "fail"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_calib.c -- the claim-E calibration.  Always: option and model
  * errors, the uncertified measures on matrices with known values, a whole
  * run on random heads (invariants, measure ranges, association intervals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_calib_record.c -- calibration settings as shard records
  * (theory/heads/calib_record.h): the pieces of calib_run (calib_begin,
  * calib_setting_run, calib_finish) give calib_run's numbers; every setting

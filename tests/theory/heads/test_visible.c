@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_visible.c -- the visible dimension r (THEORY 3.1), its invariances on
  * exact rational data, the certified output error eta(k) of rank-k logits
  * (THEORY 3.3) against an independent MPFR evaluation, r(tau), the chain

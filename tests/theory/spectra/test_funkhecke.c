@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_funkhecke.c -- Funk-Hecke spectrum of exp(beta x.y) on S^{d-1}
  * (theory/spectra/funkhecke.h, numerics/bessel.h; proofs-notes/funk-hecke.md).
  *
