@@ -259,7 +259,7 @@ $(BUILD)/attnrank.pc: api/attnrank.pc.in FORCE
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(SO_VERSION)|g' api/attnrank.pc.in > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(BUILD)/attnrank.1: $(BIN) scripts/gen_man.sh
+$(BUILD)/attnrank.1: $(BIN) scripts/gen_man.sh doc/cli.md
 	sh scripts/gen_man.sh '$(BIN)' > $@.tmp && mv $@.tmp $@
 
 $(BIN): $(CLI_OBJ) $(BUILD)/lib/libattnrank.a

@@ -7,7 +7,10 @@
  * is libattnrank.so.0, the man page and the Python package are installed,
  * and the package, run by /usr/bin/python3 from the prefix, finds the
  * library next to it and gives the same bracket (skipped with a printed
- * reason without numpy).  ATTNRANK_SRC names the repository (default: the
+ * reason without numpy).  The installed man page (issue 33) has the sections
+ * NAME ... SEE ALSO in order, a DESCRIPTION that is not a pasted usage text,
+ * every environment variable the program's sources read in its ENVIRONMENT,
+ * and no groff warning.  ATTNRANK_SRC names the repository (default: the
  * working directory). */
 #include <check.h>
 #include <stdio.h>
@@ -143,6 +146,83 @@ START_TEST(test_install_example_and_python)
 }
 END_TEST
 
+/* The installed attnrank(1) (scripts/gen_man.sh from the --help texts and doc/cli.md), rendered by
+ * `man -l` (the troff source when man is absent): its sections in order, a DESCRIPTION that does
+ * not restart with "Usage:", and in ENVIRONMENT every variable that the program reads by name --
+ * getenv() or env_*() of a literal ATTNRANK_, OPENBLAS_ or OMP_ name in the C sources outside
+ * tests/ and bench/, and os.environ of an ATTNRANK_ name in the Python package; with groff, no
+ * warning from groff -ww. */
+START_TEST(test_install_man_page)
+{
+    static char out[1 << 16], page[1 << 18], names[1 << 14];
+    char cmd[4096], man[600];
+    const char *src = src_dir();
+    snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' install PREFIX='%s/prefix' SAN=0",
+             src, tdir);
+    ck_assert_int_eq(sh_out(cmd, out, sizeof out), 0);
+    snprintf(man, sizeof man, "%s/prefix/share/man/man1/attnrank.1", tdir);
+    int rendered = system("command -v man > /dev/null 2>&1") == 0;
+    if (rendered)
+        snprintf(cmd, sizeof cmd, "MANWIDTH=100 MANPAGER=cat PAGER=cat man -l '%s'", man);
+    else
+        snprintf(cmd, sizeof cmd, "cat '%s'", man);
+    ck_assert_int_eq(sh_out(cmd, page, sizeof page), 0);
+    ck_assert_msg(strlen(page) + 1 < sizeof page, "the man page is larger than the test's buffer");
+    if (!rendered)
+        printf("test_install: man is not installed (Debian: man-db); the man page's troff source is checked\n");
+    /* the sections, in this order */
+    const char *heads[] = { "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "ENVIRONMENT", "EXIT STATUS",
+                            "EXAMPLES", "FILES", "SEE ALSO" };
+    const size_t nheads = sizeof heads / sizeof heads[0];
+    const char *at[sizeof heads / sizeof heads[0]];
+    for (size_t i = 0; i < nheads; i++) {
+        char want[64];
+        if (rendered)
+            snprintf(want, sizeof want, "\n%s\n", heads[i]);
+        else
+            snprintf(want, sizeof want, strchr(heads[i], ' ') ? ".SH \"%s\"\n" : ".SH %s\n", heads[i]);
+        at[i] = strstr(page, want);
+        ck_assert_msg(at[i] != NULL, "the man page has no section %s", heads[i]);
+        ck_assert_msg(i == 0 || at[i] > at[i - 1], "the man page's section %s is not after %s", heads[i],
+                      heads[i - 1]);
+    }
+    const char *d = strchr(at[2] + 1, '\n') + 1;
+    d += strspn(d, " \t");
+    ck_assert_msg(strncmp(d, "Usage:", 6) != 0, "the man page's DESCRIPTION restarts with Usage:");
+    /* the environment variables the program reads, each in ENVIRONMENT */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && { find . \\( -path ./tests -o -path ./bench -o -path './build*' -o -path './.*' \\) -prune -o "
+             "\\( -name '*.c' -o -name '*.h' \\) -print | xargs grep -hoE "
+             "'(getenv|env_[a-z_]+)\\(\"(ATTNRANK|OPENBLAS|OMP)_[A-Z0-9_]+\"' | sed 's/.*(\"//; s/\"$//' && "
+             "grep -rhoE 'environ(\\.get)?[[(]\"ATTNRANK_[A-Z0-9_]+\"' python/attnrank | "
+             "sed 's/.*[[(]\"//; s/\"$//'; } | sort -u",
+             src);
+    ck_assert_int_eq(sh_out(cmd, names, sizeof names), 0);
+    size_t envlen = (size_t)(at[5] - at[4]);
+    char *env = malloc(envlen + 1);
+    ck_assert_ptr_nonnull(env);
+    memcpy(env, at[4], envlen);
+    env[envlen] = '\0';
+    int count = 0;
+    for (char *save = NULL, *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+        ck_assert_msg(strstr(env, name) != NULL, "%s is read by the program but not in the man page's ENVIRONMENT",
+                      name);
+        count++;
+    }
+    free(env);
+    ck_assert_msg(count >= 12, "only %d environment variables found in %s: the grep is broken", count, src);
+    printf("test_install: the man page's sections in order; the %d environment variables read all in ENVIRONMENT\n",
+           count);
+    if (system("command -v groff > /dev/null 2>&1") != 0) {
+        printf("test_install: SKIP groff -ww: groff is not installed (Debian: groff-base)\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "groff -man -Tutf8 -ww -z '%s' 2>&1", man);
+    ck_assert_int_eq(sh_out(cmd, out, sizeof out), 0);
+    ck_assert_msg(out[0] == '\0', "groff -ww warns on the man page:\n%s", out);
+}
+END_TEST
+
 Suite *suite_install(void)
 {
     Suite *s = suite_create("install");
@@ -150,6 +230,7 @@ Suite *suite_install(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_install_example_and_python);
+    tcase_add_test(tc, test_install_man_page);
     suite_add_tcase(s, tc);
     return s;
 }
