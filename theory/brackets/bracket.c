@@ -254,6 +254,9 @@ static ar_status prefix_order(const pointset_t *Q, int outer, size_t len, size_t
     return st;
 }
 
+/* Longest failed prefix that bracket_blocks_fps bisects; above it the prefix is peeled. */
+#define BRACKET_FPS_BISECT_MAX 1024
+
 /* First prefix of the lazily computed orders below (a power of two). */
 #define BRACKET_FPS_PREFIX0 256
 
@@ -271,8 +274,29 @@ ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, dou
         ar_status st = prefix_order(Q, outer, want, order, &got);
         if (st != AR_OK || got == 0)
             return st;
-        if ((st = lower_blocks_cap(A, order, got, eps, cap, lc)))
+        size_t failed = 0;
+        if ((st = lower_blocks_gallop(A, order, got, eps, cap, BRACKET_FPS_BISECT_MAX, lc, &failed)))
             return st;
+        if (failed) {
+            /* a failed prefix above BRACKET_FPS_BISECT_MAX rows: one peel of it (about 5 s^3
+             * flops) instead of ~log2(s) bisection probes of up to 2 s^3 each (issue 32: 74 s of
+             * 4096-row probes on a d = 128 self-attention head, whose peel certifies 4095 rows) */
+            lower_ctl_t pc;
+            lower_cert_t pl;
+            memset(&pc, 0, sizeof pc);
+            /* first its diagonally dominant rows (O(s n)): when they are all of it but one (a
+             * near-identity image: a real head's self-attention at d = 128), no peel */
+            if ((st = lower_dominant_rows(A, order, failed, eps, cap, &pl, NULL)))
+                return st;
+            if (strcmp(pl.method, "trivial") != 0 && pl.rank > lc->rank)
+                *lc = pl;
+            if (lc->rank + 1 < failed) {
+                if ((st = lower_peel_cap(A, order, failed, eps, cap, &pc, &pl, NULL)))
+                    return st;
+                if (strcmp(pl.method, "trivial") != 0 && pl.rank > lc->rank)
+                    *lc = pl;
+            }
+        }
         if (want == full || lc->rank < L)
             return AR_OK;
     }
@@ -284,6 +308,14 @@ void bracket_lower_ctl(const bracket_opts_t *o, double upper_flops, lower_ctl_t 
     ctl->budget = upper_flops > BRACKET_LOWER_FLOOR ? upper_flops : BRACKET_LOWER_FLOOR;
     ctl->progress = o->progress;
     ctl->progress_ctx = o->progress_ctx;
+}
+
+double bracket_share_budget(const lower_ctl_t *ctl)
+{
+    if (!(ctl->budget > 0))
+        return ctl->budget;
+    double share = fmax(BRACKET_LOWER_FLOOR, BRACKET_SHARE * ctl->budget);
+    return ctl->spent + share < ctl->budget ? ctl->spent + share : ctl->budget;
 }
 
 void bracket_lower_record(bracket_t *out, const lower_ctl_t *ctl)
@@ -336,7 +368,11 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
         free(in);
         return st;
     }
-    if (st == AR_OK && (grow_cost(len, smax, A->n) <= left || 4 * sp < smax)) {
+    int grow_fits = grow_cost(len, smax, A->n) <= left;
+    double whole = ctl->budget;
+    if (st == AR_OK && !grow_fits && 4 * sp < smax)
+        ctl->budget = bracket_share_budget(ctl);   /* a rescue of a failed peel: a share only */
+    if (st == AR_OK && (grow_fits || 4 * sp < smax)) {
         bracket_say(o, "lower: growth over %zu pivoted-QR rows of the certified factor", len);
         size_t *rows_g = ar_calloc(len, sizeof *rows_g, "grown rows");
         if (!rows_g)
@@ -348,6 +384,7 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
         }
         free(rows_g);
     }
+    ctl->budget = whole;
     if (st == AR_OK) {
         size_t s0 = strcmp(lc.method, "trivial") ? lc.rank : 0;
         if (lc.rank > out->lo.rank)
@@ -384,6 +421,17 @@ ar_status bracket_finish(bracket_t *out)
     return AR_OK;
 }
 
+/* max log t - min log t over n >= 1 entries */
+static double logt_spread(const double *logt, size_t n)
+{
+    double lo = logt[0], hi = logt[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = fmin(lo, logt[i]);
+        hi = fmax(hi, logt[i]);
+    }
+    return hi - lo;
+}
+
 int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
 {
     if (!logt || !best || strcmp(best->method, "trivial") == 0 || best->rank == 0)
@@ -392,12 +440,7 @@ int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
         return 1;
     if (n > BRACKET_SVD_SELF_MAX_N)
         return 0;                      /* 22 n^3 against symeig's 9 n^3: symeig's certificate stands */
-    double lo = logt[0], hi = logt[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = fmin(lo, logt[i]);
-        hi = fmax(hi, logt[i]);
-    }
-    return !(hi - lo <= BRACKET_SVD_SPREAD);
+    return !(logt_spread(logt, n) <= BRACKET_SVD_SPREAD);
 }
 
 /* keep the better (smaller-rank) upper certificate */
@@ -513,8 +556,12 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
      * mode for self-attention too unless symeig already is the truncated SVD
      * up to a near-scalar similarity (see bracket_svd_needed); never in auto
      * mode when rsvd replaces the full factorisations. */
-    if (o->use_svd > 0 ||
-        (o->use_svd < 0 && !rsvd_auto && (!self || bracket_svd_needed(A->n, logt, &out->up)))) {
+    int svd_auto = !self || bracket_svd_needed(A->n, logt, &out->up);
+    /* unweighted self-attention above BRACKET_SVD_UNWEIGHTED_MAX_N: symeig's end stands */
+    if (self && svd_auto && logt && A->n > BRACKET_SVD_UNWEIGHTED_MAX_N && !pointset_has_multiplicities(K) &&
+        strcmp(out->up.method, "trivial") != 0 && out->up.rank > 0 && logt_spread(logt, A->n) > BRACKET_SVD_SPREAD)
+        svd_auto = 0;
+    if (o->use_svd > 0 || (o->use_svd < 0 && !rsvd_auto && svd_auto)) {
         bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
         if ((st = full_one(A, UPPER_SVD, NULL, eps, &out->up_svd, out, fo, 3)))
             goto done;
@@ -702,6 +749,15 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         st = bracket_finish(out);
         goto done;
     }
+    /* a lower end of min(m, n) - 1 above BRACKET_NEAR_FULL_N: an upper construction could move the
+     * trivial upper end by one at most, at the cost of a full factorisation (issue 32: 41 s of
+     * symeig, pchol and SVD on a 4096-token d = 128 head bracketed [4095, 4096]); none runs unless
+     * one was asked for.  Below it the factorisation is cheap and may decide the bracket. */
+    if (out->lo.rank + 1 == r && r > BRACKET_NEAR_FULL_N && !forced_full && o->use_rsvd <= 0) {
+        bracket_say(o, "lower end %zu = min(m, n) - 1: no upper construction can gain more than one", out->lo.rank);
+        st = bracket_finish(out);
+        goto done;
+    }
 
     double t3 = clock_now();
     /* a sketch of more than half the matrix costs more than factoring it: then (auto mode) the
@@ -743,8 +799,13 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
             if (fo.len[q] && (st = bracket_grow_lower(&A, fo.ord[q], fo.len[q], eps, ncap, o, out, &ctl)))
                 goto done;
         bracket_say(o, "lower: nets of at most %zu points", ncap);
+        ctl.floor = out->lo.rank;          /* nets no larger than the lower end held: not probed */
+        double whole = ctl.budget;
+        ctl.budget = bracket_share_budget(&ctl);
         lower_cert_t lc;
-        if ((st = lower_nets_ctl(&A, Qh.x, Qh.d, eps, ncap, &ctl, &lc)))
+        st = lower_nets_ctl(&A, Qh.x, Qh.d, eps, ncap, &ctl, &lc);
+        ctl.budget = whole;
+        if (st)
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;

@@ -129,6 +129,21 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes);
  * a d = 64 head, issue 32). */
 #define BRACKET_SVD_SELF_MAX_N 2048
 
+/* min(m, n) above which a lower end of min(m, n) - 1 ends the bracket without an upper
+ * construction (one full factorisation could lower the upper end by one at most: 41 s at 4096
+ * rows, 0.6 s at 300, where it decides [299, 299]). */
+#define BRACKET_NEAR_FULL_N 2048
+
+/* Unweighted self-attention whose log t spreads (rows of unequal norms: a real head's queries),
+ * sizes above which the SVD runs in auto mode only when symeig and pchol certified nothing: on
+ * real heads (N(0,1) rows at scale 1/sqrt(d), issue 32) its upper end was within 0.5 % of
+ * symeig's (1087 against 1092 at d = 16, 2040 against 2042 at d = 64, n = 2048) for 2.4x
+ * symeig's time, which put self-attention at 2.6-2.8x the cross-attention time of the same
+ * shape.  At and below 1000 rows the SVD keeps running (375 against symeig's 390 at d = 16,
+ * n = 512: 4 % for a fraction of a second).  Points on a sphere (log t constant) keep BRACKET_SVD_ALWAYS_N, weighted sets (the
+ * ball's shells) BRACKET_SVD_SELF_MAX_N: there the multiplicities make T far from scalar. */
+#define BRACKET_SVD_UNWEIGHTED_MAX_N 1000
+
 /* Auto policy for the truncated SVD on self-attention (after symeig and
  * pchol ran; best = their better certificate, logt = log t_i, n entries).
  * Returns 1 (run the SVD) when they certified nothing non-trivial (or did

@@ -39,6 +39,16 @@ size_t bracket_outer_order(const pointset_t *Q, size_t *order, size_t maxlen);
 ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, double eps, size_t cap,
                              size_t *order, lower_cert_t *lc);
 
+/* The budget a secondary lower search may reach: what ctl has spent plus BRACKET_SHARE of its
+ * budget (at least BRACKET_LOWER_FLOOR), never above the budget itself; ctl's budget when it has
+ * none (<= 0).  Used for the index-order nets after the growth (they supply the lower end of
+ * structured families, polygon and Fibonacci spiral, at small sizes, where the floor covers them;
+ * on a head's 4096 rows their probes above a peeled end cost 8 s and certified nothing) and for
+ * the growth that follows a peel which certified less than a quarter of its rows (10 s for 402
+ * rows on a d = 32 head, below the 571 of the farthest-point blocks). */
+#define BRACKET_SHARE 0.25
+double bracket_share_budget(const lower_ctl_t *ctl);
+
 /* The lower end over the rows cand[0..len) of a certified factor in pivoted-QR order (distinct
  * rows of A; rewritten): block growth (lower_grow_ctl) when its estimated cost fits in what is
  * left of ctl's budget, else peeling (lower_peel_cap) when that fits, else the growth cut short

@@ -175,8 +175,13 @@ ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, doubl
                 goto done;
         }
         bracket_say(o, "lower: nets of at most %zu prefix points", ncap);
+        ctl.floor = out->lo.rank;          /* nets no larger than the lower end held: not probed */
+        double whole = ctl.budget;
+        ctl.budget = bracket_share_budget(&ctl);
         lower_cert_t lc;
-        if ((st = lower_nets_ctl(&R, xs, d, eps, ncap, &ctl, &lc)))
+        st = lower_nets_ctl(&R, xs, d, eps, ncap, &ctl, &lc);
+        ctl.budget = whole;
+        if (st)
             goto done;
         if (lc.rank > out->lo.rank)
             out->lo = lc;

@@ -261,7 +261,15 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
 ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
                            lower_cert_t *out)
 {
+    return lower_blocks_gallop(A, order, norder, eps, cap, (size_t)-1, out, NULL);
+}
+
+ar_status lower_blocks_gallop(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
+                              size_t bisect_max, lower_cert_t *out, size_t *failed)
+{
     double t0 = clock_now();
+    if (failed)
+        *failed = 0;
     memset(out, 0, sizeof *out);
     if (!lower_check_common(A, eps, "lower_blocks"))
         return AR_EINVAL;
@@ -308,8 +316,10 @@ ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, d
             break;
         }
     }
-    /* bisection between the last certified and the first failed length */
-    if (hi > 0) {
+    /* bisection between the last certified and the first failed length (up to bisect_max) */
+    if (hi > bisect_max && failed)
+        *failed = hi;
+    else if (hi > 0) {
         while (hi - lo > 1) {
             if (cancel_check()) {
                 free(blk); free(M);
@@ -478,6 +488,12 @@ ar_status lower_nets_ctl(const smx_t *A, const double *x, size_t d, double eps, 
             /* a probe of k rows: the net (m k d), the blocks (2 k n) and the inverse norm (4 k^3) */
             double kk = (double)k, cost = kk * ((double)m * (double)d + 2.0 * (double)n + 4.0 * kk * kk);
             int run = k <= n && k >= 2 && k <= cap;
+            if (run && ctl && k <= ctl->floor) {
+                hi_d = mid;                 /* no larger than the caller's: look at finer nets */
+                if (lo_d > 0 && hi_d / lo_d < 1.003)
+                    break;
+                continue;
+            }
             if (run && lower_over_budget(ctl, cost)) {
                 ctl->cut = 1;
                 break;

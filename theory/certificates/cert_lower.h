@@ -41,6 +41,9 @@ typedef struct {
     uint64_t peeled;              /* in/out: a 64-bit signature of the last row set lower_peel_cap started
                                      from (0: none); a call on the same set adds nothing and is skipped */
     int repeat;                   /* out of lower_peel_cap: 1 when it skipped a repeated set, else 0 */
+    size_t floor;                 /* lower_nets_ctl: a net of at most floor rows (a certificate no larger
+                                     than one the caller holds) is not computed and is taken as
+                                     certified for the search's direction only; 0: none */
 } lower_ctl_t;
 
 /* A progress message through ctl (NULL, or no callback: nothing) when at least a second passed
@@ -79,6 +82,14 @@ ar_status lower_blocks(const smx_t *A, const size_t *order, size_t norder, doubl
  * certificate, possibly smaller. */
 ar_status lower_blocks_cap(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
                            lower_cert_t *out);
+
+/* lower_blocks_cap whose bisection runs only when the first failed length is at most
+ * bisect_max: above it the bisection's ~log2(len) probes of O(len^3) each are not made, the
+ * result is the last certified power-of-two prefix and *failed (or NULL) receives the failed
+ * length (else 0), for the caller's cheaper search on that prefix (bracket_blocks_fps peels it).
+ * bisect_max = SIZE_MAX is lower_blocks_cap. */
+ar_status lower_blocks_gallop(const smx_t *A, const size_t *order, size_t norder, double eps, size_t cap,
+                              size_t bisect_max, lower_cert_t *out, size_t *failed);
 
 /* Diagonal dominance exactly as THEORY 3.4(a): rows[t] paired with column
  * cols[t]; certified when for every t
@@ -142,6 +153,17 @@ ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, doubl
  * NULL): the certified rows, in candidate order. */
 ar_status lower_peel_cap(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
                          lower_ctl_t *ctl, lower_cert_t *out, size_t *rows_out);
+
+/* The diagonally dominant subset (proofs-notes/lower-certificates.md 3.7): the rows S = the first
+ * s = min(ncand, n) candidates, each column assigned to the row of S holding its largest entry
+ * (ties: the first), M = A_S W; the rows t with 2 M_tt - sum_u M_tu > 1.0001 eps are kept (at most
+ * cap of them, in candidate order).  Dropping a row moves its columns to other rows' blocks,
+ * which leaves each row's sum over the assigned columns unchanged and never lowers a kept row's
+ * diagonal block, so the kept rows stay dominant with their own blocks; they are certified by
+ * lower_blocks_rows (Varah's bound: O(k n)).  How the rows were chosen plays no part in the
+ * certificate.  O(s n) to choose.  rows_out (ncand entries, or NULL): the certified rows. */
+ar_status lower_dominant_rows(const smx_t *A, const size_t *cand, size_t ncand, double eps, size_t cap,
+                              lower_cert_t *out, size_t *rows_out);
 
 /* The estimated flops of lower_peel_cap on s0 rows of an n-column image (2 s0 n + 5 s0^3). */
 double lower_peel_cost(size_t s0, size_t n);

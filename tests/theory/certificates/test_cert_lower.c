@@ -770,6 +770,113 @@ START_TEST(test_peel_fmpq_soundness)
 }
 END_TEST
 
+/* lower_dominant_rows (issue 32): whenever it certifies, the exact test matrix of its rows with
+ * their own blocks (argmax over the kept rows, exact_peel_invnorm) is invertible with
+ * (eps + max rowerr) ||M^{-1}||_inf < 1 and the reported bound is at least the exact norm; the
+ * rows come in candidate order, never more than cap; it certifies non-trivially often. */
+START_TEST(test_dominant_fmpq_soundness)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 1201);
+    int n_cert = 0;
+    for (int it = 0; it < 200; it++) {
+        size_t Am = 6 + rng_u64(&r) % 7, n = Am + rng_u64(&r) % 4;
+        double a[12 * 15], rowerr[12];
+        for (size_t i = 0; i < Am; i++) {
+            double s = 0;
+            for (size_t j = 0; j < n; j++) {
+                a[i + j * Am] = rng_uniform(&r);
+                if (j == i)
+                    a[i + j * Am] += (double)n * (0.2 + 2.0 * rng_uniform(&r));
+                s += a[i + j * Am];
+            }
+            for (size_t j = 0; j < n; j++)
+                a[i + j * Am] /= s;
+            rowerr[i] = (it % 3 == 0) ? 0.0 : ldexp(rng_uniform(&r), -12 - (int)(rng_u64(&r) % 30));
+        }
+        size_t cand[12], rows[12];
+        for (size_t t = 0; t < Am; t++)
+            cand[t] = t;
+        for (size_t t = Am - 1; t > 0; t--) {
+            size_t u = rng_u64(&r) % (t + 1), tmp = cand[t];
+            cand[t] = cand[u]; cand[u] = tmp;
+        }
+        double eps = 0.05 + 0.4 * rng_uniform(&r);
+        size_t cap = it % 5 == 0 ? 3 + rng_u64(&r) % 4 : (size_t)-1;
+        smx_t A = make_smx(Am, n, a, rowerr);
+        lower_cert_t c;
+        ck_assert_int_eq(lower_dominant_rows(&A, cand, Am, eps, cap, &c, rows), AR_OK);
+        ck_assert_uint_le(c.rank, cap);
+        if (strcmp(c.method, "trivial") == 0) {
+            ck_assert_uint_eq(c.rank, 1);
+            continue;
+        }
+        n_cert++;
+        for (size_t t = 1; t < c.rank; t++) {          /* candidate order */
+            size_t p0 = 0, p1 = 0;
+            for (size_t u = 0; u < Am; u++) {
+                p0 = cand[u] == rows[t - 1] ? u : p0;
+                p1 = cand[u] == rows[t] ? u : p1;
+            }
+            ck_assert_uint_lt(p0, p1);
+        }
+        double emax = 0;
+        for (size_t t = 0; t < c.rank; t++)
+            emax = fmax(emax, rowerr[rows[t]]);
+        fmpq_t inv, lhs, x;
+        fmpq_init(inv); fmpq_init(lhs); fmpq_init(x);
+        int invertible = exact_peel_invnorm(inv, a, Am, n, rows, c.rank, rows, c.rank);
+        fmpq_set_double(lhs, eps);
+        fmpq_set_double(x, emax);
+        fmpq_add(lhs, lhs, x);
+        fmpq_mul(lhs, lhs, inv);
+        ck_assert_msg(invertible && fmpq_cmp_ui(lhs, 1) < 0, "seed=%llu it=%d: dominant set of %zu rows "
+                      "certified (%s) but exact (eps+rowerr)||M^-1|| = %g", (unsigned long long)test_seed(), it,
+                      c.rank, c.method, fmpq_get_d(lhs));
+        fmpq_set_double(x, c.invnorm);
+        ck_assert_msg(fmpq_cmp(x, inv) >= 0, "seed=%llu it=%d: reported invnorm %.17g < exact %.17g",
+                      (unsigned long long)test_seed(), it, c.invnorm, fmpq_get_d(inv));
+        fmpq_clear(inv); fmpq_clear(lhs); fmpq_clear(x);
+    }
+    ck_assert_msg(n_cert > 60, "only %d non-trivial dominant-row certificates", n_cert);
+}
+END_TEST
+
+/* lower_blocks_gallop: with bisect_max at least the first failed length it is lower_blocks_cap
+ * (same rank and bound, *failed = 0); below it no bisection runs, *failed is the first failed
+ * length (a power of two, or the order's length) and the result is the last certified length
+ * before it (its half, or 1); on a self-attention head of 300 rows in d = 32 the first failure
+ * lies above 16 rows. */
+START_TEST(test_blocks_gallop)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 1301);
+    size_t m = 300;
+    double *a = diag_image(&r, m, 32), *rowerr = calloc(m, sizeof *rowerr);
+    size_t *order = malloc(m * sizeof *order);
+    for (size_t t = 0; t < m; t++)
+        order[t] = (t * 7) % m;                 /* 7 is prime to 300: a permutation */
+    smx_t A = make_smx(m, m, a, rowerr);
+    lower_cert_t full, g;
+    size_t failed = 99;
+    ck_assert_int_eq(lower_blocks_cap(&A, order, m, 0.1, (size_t)-1, &full), AR_OK);
+    ck_assert_int_eq(lower_blocks_gallop(&A, order, m, 0.1, (size_t)-1, (size_t)-1, &g, &failed), AR_OK);
+    ck_assert_uint_eq(g.rank, full.rank);
+    ck_assert_uint_eq(failed, 0);
+    ck_assert_int_eq(lower_blocks_gallop(&A, order, m, 0.1, (size_t)-1, 16, &g, &failed), AR_OK);
+    if (full.rank < m) {
+        ck_assert_uint_gt(failed, 16);
+        ck_assert(failed == m || (failed & (failed - 1)) == 0);
+        size_t last = 1;                        /* the last power of two below failed */
+        while (2 * last < failed)
+            last *= 2;
+        ck_assert_uint_eq(g.rank, last);
+        ck_assert_uint_le(g.rank, full.rank);
+    }
+    free(a); free(rowerr); free(order);
+}
+END_TEST
+
 /* On a high-rank image (self-attention of 400 N(0,1) rows in d = 32 at beta 1/sqrt(32)) the peel
  * certifies at least half the rows (268 with the default seed), at least as many as the greedy
  * growth on the same candidates (77); its spending is its estimate; a second peel from the same
@@ -834,6 +941,8 @@ Suite *suite_cert_lower(void)
     tcase_add_test(tc, test_weighted_fmpq_soundness);
     tcase_add_test(tc, test_peel_fmpq_soundness);
     tcase_add_test(tc, test_peel_budget);
+    tcase_add_test(tc, test_dominant_fmpq_soundness);
+    tcase_add_test(tc, test_blocks_gallop);
     tcase_add_test(tc, test_diagdom_exact);
     tcase_add_test(tc, test_diagdom_invnorm_upward);
     tcase_add_test(tc, test_packing_full_rank);
