@@ -420,6 +420,13 @@ def main():
              if not (kind == "self" and n in N_CROSS_ONLY)]
     if not cells:
         sys.exit("bench_heads: no cell in the grid (self-attention stops at n = 4096)")
+    # the doors are rebuilt from the tree first: a stale C door once printed an older library's
+    # brackets beside the CLI's (make is a no-op when they are current)
+    if args.bin == os.path.join(ROOT, "bin", "attnrank") and \
+            args.c_door == os.path.join(ROOT, "build", "bench", "bench_heads_c"):
+        if subprocess.call(["make", "-s", "-C", ROOT, "bin/attnrank", "build/bench/bench_heads_c",
+                            "build/lib/libattnrank.so"]) != 0:
+            sys.exit("bench_heads: make of the doors failed")
     for door, path in (("cli", args.bin), ("c", args.c_door)):
         if door in args.doors and not os.access(path, os.X_OK):
             sys.exit("bench_heads: %s door %s not found (make bin/attnrank build/bench/bench_heads_c)" % (door, path))
