@@ -207,7 +207,11 @@ ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
         R->prec = M->A->prec;
         R->method = M->A->method;
     } else {
-        smxd_rows_at(M->S, rows, cnt, R->a, cnt, R->rowerr, R->lognorm);
+        ar_status rst = smxd_rows_at(M->S, rows, cnt, R->a, cnt, R->rowerr, R->lognorm);
+        if (rst) {
+            smx_clear(R);
+            return rst;
+        }
         R->prec = 53;
         R->method = "double";
     }

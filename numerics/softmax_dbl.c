@@ -201,6 +201,7 @@ typedef struct {
     size_t i0, cnt, lda;
     int colmajor;           /* 1: a[t + j lda] (through a row buffer), 0: a[t lda + j] */
     double *a, *lognorm;
+    double *buf;            /* colmajor: SMXD_BLK x n rows of scratch, allocated by rows_run */
     int tid, nthreads;
 } rows_job;
 
@@ -252,12 +253,7 @@ static FROUND_BODY void rows_body(void *arg)
     rows_job *J = arg;
     const smxd_t *S = J->S;
     size_t n = S->n, nblk = (J->cnt + SMXD_BLK - 1) / SMXD_BLK;
-    double *buf = NULL;
-    if (J->colmajor) {
-        buf = malloc((n ? n : 1) * SMXD_BLK * sizeof *buf);
-        if (!buf)
-            abort();     /* SMXD_BLK rows of doubles; the caller already holds the m x n image */
-    }
+    double *buf = J->buf;
     for (size_t bi = (size_t)J->tid; bi < nblk; bi += (size_t)J->nthreads) {
         size_t t0 = bi * SMXD_BLK, t1 = t0 + SMXD_BLK < J->cnt ? t0 + SMXD_BLK : J->cnt;
         for (size_t t = t0; t < t1; t++) {
@@ -276,7 +272,6 @@ static FROUND_BODY void rows_body(void *arg)
             }
         }
     }
-    free(buf);
 }
 
 static void rows_thread(void *arg)
@@ -284,39 +279,48 @@ static void rows_thread(void *arg)
     fround_run(FE_TONEAREST, rows_body, arg);
 }
 
-static void rows_run(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, int colmajor, double *a,
-                     size_t lda, double *rowerr, double *lognorm)
+/* AR_ENOMEM (nothing written) when the column-major path's row buffers cannot be allocated. */
+static ar_status rows_run(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, int colmajor, double *a,
+                          size_t lda, double *rowerr, double *lognorm)
 {
     int nt = S->nthreads;
     size_t nblk = (cnt + SMXD_BLK - 1) / SMXD_BLK;
     if ((size_t)nt > nblk)
         nt = nblk ? (int)nblk : 1;
     rows_job jobs[SMXD_MAX_THREADS];
+    double *bufs = NULL;
+    size_t per = (S->n ? S->n : 1) * SMXD_BLK;
+    if (colmajor && !(bufs = ar_calloc((size_t)nt * per, sizeof *bufs, "softmax row buffers")))
+        return AR_ENOMEM;
     for (int t = 0; t < nt; t++)
         jobs[t] = (rows_job){.S = S, .rows = rows, .i0 = i0, .cnt = cnt, .lda = lda, .colmajor = colmajor,
-                             .a = a, .lognorm = lognorm, .tid = t, .nthreads = nt};
+                             .a = a, .lognorm = lognorm, .buf = bufs ? bufs + (size_t)t * per : NULL,
+                             .tid = t, .nthreads = nt};
     par_run(nt, rows_thread, NULL, jobs, sizeof jobs[0]);
+    free(bufs);
     /* rowerr[t] doubles as the delta scratch: each entry is read before it is written */
     bound_ctx bc = {.S = S, .rows = rows, .i0 = i0, .cnt = cnt, .delta = rowerr, .rowerr = rowerr};
     fround_run(FE_UPWARD, row_delta_body, &bc);
     fround_run(FE_UPWARD, row_err_body, &bc);
+    return AR_OK;
 }
 
-void smxd_rows(const smxd_t *S, size_t i0, size_t i1, double *a, size_t lda, double *rowerr, double *lognorm)
+ar_status smxd_rows(const smxd_t *S, size_t i0, size_t i1, double *a, size_t lda, double *rowerr,
+                    double *lognorm)
 {
-    rows_run(S, NULL, i0, i1 - i0, 1, a, lda, rowerr, lognorm);
+    return rows_run(S, NULL, i0, i1 - i0, 1, a, lda, rowerr, lognorm);
 }
 
-void smxd_rows_at(const smxd_t *S, const size_t *rows, size_t cnt, double *a, size_t lda, double *rowerr,
-                  double *lognorm)
+ar_status smxd_rows_at(const smxd_t *S, const size_t *rows, size_t cnt, double *a, size_t lda, double *rowerr,
+                       double *lognorm)
 {
-    rows_run(S, rows, 0, cnt, 1, a, lda, rowerr, lognorm);
+    return rows_run(S, rows, 0, cnt, 1, a, lda, rowerr, lognorm);
 }
 
 void smxd_rows_rm(const smxd_t *S, const size_t *rows, size_t i0, size_t cnt, double *a, size_t lda,
                   double *rowerr, double *lognorm)
 {
-    rows_run(S, rows, i0, cnt, 0, a, lda, rowerr, lognorm);
+    (void)rows_run(S, rows, i0, cnt, 0, a, lda, rowerr, lognorm);   /* no buffer: always AR_OK */
 }
 
 void smxd_rowerr(const smxd_t *S, double *rowerr)
@@ -365,8 +369,12 @@ ar_status smx_compute_dbl_bias(smx_t *A, const double *q, size_t m, const double
     A->n = n;
     A->prec = 53;
     A->method = "double";
-    smxd_rows(&S, 0, m, A->a, m, A->rowerr, A->lognorm);
+    ar_status rst = smxd_rows(&S, 0, m, A->a, m, A->rowerr, A->lognorm);
     smxd_clear(&S);
+    if (rst) {
+        smx_clear(A);
+        return rst;
+    }
     A->maxerr = 0;
     for (size_t i = 0; i < m; i++)
         if (!(A->rowerr[i] <= A->maxerr))

@@ -62,13 +62,15 @@ ar_status smxd_prepare_bias(smxd_t *S, const double *q, size_t m, const double *
  * (column-major block, lda >= i1 - i0), rowerr[i - i0] (rigorous),
  * lognorm[i - i0] (approximate log sum_l w_l exp(beta q_i.k_l); may be
  * NULL).  Requires S->ok.  Deterministic: the same rows are computed
- * bit-identically whatever the blocking or the thread count. */
-void smxd_rows(const smxd_t *S, size_t i0, size_t i1, double *a, size_t lda, double *rowerr, double *lognorm);
+ * bit-identically whatever the blocking or the thread count.  AR_ENOMEM (nothing written, the
+ * error set) when its row buffers (64 rows of n doubles per thread) cannot be allocated. */
+ar_status smxd_rows(const smxd_t *S, size_t i0, size_t i1, double *a, size_t lda, double *rowerr,
+                    double *lognorm);
 
 /* The column-major block of rows rows[t] for t < cnt
- * (arbitrary row indices, a[t + j * lda]): same values as smxd_rows. */
-void smxd_rows_at(const smxd_t *S, const size_t *rows, size_t cnt, double *a, size_t lda, double *rowerr,
-                  double *lognorm);
+ * (arbitrary row indices, a[t + j * lda]): same values and status as smxd_rows. */
+ar_status smxd_rows_at(const smxd_t *S, const size_t *rows, size_t cnt, double *a, size_t lda, double *rowerr,
+                       double *lognorm);
 
 /* Row-major variant for streaming consumers: row t (index rows[t], or i0 + t
  * when rows is NULL) at a[t * lda + j], lda >= n.  Same values. */

@@ -46,7 +46,7 @@ ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, dou
  * on a head's 4096 rows their probes above a peeled end cost 8 s and certified nothing) and for
  * the growth that follows a peel which certified less than a quarter of its rows (10 s for 402
  * rows on a d = 32 head, below the 571 of the farthest-point blocks). */
-#define BRACKET_SHARE 0.25
+#define BRACKET_SHARE 0.1
 double bracket_share_budget(const lower_ctl_t *ctl);
 
 /* The lower end over the rows cand[0..len) of a certified factor in pivoted-QR order (distinct
