@@ -43,66 +43,37 @@ Needs Debian's python3-torch (CPU).
 import argparse
 import importlib.util
 import json
-import math
 import os
 import sys
 
 import numpy as np
 import torch
 
-HEAD_ATTRS = ("num_heads", "n_heads", "num_attention_heads")
+# The attention-module discovery and the Q, K projections are attnrank.torch's (python/attnrank/torch.py):
+# the package of this checkout's python/ (or an installed one); when the package cannot load libattnrank
+# (not built: `make lib`), that module file alone, whose functions used here need only torch.
+_PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")
 
 
-def _heads_of(mod):
-    for a in HEAD_ATTRS:
-        v = getattr(mod, a, None)
-        if isinstance(v, int) and v > 0:
-            return v
-    return None
+def _attnrank_torch():
+    """attnrank.torch, or python/attnrank/torch.py loaded alone when the package does not import."""
+    if os.path.isfile(os.path.join(_PYTHON, "attnrank", "__init__.py")) and _PYTHON not in sys.path:
+        sys.path.insert(0, _PYTHON)
+    try:
+        import attnrank.torch
+        return attnrank.torch
+    except ImportError:
+        path = os.path.join(_PYTHON, "attnrank", "torch.py")
+        if not os.path.isfile(path):
+            raise
+        spec = importlib.util.spec_from_file_location("attnrank_torch", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod     # as an import does (its dataclass needs it)
+        spec.loader.exec_module(mod)
+        return mod
 
 
-def _projections(mod):
-    """(q_linear, k_linear) of a module with separate projections, or None."""
-    for qn, kn in (("q_proj", "k_proj"), ("query", "key")):
-        q, k = getattr(mod, qn, None), getattr(mod, kn, None)
-        if isinstance(q, torch.nn.Linear) and isinstance(k, torch.nn.Linear):
-            return q, k
-    return None
-
-
-def find_attention(model):
-    """[(name, module, kind)] in the order of model.named_modules()."""
-    found = []
-    for name, mod in model.named_modules():
-        if isinstance(mod, torch.nn.MultiheadAttention):
-            found.append((name, mod, "mha"))
-        elif _projections(mod) is not None and _heads_of(mod) is not None:
-            found.append((name, mod, "proj"))
-    return found
-
-
-def _mha_qk(mod, x):
-    """Q, K (positions x embed) of nn.MultiheadAttention for self-attention input x."""
-    e = mod.embed_dim
-    if mod._qkv_same_embed_dim:
-        wq, wk = mod.in_proj_weight[:e], mod.in_proj_weight[e:2 * e]
-    else:
-        wq, wk = mod.q_proj_weight, mod.k_proj_weight
-    bq = mod.in_proj_bias[:e] if mod.in_proj_bias is not None else None
-    bk = mod.in_proj_bias[e:2 * e] if mod.in_proj_bias is not None else None
-    return torch.nn.functional.linear(x, wq, bq), torch.nn.functional.linear(x, wk, bk)
-
-
-def _sequence(t, batch_first):
-    """positions x embed of a (L, E), (1, L, E) or (L, 1, E) tensor."""
-    if t.dim() == 2:
-        return t
-    if t.dim() == 3:
-        b = t.shape[0] if batch_first else t.shape[1]
-        if b != 1:
-            raise ValueError("export_heads: one sequence per input (batch size 1), got %d" % b)
-        return t[0] if batch_first else t[:, 0]
-    raise ValueError("export_heads: attention input of %d dimensions" % t.dim())
+attn_torch = _attnrank_torch()
 
 
 class Capture:
@@ -123,12 +94,7 @@ class Capture:
                 if len(args) >= 2 and args[1] is not args[0] and not torch.equal(args[0], args[1]):
                     raise ValueError("export_heads: %s is cross-attention (only self-attention is exported)"
                                      % self.found[i][0])
-                x = _sequence(args[0], mod.batch_first)
-                q, k = _mha_qk(mod, x)
-            else:
-                x = _sequence(args[0], True)
-                qp, kp = _projections(mod)
-                q, k = qp(x), kp(x)
+            q, k = attn_torch.self_attention_qk(mod, kind, args[0], caller="export_heads")
             self.qk[i] = (q.detach().double().cpu().numpy(), k.detach().double().cpu().numpy())
             self.inputs[i] = args
         return hook
@@ -136,16 +102,6 @@ class Capture:
     def close(self):
         for h in self.handles:
             h.remove()
-
-
-def layer_meta(mod, kind):
-    heads = mod.num_heads if kind == "mha" else _heads_of(mod)
-    width = mod.embed_dim if kind == "mha" else _projections(mod)[0].out_features
-    if width % heads:
-        raise ValueError("export_heads: width %d is not a multiple of %d heads" % (width, heads))
-    dh = width // heads
-    scale = getattr(mod, "scaling", None) if kind == "proj" else None
-    return heads, dh, float(scale) if isinstance(scale, (int, float)) else 1.0 / math.sqrt(dh)
 
 
 def _softmax(z):
@@ -187,10 +143,10 @@ def export(model, inputs, out_dir, name="model", check=False):
     returns the manifest path and, with check, the worst relative error of
     the weights check."""
     model = model.double()
-    found = find_attention(model)
+    found = attn_torch.find_attention(model)
     if not found:
         raise ValueError("export_heads: no attention module (nn.MultiheadAttention or q/k projections) found")
-    meta = [layer_meta(m, kind) for _, m, kind in found]
+    meta = [attn_torch.layer_meta(m, kind, caller="export_heads") for _, m, kind in found]
     os.makedirs(os.path.join(out_dir, "q"), exist_ok=True)
     os.makedirs(os.path.join(out_dir, "k"), exist_ok=True)
     files, inputs_meta, worst = [], [], 0.0

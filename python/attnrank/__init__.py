@@ -90,7 +90,12 @@ class Cancelled(Error):
     """The call's cancellation flag was set (ATTNRANK_ECANCELED)."""
 
 
+# Mirrors of include/attnrank.h, compared with it by scripts/check_python_abi.py (make check): the
+# attnrank_status codes (ATTNRANK_EINVAL ...) to their exceptions; attnrank_engine (ATTNRANK_ENGINE_AUTO ...)
+# and the ATTNRANK_UPPER_* bits by their names lowercased without the prefix.
 _ERRORS = {1: InvalidInput, 2: OutOfMemory, 3: IOFailure, 4: NumericalFailure, 5: Cancelled}
+_ENGINES = {"auto": 0, "dense": 1, "scale": 2}
+_UPPER_BITS = {"svd": 1, "symeig": 2, "pchol": 4, "rsvd": 8}
 
 # ---- argument checks (before anything reaches ctypes, which would wrap integers modulo 2^64)
 
@@ -340,18 +345,16 @@ def _options(engine: str = "auto", upper: Optional[Sequence[str]] = None, prec: 
              sketch_seed: int = 0, memory_limit_gb: float = 0.0,
              progress: Optional[Callable[[str], None]] = None, fn: str = "bracket") -> "_lib.Options":
     o = _lib.Options()
-    engines = {"auto": 0, "dense": 1, "scale": 2}
-    if not isinstance(engine, str) or engine not in engines:
+    if not isinstance(engine, str) or engine not in _ENGINES:
         raise InvalidInput(1, "engine: expected auto, dense or scale, got %r" % (engine,))
-    o.engine = engines[engine]
-    bits = {"svd": 1, "symeig": 2, "pchol": 4, "rsvd": 8}
+    o.engine = _ENGINES[engine]
     if upper is not None and not isinstance(upper, (list, tuple)):
         raise InvalidInput(1, "upper: expected a list or tuple of names (svd, symeig, pchol, rsvd), got %s%s"
                            % (_show(upper), "; write upper=[%r]" % upper if isinstance(upper, str) else ""))
     for u in upper or ():
-        if not isinstance(u, str) or u not in bits:
+        if not isinstance(u, str) or u not in _UPPER_BITS:
             raise InvalidInput(1, "upper: unknown construction %r (svd, symeig, pchol, rsvd)" % (u,))
-        o.upper |= bits[u]
+        o.upper |= _UPPER_BITS[u]
     if not (_is_int(prec) and (prec == 0 or 53 <= prec <= 4096)):
         raise _bad(fn, "prec must be 0 or an integer in [53, 4096], got %s"
                    % (int(prec) if _is_int(prec) else _show(prec)))

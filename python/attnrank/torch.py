@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """attnrank.torch -- certified brackets of every attention head of a PyTorch model, in process.
 
-`attention_brackets(model, inputs, eps)` hooks the attention modules the way
-scripts/export_heads.py does (torch.nn.MultiheadAttention, and modules with
-separate q/k projections -- q_proj/k_proj or query/key -- and a head count),
+`attention_brackets(model, inputs, eps)` hooks the attention modules
+(torch.nn.MultiheadAttention, and modules with separate q/k projections --
+q_proj/k_proj or query/key -- and a head count; find_attention, layer_meta and
+self_attention_qk here, which scripts/export_heads.py uses too),
 runs the model in float64 on each input, and brackets each head's attention
 rowsoftmax(scale Q K^T) with attnrank.bracket: one result per (layer, head,
 input), with no file written.  The Q, K of a head are exactly the arrays
@@ -21,6 +22,9 @@ naming the module and the argument: an argument it does not model (for the
 q_proj/k_proj modules: anything but the input, unless None or its default --
 masks, encoder states, position embeddings), rotary embeddings applied after
 the projections, an internal mask buffer or causal flag.
+
+find_attention, layer_meta and self_attention_qk need only torch: export_heads.py
+loads this file on its own when the package cannot load libattnrank.
 """
 import dataclasses
 import inspect
@@ -30,7 +34,8 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 import torch
 
-from . import Bracket, bracket
+if __package__:   # attnrank.torch (not this file loaded alone by scripts/export_heads.py)
+    from . import Bracket, bracket
 
 HEAD_ATTRS = ("num_heads", "n_heads", "num_attention_heads")
 
@@ -52,7 +57,9 @@ def _projections(mod):
 
 
 def find_attention(model):
-    """[(name, module, kind)] in the order of model.named_modules() (as export_heads.py)."""
+    """[(name, module, kind)] of the attention modules of model, in the order of model.named_modules():
+    kind "mha" for torch.nn.MultiheadAttention, "proj" for a module with nn.Linear attributes q_proj and
+    k_proj (or query and key) and a positive integer head count (num_heads, n_heads or num_attention_heads)."""
     found = []
     for name, mod in model.named_modules():
         if isinstance(mod, torch.nn.MultiheadAttention):
@@ -73,23 +80,40 @@ def _mha_qk(mod, x):
     return torch.nn.functional.linear(x, wq, bq), torch.nn.functional.linear(x, wk, bk)
 
 
-def _sequence(t, batch_first):
+def _sequence(t, batch_first, caller="attention_brackets"):
+    """positions x embed of a (L, E), (1, L, E) or (L, 1, E) tensor."""
     if t.dim() == 2:
         return t
     if t.dim() == 3:
         b = t.shape[0] if batch_first else t.shape[1]
         if b != 1:
-            raise ValueError("attention_brackets: one sequence per input (batch size 1), got %d" % b)
+            raise ValueError("%s: one sequence per input (batch size 1), got %d" % (caller, b))
         return t[0] if batch_first else t[:, 0]
-    raise ValueError("attention_brackets: attention input of %d dimensions" % t.dim())
+    raise ValueError("%s: attention input of %d dimensions" % (caller, t.dim()))
 
 
-def layer_meta(mod, kind):
-    """(heads, head_dim, scale) of an attention module (as export_heads.py)."""
+def self_attention_qk(mod, kind, x, caller="attention_brackets"):
+    """(Q, K): the query and key projections (positions x width tensors, biases included) of the attention
+    module mod of kind `kind` (as find_attention returns it) for self-attention on its input x: positions x
+    width, or one sequence of batch size 1 (batch first for "proj" modules, as mod.batch_first says for
+    nn.MultiheadAttention).  Head h is columns h * head_dim to (h + 1) * head_dim (layer_meta).  A ValueError
+    (its message prefixed with caller) for a batch of several sequences or an input of another shape."""
+    if kind == "mha":
+        return _mha_qk(mod, _sequence(x, mod.batch_first, caller))
+    qp, kp = _projections(mod)
+    xs = _sequence(x, True, caller)
+    return qp(xs), kp(xs)
+
+
+def layer_meta(mod, kind, caller="attention_brackets"):
+    """(heads, head_dim, scale) of the attention module mod of kind `kind` (as find_attention returns it):
+    its head count, its width divided by it, and its logit scale (the module's own `scaling` attribute for
+    a "proj" module that has one, else 1/sqrt(head_dim)); each head's attention is rowsoftmax(scale Q K^T).
+    A ValueError (its message prefixed with caller) when the width is not a multiple of the head count."""
     heads = mod.num_heads if kind == "mha" else _heads_of(mod)
     width = mod.embed_dim if kind == "mha" else _projections(mod)[0].out_features
     if width % heads:
-        raise ValueError("attention_brackets: width %d is not a multiple of %d heads" % (width, heads))
+        raise ValueError("%s: width %d is not a multiple of %d heads" % (caller, width, heads))
     dh = width // heads
     scale = getattr(mod, "scaling", None) if kind == "proj" else None
     return heads, dh, float(scale) if isinstance(scale, (int, float)) else 1.0 / math.sqrt(dh)
@@ -210,9 +234,7 @@ class _Capture:
                     continue
                 raise ValueError("attention_brackets: %s: argument %r is not modelled (a mask, encoder states or "
                                  "position embeddings change the attention the capture would certify)" % (name, a))
-            xs = _sequence(named[params[0]], True)
-            qp, kp = _projections(mod)
-            q, k = qp(xs), kp(xs)
+            q, k = self_attention_qk(mod, kind, named[params[0]])
             bias = None
         self.qk[i] = (q.detach().double().cpu().numpy(), k.detach().double().cpu().numpy(), bias)
 
@@ -233,7 +255,7 @@ class HeadBracket:
     module: str
     scale: float
     positions: int
-    bracket: Bracket
+    bracket: "Bracket"
 
 
 def _to_double(x):
