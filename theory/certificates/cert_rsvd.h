@@ -55,10 +55,13 @@ typedef struct {
 void rsvd_opts_default(rsvd_opts_t *o);
 
 /* Whether the pivoted QR of an m x k factor is worth its O(m k^2) cost as the lower end's
- * candidate order: k at most half of min(m, n), or m k^2 <= RSVD_PIVOTS_FREE (small).  Above half
- * the full rank of a large image the lower end starts from nearly every row anyway (issue 32:
- * 15 s of dgeqp3 at 4096 points). */
-#define RSVD_PIVOTS_FREE 1e9
+ * candidate order: k at most half of min(m, n), or m k^2 <= RSVD_PIVOTS_FREE (about a second of
+ * dgeqp3, which runs near 4.5e9 m k^2 per second on one core).  Above half the full rank of a
+ * large image the lower end starts from nearly every row anyway (issue 32: 15 s of dgeqp3 at
+ * 4096 points, m k^2 = 6.7e10).  Below it the pivoted order is worth its cost: the weighted
+ * 3-ball instance at beta 60 (2008 x 1058) certifies 223 rows over it against 191 over the peak
+ * order (238 before the lower end had a budget). */
+#define RSVD_PIVOTS_FREE 4e9
 int rsvd_pivots_worth(size_t m, size_t n, size_t k);
 
 typedef struct {
