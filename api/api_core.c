@@ -51,16 +51,19 @@ const char *attnrank_status_name(attnrank_status s)
 
 attnrank_status attnrank_check_environment(void)
 {
-    size_t v;
-    int set;
+    api_config_scope_t sc;
     ar_status st;
     ar_error_set("%s", "");
-    if ((st = ar_max_alloc_read(&v)) || (st = bracket_ball_dense_max(&v)) || (st = bracket_scale_max_n(&v)) ||
-        (st = blas_check_env()) || (st = oom_check_env()) || (st = par_flint_threads_env()) || (st = bracket_stream_mib(&v)) ||
-        (st = bracket_stream_max_n(&v)) || (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)) ||
-        (st = shards_key_env_check()))
+    if ((st = api_config_enter(&sc)))
         return (attnrank_status)st;
-    return ATTNRANK_OK;
+    flint_set_num_threads((int)sc.cfg.flint_threads);
+    st = blas_check_env();
+    if (!st)
+        st = oom_check_env();
+    if (!st)
+        st = shards_key_env_check();
+    api_config_leave(&sc);
+    return (attnrank_status)st;
 }
 
 void attnrank_cleanup(void)
@@ -151,17 +154,17 @@ attnrank_status api_begin(const attnrank_options *o, api_call_t *c)
             limit = (size_t)(gb * 1073741824.0);
         c->cancel = o->cancel;
     }
-    if (limit == 0) {
-        size_t lim;
-        ar_status st = ar_max_alloc_read(&lim);   /* a bad ATTNRANK_MAX_ALLOC_GB: its one line */
-        if (st)
-            return (attnrank_status)st;
+    ar_status st = api_config_enter(&c->conf);   /* a bad variable: its one line */
+    if (st)
+        return (attnrank_status)st;
+    if (limit) {
+        c->conf.cfg.max_alloc_bytes = limit;
+        c->conf.cfg.max_alloc_from_call = 1;
     }
     c->prev_cancel = cancel_install(c->cancel);
-    ar_max_alloc_set_thread(limit);
     if (cancel_check()) {
         cancel_install(c->prev_cancel);
-        ar_max_alloc_set_thread(0);
+        api_config_leave(&c->conf);
         return ATTNRANK_ECANCELED;
     }
     return ATTNRANK_OK;
@@ -176,7 +179,7 @@ attnrank_status api_end(api_call_t *c, ar_status st)
         ar_error_set("cancelled");
     }
     cancel_install(c->prev_cancel);
-    ar_max_alloc_set_thread(0);
+    api_config_leave(&c->conf);
     if (st != AR_OK && !*ar_error_get())
         ar_error_set("%s", ar_status_str(st));
     return (attnrank_status)st;

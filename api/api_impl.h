@@ -7,6 +7,7 @@
 
 #include <flint/fmpz.h>
 #include "include/attnrank.h"
+#include "numerics/config.h"
 #include "numerics/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/brackets/route.h"
@@ -15,19 +16,51 @@ struct attnrank_points {
     pointset_t P;
 };
 
+/* The configuration of a call, read from the environment at its start, and
+ * the installation it replaced (restored when the call ends). */
+typedef struct {
+    ar_config_t cfg;
+    const ar_config_t *prev;
+} api_config_scope_t;
+
+/* c = the environment's settings (api_config.c, the library's only reader of
+ * attnrank's variables); AR_EINVAL naming a variable outside its range. */
+ar_status api_config_from_env(ar_config_t *c);
+
+/* Read the environment into s->cfg and install it for the calling thread
+ * (nothing installed on failure); api_config_leave restores the previous one. */
+ar_status api_config_enter(api_config_scope_t *s);
+void api_config_leave(api_config_scope_t *s);
+
+/* The body of an entry that runs under the environment's configuration:
+ * return impl_call's status, or the configuration's AR_EINVAL. */
+#define API_CONFIG_CALL(impl_call)                                   \
+    do {                                                             \
+        api_config_scope_t sc_;                                      \
+        ar_error_set("%s", "");                                      \
+        ar_status st_ = api_config_enter(&sc_);                      \
+        if (st_)                                                     \
+            return (attnrank_status)st_;                             \
+        attnrank_status r_ = impl_call;                              \
+        api_config_leave(&sc_);                                      \
+        return r_;                                                   \
+    } while (0)
+
 /* The state a call restores when it ends. */
 typedef struct {
     const volatile int *prev_cancel;
     const volatile int *cancel;
+    api_config_scope_t conf;
 } api_call_t;
 
 /* Start a call: clear the thread's message, check o (NULL: defaults), install
- * its cancel flag and memory limit for the calling thread.  On failure
+ * its cancel flag and its configuration (the environment's, with o's memory
+ * limit) for the calling thread.  On failure
  * nothing is installed. */
 attnrank_status api_begin(const attnrank_options *o, api_call_t *c);
 
 /* End a call started by api_begin: a set cancel flag turns any result into
- * ATTNRANK_ECANCELED; restores the previous flag and removes the limit. */
+ * ATTNRANK_ECANCELED; restores the previous flag and configuration. */
 attnrank_status api_end(api_call_t *c, ar_status st);
 
 /* The route chooser's options from the public ones (self: self-attention,

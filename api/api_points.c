@@ -41,8 +41,8 @@ static int positive_decimal(const char *s)
     return nonzero;
 }
 
-attnrank_status attnrank_points_new(const double *x, size_t n, size_t d, const uint64_t *w64,
-                                    const char *const *wdec, const char *provenance, attnrank_points **out)
+static attnrank_status points_new_impl(const double *x, size_t n, size_t d, const uint64_t *w64,
+                                       const char *const *wdec, const char *provenance, attnrank_points **out)
 {
     ar_error_set("%s", "");
     if (!out) {
@@ -112,7 +112,13 @@ attnrank_status attnrank_points_new(const double *x, size_t n, size_t d, const u
     return points_wrap(&P, out);
 }
 
-attnrank_status attnrank_points_read(const char *npy_path, const char *mult_path, attnrank_points **out)
+attnrank_status attnrank_points_new(const double *x, size_t n, size_t d, const uint64_t *w64,
+                                    const char *const *wdec, const char *provenance, attnrank_points **out)
+{
+    API_CONFIG_CALL(points_new_impl(x, n, d, w64, wdec, provenance, out));
+}
+
+static attnrank_status points_read_impl(const char *npy_path, const char *mult_path, attnrank_points **out)
 {
     ar_error_set("%s", "");
     if (!out || !npy_path) {
@@ -128,13 +134,18 @@ attnrank_status attnrank_points_read(const char *npy_path, const char *mult_path
     return points_wrap(&P, out);
 }
 
+attnrank_status attnrank_points_read(const char *npy_path, const char *mult_path, attnrank_points **out)
+{
+    API_CONFIG_CALL(points_read_impl(npy_path, mult_path, out));
+}
+
 double attnrank_sphere_packing_theta(double beta)
 {
     return sphere_packing_theta(beta);
 }
 
-attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n, double theta, double beta,
-                                         uint64_t seed, attnrank_points **out)
+static attnrank_status sphere_generate_impl(const char *family, size_t d, size_t n, double theta, double beta,
+                                            uint64_t seed, attnrank_points **out)
 {
     ar_error_set("%s", "");
     if (!out || !family) {
@@ -165,6 +176,12 @@ attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n,
     if ((st = sphere_generate(&P, fam, n, d, theta, seed)))
         return (attnrank_status)st;
     return points_wrap(&P, out);
+}
+
+attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n, double theta, double beta,
+                                         uint64_t seed, attnrank_points **out)
+{
+    API_CONFIG_CALL(sphere_generate_impl(family, d, n, theta, beta, seed, out));
 }
 
 attnrank_status attnrank_ball_spec_default(attnrank_ball_spec *s, const char *family, size_t d, double beta)
@@ -236,7 +253,7 @@ ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b)
     return AR_OK;
 }
 
-attnrank_status attnrank_ball_generate(const attnrank_ball_spec *s, attnrank_points **out)
+static attnrank_status ball_generate_impl(const attnrank_ball_spec *s, attnrank_points **out)
 {
     ar_error_set("%s", "");
     if (!out) {
@@ -253,6 +270,11 @@ attnrank_status attnrank_ball_generate(const attnrank_ball_spec *s, attnrank_poi
     if ((st = ball_generate(&P, &b)))
         return (attnrank_status)st;
     return points_wrap(&P, out);
+}
+
+attnrank_status attnrank_ball_generate(const attnrank_ball_spec *s, attnrank_points **out)
+{
+    API_CONFIG_CALL(ball_generate_impl(s, out));
 }
 
 void attnrank_points_free(attnrank_points *p)
@@ -330,7 +352,7 @@ attnrank_status attnrank_points_total(const attnrank_points *p, char **out)
     return *out ? ATTNRANK_OK : ATTNRANK_ENOMEM;
 }
 
-attnrank_status attnrank_points_write_npy(const attnrank_points *p, const char *path)
+static attnrank_status points_write_npy_impl(const attnrank_points *p, const char *path)
 {
     ar_error_set("%s", "");
     if (!p || !path) {
@@ -340,7 +362,12 @@ attnrank_status attnrank_points_write_npy(const attnrank_points *p, const char *
     return (attnrank_status)npy_write(path, p->P.x, p->P.n, p->P.d);
 }
 
-attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, size_t *cols)
+attnrank_status attnrank_points_write_npy(const attnrank_points *p, const char *path)
+{
+    API_CONFIG_CALL(points_write_npy_impl(p, path));
+}
+
+static attnrank_status npy_read_impl(const char *path, double **x, size_t *rows, size_t *cols)
 {
     ar_error_set("%s", "");
     if (!path || !x || !rows || !cols) {
@@ -351,7 +378,12 @@ attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, si
     return (attnrank_status)npy_read(path, x, rows, cols);
 }
 
-attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *rows, size_t *cols)
+attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, size_t *cols)
+{
+    API_CONFIG_CALL(npy_read_impl(path, x, rows, cols));
+}
+
+static attnrank_status npy_read_bias_impl(const char *path, double **x, size_t *rows, size_t *cols)
 {
     ar_error_set("%s", "");
     if (!path || !x || !rows || !cols) {
@@ -360,4 +392,9 @@ attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *row
     }
     *x = NULL;
     return (attnrank_status)npy_read_bias(path, x, rows, cols);
+}
+
+attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *rows, size_t *cols)
+{
+    API_CONFIG_CALL(npy_read_bias_impl(path, x, rows, cols));
 }

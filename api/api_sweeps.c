@@ -26,12 +26,19 @@ static int sweep_command_impl(int argc, char **argv)
     return 2;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
- * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
+/* The public entry: the environment read once into the call's configuration
+ * (api/api_config.c; a bad variable is bad input, 2), and the whole call in one
+ * BLAS region (numerics/blas_select.h): its numbers do not depend on
+ * OPENBLAS_NUM_THREADS or on calls in other threads. */
 int attnrank_sweep_command(int argc, char **argv)
 {
+    api_config_scope_t sc;
+    ar_error_set("%s", "");
+    if (api_config_enter(&sc) != AR_OK)
+        return 2;
     blas_single_begin();
     int st = sweep_command_impl(argc, argv);
     blas_single_end();
+    api_config_leave(&sc);
     return st;
 }

@@ -94,9 +94,12 @@ ATTNRANK_EXPORT const char *attnrank_status_name(attnrank_status s);
  * (ATTNRANK_MAX_ALLOC_GB, ATTNRANK_BALL_DENSE_MAX, ATTNRANK_MAX_SCALE_N,
  * OPENBLAS_CORETYPE, ATTNRANK_BLAS_AUTO, ATTNRANK_OOM_REEXEC, ATTNRANK_STREAM_MIB,
  * ATTNRANK_MAX_STREAM_N, ATTNRANK_FLINT_THREADS, OPENBLAS_NUM_THREADS,
- * ATTNRANK_SHARD_KEY; README "Usage"): ATTNRANK_EINVAL
- * with a line naming the variable and its range for any value outside it.
- * Optional (a bad value is also refused by the call that reads it). */
+ * ATTNRANK_SHARD_KEY; doc/cli.md "Environment"): ATTNRANK_EINVAL
+ * with a line naming the variable and its range for any value outside it,
+ * and apply ATTNRANK_FLINT_THREADS to FLINT.  Optional: every call that
+ * computes reads the library's variables once, at its start, into the
+ * settings it runs under (nothing deeper reads the environment), and a value
+ * outside its range refuses that call with ATTNRANK_EINVAL. */
 ATTNRANK_EXPORT attnrank_status attnrank_check_environment(void);
 
 /* Release FLINT's caches and thread pool; optional, once, from the main

@@ -2,7 +2,7 @@
 /* parallel.c -- one thread per job (see parallel.h). */
 #include "numerics/parallel.h"
 #include <flint/flint.h>
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 
 #include <pthread.h>
 
@@ -10,11 +10,13 @@ typedef struct {
     void (*fn)(void *);
     void (*thread_exit)(void);
     void *job;
+    const ar_config_t *cfg;
 } par_slot;
 
 static void *par_main(void *arg)
 {
     par_slot *s = arg;
+    ar_config_install(s->cfg);      /* the caller's settings hold in its workers */
     s->fn(s->job);
     if (s->thread_exit)
         s->thread_exit();
@@ -29,7 +31,7 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
     par_slot slot[PAR_MAX_JOBS];
     int started[PAR_MAX_JOBS];
     for (int t = 0; t < njobs; t++) {
-        slot[t] = (par_slot){ fn, thread_exit, (char *)jobs + (size_t)t * size };
+        slot[t] = (par_slot){ fn, thread_exit, (char *)jobs + (size_t)t * size, ar_config_installed() };
         started[t] = t > 0 && pthread_create(&th[t], NULL, par_main, &slot[t]) == 0;
     }
     if (njobs > 0)
@@ -42,11 +44,3 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
     }
 }
 
-ar_status par_flint_threads_env(void)
-{
-    size_t n;
-    ar_status st = env_size("ATTNRANK_FLINT_THREADS", 1, 256, 1, &n);
-    if (st == AR_OK)
-        flint_set_num_threads((int)n);
-    return st;
-}

@@ -12,12 +12,9 @@
  * calling thread, the others in new threads, which call thread_exit (if
  * not NULL, e.g. flint_cleanup for Arb's thread-local caches) before they
  * end.  A job whose thread cannot be created runs in the calling thread.
- * Returns when every job is done. */
-void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size);
-
-/* FLINT's thread count from ATTNRANK_FLINT_THREADS (an integer in [1, 256],
- * default 1: FLINT's own default), applied with flint_set_num_threads; a
- * Slurm shard sets it to the CPUs it was given.  AR_EINVAL for another value.
+ * The calling thread's configuration (numerics/config.h) is installed in
+ * every worker.  Returns when every job is done.
+ *
  * The project's own threads (softmax rows, the polynomial certificate's
  * pass) are fixed at two, whatever the CPUs: their partition enters the
  * upward-rounded sums, so a fixed count keeps every number the same on any
@@ -25,6 +22,7 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
  * OpenBLAS 0.3.21's dgemm sums some shapes differently with 1 and 2 threads
  * (measured), so the dense route's products with A run on the project's two
  * fixed threads with one BLAS thread each (numerics/amat.h, resid.h). */
-ar_status par_flint_threads_env(void);
+void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size);
+
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 
 static _Thread_local char ar_errbuf[512];
 
@@ -131,37 +131,15 @@ const char *ar_status_str(ar_status s)
     return "unknown status";
 }
 
-ar_status ar_max_alloc_read(size_t *bytes)
+size_t ar_max_alloc(void)
 {
-    double gb;
-    ar_status st = env_real("ATTNRANK_MAX_ALLOC_GB", AR_MAX_ALLOC_GB_MIN, AR_MAX_ALLOC_GB_MAX, 16.0, &gb);
-    if (st == AR_OK)
-        *bytes = (size_t)(gb * 1073741824.0);   /* <= 2^50: in range */
-    return st;
-}
-
-static _Thread_local size_t ar_alloc_limit_thread;
-
-void ar_max_alloc_set_thread(size_t bytes)
-{
-    ar_alloc_limit_thread = bytes;
+    return ar_config()->max_alloc_bytes;
 }
 
 ar_status ar_max_alloc_effective(size_t *bytes)
 {
-    if (ar_alloc_limit_thread) {
-        *bytes = ar_alloc_limit_thread;
-        return AR_OK;
-    }
-    return ar_max_alloc_read(bytes);
-}
-
-size_t ar_max_alloc(void)
-{
-    size_t b;
-    if (ar_alloc_limit_thread)
-        return ar_alloc_limit_thread;
-    return ar_max_alloc_read(&b) == AR_OK ? b : 0;
+    *bytes = ar_config()->max_alloc_bytes;
+    return AR_OK;
 }
 
 void *ar_calloc(size_t nmemb, size_t size, const char *what)
@@ -170,13 +148,12 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what)
         nmemb = 1;
         size = 1;
     }
-    size_t limit = ar_alloc_limit_thread;
-    if (!limit && ar_max_alloc_read(&limit) != AR_OK)
-        return NULL;                        /* the message names the bad ATTNRANK_MAX_ALLOC_GB */
+    const ar_config_t *cfg = ar_config();
+    size_t limit = cfg->max_alloc_bytes;
     if (nmemb > SIZE_MAX / size || nmemb * size > limit) {
         ar_error_set("%s: %zu x %zu bytes exceeds the allocation limit (%.6g GiB; %s)", what, nmemb, size,
-                     (double)limit / 1073741824.0, ar_alloc_limit_thread ? "the call's memory limit"
-                                                                         : "set ATTNRANK_MAX_ALLOC_GB");
+                     (double)limit / 1073741824.0, cfg->max_alloc_from_call ? "the call's memory limit"
+                                                                           : "set ATTNRANK_MAX_ALLOC_GB");
         return NULL;
     }
     void *p = calloc(nmemb, size);

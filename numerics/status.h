@@ -36,33 +36,21 @@ const char *ar_status_str(ar_status s);
 
 /* Checked allocation of nmemb*size bytes, zero-filled.  Returns NULL and
  * records an AR_ENOMEM message naming `what` on overflow or failure.
- * Requests above ar_max_alloc() bytes (default 16 GiB, override with the
- * environment variable ATTNRANK_MAX_ALLOC_GB) are refused up front so that
- * "sizes beyond memory" give a clean error, not the OOM killer; with an
- * invalid ATTNRANK_MAX_ALLOC_GB every request is refused, with the message
- * of ar_max_alloc_read. */
+ * Requests above ar_max_alloc() bytes are refused up front so that "sizes
+ * beyond memory" give a clean error, not the OOM killer. */
 void *ar_calloc(size_t nmemb, size_t size, const char *what);
 
-/* Accepted range of ATTNRANK_MAX_ALLOC_GB, in GiB (1 KiB .. 1 PiB). */
+/* Accepted range of ATTNRANK_MAX_ALLOC_GB and of a call's memory limit, in GiB (1 KiB .. 1 PiB). */
 #define AR_MAX_ALLOC_GB_MIN 1e-6
 #define AR_MAX_ALLOC_GB_MAX 1048576.0
 
-/* A limit for the calling thread only (bytes > 0), or 0 to remove it: while
- * set, ar_calloc and ar_max_alloc use it instead of ATTNRANK_MAX_ALLOC_GB
- * (the public API's per-call memory limit, include/attnrank.h). */
-void ar_max_alloc_set_thread(size_t bytes);
-
-/* Bytes allowed for one allocation: 16 GiB, or ATTNRANK_MAX_ALLOC_GB GiB
- * (a decimal number in [AR_MAX_ALLOC_GB_MIN, AR_MAX_ALLOC_GB_MAX]).
- * AR_EINVAL with a one-line message for any other value (numerics/envvar.h). */
-ar_status ar_max_alloc_read(size_t *bytes);
-
-/* ar_max_alloc_read's bytes, or 0 (nothing allowed) when the variable is invalid. */
+/* Bytes allowed for one allocation in the calling thread: the installed
+ * configuration's max_alloc_bytes (numerics/config.h: 16 GiB by default, the
+ * boundary sets it from ATTNRANK_MAX_ALLOC_GB or the call's memory limit). */
 size_t ar_max_alloc(void);
 
-/* The limit in effect in this thread: the per-call limit when set (ar_max_alloc_set_thread), else
- * ar_max_alloc_read's (with its AR_EINVAL for a bad ATTNRANK_MAX_ALLOC_GB).  What every size
- * decision made from memory reads, so that the per-call limit and the variable act alike. */
+/* The same limit with a status (always AR_OK): what every size decision made
+ * from memory reads. */
 ar_status ar_max_alloc_effective(size_t *bytes);
 
 #endif

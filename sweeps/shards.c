@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <flint/flint.h>
+#include "numerics/config.h"
 #include "numerics/version.h"
 #include "constructions/formats/json.h"
 
@@ -34,7 +35,12 @@ json_t *shards_header(const char *sweep, json_t *params, const char *plan, shard
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
-    const char *ob = getenv("OPENBLAS_NUM_THREADS");
+    char obuf[32];
+    const char *ob = NULL;
+    if (ar_config()->openblas_threads) {      /* OPENBLAS_NUM_THREADS, as the boundary read it */
+        snprintf(obuf, sizeof obuf, "%zu", ar_config()->openblas_threads);
+        ob = obuf;
+    }
     int bad = !h || !prov || !params || !precision;
     if (!bad) {
         bad |= json_object_set_new(h, "sweep", json_string(sweep));
@@ -395,7 +401,7 @@ static struct {
 ar_status shards_key(const char *opt, const shardfile_key_t **key)
 {
     *key = NULL;
-    const char *path = opt ? opt : getenv("ATTNRANK_SHARD_KEY");
+    const char *path = opt ? opt : ar_config()->shard_key;   /* ATTNRANK_SHARD_KEY, read at the boundary */
     if (!path || (!opt && !*path))
         return AR_OK;
     if (!*path || strlen(path) >= sizeof key_cache.path) {

@@ -80,22 +80,6 @@ START_TEST(reals_and_flags)
 }
 END_TEST
 
-/* ATTNRANK_MAX_ALLOC_GB: a bad value is an error (every allocation refused), never 16 GiB. */
-START_TEST(library_variables)
-{
-    size_t v;
-    setenv("ATTNRANK_MAX_ALLOC_GB", "12abc", 1);
-    ck_assert_int_eq(ar_max_alloc_read(&v), AR_EINVAL);
-    ck_assert_uint_eq(ar_max_alloc(), 0);
-    ck_assert_ptr_null(ar_calloc(1, 1, "probe"));          /* refused, with the variable named */
-    ck_assert_msg(strstr(ar_error_get(), "ATTNRANK_MAX_ALLOC_GB='12abc'"), "%s", ar_error_get());
-    setenv("ATTNRANK_MAX_ALLOC_GB", "0.5", 1);
-    ck_assert(ar_max_alloc_read(&v) == AR_OK && v == (size_t)1 << 29);
-    unsetenv("ATTNRANK_MAX_ALLOC_GB");
-    ck_assert(ar_max_alloc_read(&v) == AR_OK && v == (size_t)16 << 30);
-}
-END_TEST
-
 Suite *suite_envvar(void)
 {
     Suite *s = suite_create("envvar");
@@ -103,7 +87,6 @@ Suite *suite_envvar(void)
     tcase_add_test(tc, sizes);
     tcase_add_test(tc, optional_sizes);
     tcase_add_test(tc, reals_and_flags);
-    tcase_add_test(tc, library_variables);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,7 +4,7 @@
 #include "theory/brackets/bracket_impl.h"
 #include "theory/brackets/bracket_status.h"
 #include "numerics/clock.h"
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -63,7 +63,9 @@ void bracket_opts_default(bracket_opts_t *o)
 
 ar_status bracket_stream_mib(size_t *mib)
 {
-    return env_size("ATTNRANK_STREAM_MIB", 1, BRACKET_STREAM_MIB_MAX, 1024, mib);
+    size_t v = ar_config()->stream_mib;
+    *mib = v ? v : AR_CONFIG_STREAM_MIB;
+    return AR_OK;
 }
 
 ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
@@ -72,12 +74,9 @@ ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes)
         *bytes = o->stream_bytes;
         return AR_OK;
     }
-    size_t mib;
-    int set;
-    ar_status st = env_size_opt("ATTNRANK_STREAM_MIB", 1, BRACKET_STREAM_MIB_MAX, &set, &mib);
-    if (st != AR_OK)
-        return st;
-    if (set) {                          /* the explicit override */
+    ar_status st;
+    size_t mib = ar_config()->stream_mib;
+    if (mib) {                          /* the explicit override (ATTNRANK_STREAM_MIB) */
         *bytes = mib << 20;
         return AR_OK;
     }

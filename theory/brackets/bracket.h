@@ -105,18 +105,16 @@ int bracket_is_self(const pointset_t *Q, const pointset_t *K);
 #define BRACKET_STREAM_MIB_MAX 1048576
 #define BRACKET_STREAM_MAX_N_MAX 16777216
 
-/* ATTNRANK_STREAM_MIB, the explicit streaming threshold in MiB: a decimal
- * integer in [1, BRACKET_STREAM_MIB_MAX], 1024 reported when unset (then
- * memory decides, bracket_stream_bytes); any other value is AR_EINVAL with
- * one line naming the variable and the range (numerics/envvar.h).  The CLI
- * checks it once at start-up. */
+/* The explicit streaming threshold in MiB of the configuration in effect
+ * (numerics/config.h stream_mib, from ATTNRANK_STREAM_MIB at the boundary):
+ * 1024 reported when unset (then memory decides, bracket_stream_bytes).
+ * Always AR_OK. */
 ar_status bracket_stream_mib(size_t *mib);
 
 /* *bytes = the streaming threshold in bytes of the image: o->stream_bytes
- * when set (see bracket_opts_t.stream_bytes); else ATTNRANK_STREAM_MIB MiB
- * when that variable is set (an explicit override; AR_EINVAL for a bad
- * value); else memory decides: the allocation bound ar_max_alloc_read()
- * (ATTNRANK_MAX_ALLOC_GB, default 16 GiB; its AR_EINVAL for a bad value),
+ * when set (see bracket_opts_t.stream_bytes); else the configuration's
+ * stream_mib MiB when set (an explicit override); else memory decides: the
+ * allocation bound ar_max_alloc() (the configuration's, default 16 GiB),
  * or half the physical memory when that is smaller -- the image is held
  * whenever it fits, streamed only when it does not. */
 ar_status bracket_stream_bytes(const bracket_opts_t *o, size_t *bytes);
@@ -204,12 +202,10 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
  * block + prefix n).  AR_EINVAL when the double enclosure does not apply
  * (logits too large: see numerics/softmax_dbl.h; bracket_compute then
  * tries the in-memory Arb enclosure) and, with a message naming
- * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n() (or
- * that variable's value is refused). */
-/* *out = the largest m or n the streamed route accepts: ATTNRANK_MAX_STREAM_N,
- * a decimal integer in [1, BRACKET_STREAM_MAX_N_MAX], 65536 when unset; any
- * other value is AR_EINVAL with one line naming the variable and the range
- * (numerics/envvar.h).  The CLI checks it once at start-up. */
+ * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n(). */
+/* *out = the largest m or n the streamed route accepts: the configuration's
+ * stream_max_n (numerics/config.h; ATTNRANK_MAX_STREAM_N at the boundary,
+ * 65536 by default).  Always AR_OK. */
 ar_status bracket_stream_max_n(size_t *out);
 
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,

@@ -8,13 +8,14 @@
 #include <string.h>
 #include <arb.h>
 #include "numerics/clock.h"
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/bracket_impl.h"
 
 ar_status bracket_ball_dense_max(size_t *out)
 {
-    return env_size("ATTNRANK_BALL_DENSE_MAX", 0, BRACKET_BALL_DENSE_MAX_MAX, 3000, out);
+    *out = ar_config()->ball_dense_max;
+    return AR_OK;
 }
 
 /* Varah bound of the cluster test matrix: ||M^-1||_inf <= (1 + R)/(1 - R), rounded up. */

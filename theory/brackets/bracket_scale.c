@@ -2,7 +2,7 @@
 /* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
 #include "theory/brackets/bracket_scale.h"
 #include "numerics/clock.h"
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 #include "theory/brackets/bracket_status.h"
 
 #include <math.h>
@@ -16,7 +16,8 @@
 
 ar_status bracket_scale_max_n(size_t *out)
 {
-    return env_size("ATTNRANK_MAX_SCALE_N", 1, BRACKET_SCALE_MAX_N_MAX, 200000, out);
+    *out = ar_config()->scale_max_n;
+    return AR_OK;
 }
 
 int bracket_scale_applies(const pointset_t *P)

@@ -28,9 +28,9 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
 /* Largest accepted value of ATTNRANK_MAX_SCALE_N. */
 #define BRACKET_SCALE_MAX_N_MAX 100000000
 
-/* Largest n the scale engine accepts: 200000, or ATTNRANK_MAX_SCALE_N, a
- * decimal integer in [1, BRACKET_SCALE_MAX_N_MAX].  AR_EINVAL with a
- * one-line message for any other value. */
+/* Largest n the scale engine accepts: the configuration's scale_max_n
+ * (numerics/config.h; 200000 by default, ATTNRANK_MAX_SCALE_N at the
+ * boundary).  Always AR_OK. */
 ar_status bracket_scale_max_n(size_t *out);
 
 /* 1 if every point of P is within 1e-12 of the unit sphere (the scale

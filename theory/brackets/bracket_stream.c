@@ -8,13 +8,14 @@
 #include <string.h>
 #include "numerics/amat.h"
 #include "numerics/clock.h"
-#include "numerics/envvar.h"
+#include "numerics/config.h"
 #include "numerics/fps.h"
 #include "numerics/softmax_dbl.h"
 
 ar_status bracket_stream_max_n(size_t *out)
 {
-    return env_size("ATTNRANK_MAX_STREAM_N", 1, BRACKET_STREAM_MAX_N_MAX, 65536, out);
+    *out = ar_config()->stream_max_n;
+    return AR_OK;
 }
 
 ar_status bracket_compute_stream(const pointset_t *Q, const pointset_t *K, double beta, double eps,

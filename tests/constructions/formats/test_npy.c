@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <flint/fmpz_vec.h>
 #include "testutil.h"
+#include "numerics/config.h"
 #include "constructions/formats/npy.h"
 #include "numerics/rng.h"
 
@@ -340,11 +341,14 @@ START_TEST(test_alloc_limit)
     size_t rows = 400, cols = 400;
     double *x = calloc(rows * cols, sizeof *x);
     ck_assert_int_eq(npy_write(p, x, rows, cols), AR_OK);
-    setenv("ATTNRANK_MAX_ALLOC_GB", "0.0001", 1);       /* ~107 kB < 1.28 MB */
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.max_alloc_bytes = (size_t)(0.0001 * 1073741824.0);   /* ~107 kB < 1.28 MB */
+    ar_config_install(&cfg);
     double *y;
     size_t rr, cc;
     ar_status st = npy_read(p, &y, &rr, &cc);
-    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    ar_config_install(NULL);
     ck_assert_msg(st == AR_ENOMEM, "status %d (%s)", st, ar_error_get());
     check_message(p);
     ck_assert_int_eq(npy_read(p, &y, &rr, &cc), AR_OK);
@@ -487,11 +491,14 @@ END_TEST
  * not after growing a buffer to the allocation limit. */
 START_TEST(test_mult_dev_zero)
 {
-    setenv("ATTNRANK_MAX_ALLOC_GB", "0.25", 1);   /* a bound for the unfixed reader */
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.max_alloc_bytes = (size_t)1 << 28;        /* 0.25 GiB: a bound for the unfixed reader */
+    ar_config_install(&cfg);
     fmpz *v = (fmpz *)1;
     size_t m = 9;
     ar_status st = mult_read("/dev/zero", &v, &m);
-    unsetenv("ATTNRANK_MAX_ALLOC_GB");
+    ar_config_install(NULL);
     ck_assert_int_eq(st, AR_EINVAL);
     ck_assert(v == NULL && m == 0);
     check_message("/dev/zero");

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <flint/fmpq.h>
 #include "testutil.h"
+#include "numerics/config.h"
 #include "constructions/pointsets/family.h"
 #include "constructions/pointsets/sphere_code.h"
 
@@ -129,21 +130,17 @@ START_TEST(test_zonal_bad_input)
     ck_assert_int_eq(n, 0);
     ck_assert(strchr(ar_error_get(), '\n') == NULL);
     /* beyond the allocation limit: one line, before the coordinates are allocated */
-    const char *old = getenv("ATTNRANK_MAX_ALLOC_GB");
-    char *keep = old ? strdup(old) : NULL;
-    setenv("ATTNRANK_MAX_ALLOC_GB", "0.0001", 1);             /* 107 kB: 2237 points in d = 6 */
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.max_alloc_bytes = (size_t)(0.0001 * 1073741824.0);    /* 107 kB: 2237 points in d = 6 */
+    ar_config_install(&cfg);
     ck_assert_int_eq(sphere_zonal(&P, 6, 0.1, SIZE_MAX), AR_ENOMEM);
     ck_assert(strstr(ar_error_get(), "allocation limit") != NULL);
     ck_assert(strchr(ar_error_get(), '\n') == NULL);
     ck_assert_int_eq(sphere_zonal(&P, 6, 0.1, 1000), AR_OK);  /* a prefix that fits */
     ck_assert_int_eq(P.n, 1000);
     pointset_clear(&P);
-    if (keep) {
-        setenv("ATTNRANK_MAX_ALLOC_GB", keep, 1);
-        free(keep);
-    } else {
-        unsetenv("ATTNRANK_MAX_ALLOC_GB");
-    }
+    ar_config_install(NULL);
     /* one point when theta = pi allows only antipodes: d = 3 gives the two poles of one circle */
     ck_assert_int_eq(sphere_zonal(&P, 3, M_PI, 100), AR_OK);
     ck_assert_int_le(P.n, 2);

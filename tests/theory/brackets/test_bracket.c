@@ -12,6 +12,7 @@
 #include <mpfr.h>
 #include <flint/fmpz.h>
 #include "testutil.h"
+#include "numerics/config.h"
 #include "numerics/rng.h"
 #include "numerics/blas_select.h"
 #include "constructions/pointsets/pointset.h"
@@ -584,21 +585,14 @@ START_TEST(test_stream_memory_rule)
         Q.x[i] = 2 * test_unif() - 1;
     for (size_t i = 0; i < n * d; i++)
         K.x[i] = 2 * test_unif() - 1;
-    const char *old_mib = getenv("ATTNRANK_STREAM_MIB"), *old_gb = getenv("ATTNRANK_MAX_ALLOC_GB");
-    char *keep_mib = old_mib ? strdup(old_mib) : NULL, *keep_gb = old_gb ? strdup(old_gb) : NULL;
-    unsetenv("ATTNRANK_STREAM_MIB");
-    unsetenv("ATTNRANK_MAX_ALLOC_GB");
     bracket_t bm, bs;
     ck_assert_int_eq(bracket_compute(&Q, &K, 6.0, 0.15, NULL, &bm), AR_OK);
-    setenv("ATTNRANK_MAX_ALLOC_GB", "0.0025", 1);        /* 2.68 MB < 8 m n = 2.88 MB */
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.max_alloc_bytes = (size_t)(0.0025 * 1073741824.0);   /* 2.68 MB < 8 m n = 2.88 MB */
+    ar_config_install(&cfg);
     ar_status st = bracket_compute(&Q, &K, 6.0, 0.15, NULL, &bs);
-    unsetenv("ATTNRANK_MAX_ALLOC_GB");
-    if (keep_mib)
-        setenv("ATTNRANK_STREAM_MIB", keep_mib, 1);
-    if (keep_gb)
-        setenv("ATTNRANK_MAX_ALLOC_GB", keep_gb, 1);
-    free(keep_mib);
-    free(keep_gb);
+    ar_config_install(NULL);
     ck_assert_msg(st == AR_OK, "streamed under the small bound: %s", ar_error_get());
     ck_assert_int_eq(bm.streamed, 0);
     ck_assert_int_eq(bs.streamed, 1);

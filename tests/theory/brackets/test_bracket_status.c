@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "numerics/config.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/route.h"
@@ -44,7 +45,10 @@ START_TEST(ball_route_trivial_is_inconclusive)
 {
     pointset_t P;
     make_line(&P);
-    ck_assert_int_eq(setenv("ATTNRANK_BALL_DENSE_MAX", "0", 1), 0);
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.ball_dense_max = 0;
+    ar_config_install(&cfg);
     bracket_t b;
     ball_bracket_info_t info;
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 0.05, 0.1, NULL, &b, &info), AR_OK);
@@ -63,7 +67,7 @@ START_TEST(ball_route_trivial_is_inconclusive)
     ck_assert_msg(rr.b.lower == 1 && rr.b.upper == 300, "[%zu, %zu]", rr.b.lower, rr.b.upper);
     ck_assert_str_eq(rr.b.status, "inconclusive");
     /* with the dense certificates back, the same instance is certified (tight at rank 1) */
-    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    ar_config_install(NULL);
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 0.05, 0.1, NULL, &b, &info), AR_OK);
     ck_assert(info.dense_run);
     ck_assert_str_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include "numerics/config.h"
 #include "constructions/pointsets/ball.h"
 #include "numerics/softmax.h"
 #include "theory/brackets/bracket.h"
@@ -242,11 +243,14 @@ START_TEST(test_bracket_ball_figure)
     pointset_t P;
     memset(&P, 0, sizeof P);
     ck_assert_int_eq(ball_generate(&P, &s), AR_OK);
-    setenv("ATTNRANK_BALL_DENSE_MAX", "0", 1);
+    ar_config_t cfg;
+    ar_config_default(&cfg);
+    cfg.ball_dense_max = 0;
+    ar_config_install(&cfg);
     bracket_t b;
     ball_bracket_info_t info;
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 3000.0, 0.1, NULL, &b, &info), AR_OK);
-    unsetenv("ATTNRANK_BALL_DENSE_MAX");
+    ar_config_install(NULL);
     ck_assert_str_eq(b.status, "certified");
     ck_assert_str_eq(b.lo.method, "ball-diagdom");
     ck_assert_msg(b.lower >= 600, "lower %zu < 600", b.lower);
