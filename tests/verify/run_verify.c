@@ -16,15 +16,21 @@
 #include "sweeps/verify_print.h"
 #include "numerics/blas_select.h"
 #include "numerics/parallel.h"
+#include "api/api_impl.h"
+#include <flint/flint.h>
 
 typedef Suite *(*suite_fn)(void);
 
 int main(int argc, char **argv)
 {
-    if (blas_check_env() != AR_OK || par_flint_threads_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
+    /* the boundary: the environment read once into the settings every suite runs under */
+    static ar_config_t cfg;
+    if (blas_check_env() != AR_OK || api_config_from_env(&cfg) != AR_OK) {  /* a forced core this CPU lacks would end in SIGILL */
         fprintf(stderr, "run_verify: %s\n", ar_error_get());
         return 2;
     }
+    ar_config_install(&cfg);
+    flint_set_num_threads((int)cfg.flint_threads);
     blas_select_kernel(argc, argv);
     const char *fmt = getenv("ATTNRANK_VERIFY_FORMAT");
     int json = fmt && strcmp(fmt, "json") == 0;
