@@ -9,7 +9,7 @@ weak duality, for every k x k matrix Y,
     ||G||_r1 >= tr(Y) / sum_j max_c |(A_S^T Y)_jc|.
 Printed per k (S = the first k rows of a pivoted Gram-Schmidt order of the rows of A):
 eps * that dual bound for Y = (A_S A_S^T)^{-1} (no test matrix certifies S when it is >= 1),
-and eps * ||M^{-1}||_inf of three candidates: the block (argmax) test matrix of cert_lower.c, an
+and eps * ||M^{-1}||_inf of three candidates: the block (argmax) test matrix of cert_lower_blocks.c, an
 iteratively reweighted minimum-norm right inverse (the guide lower_weighted_cap uses), and the
 best of a Douglas-Rachford search for a right inverse G with every row's l1 norm <= 0.99 / eps
 (alternating reflections between {A_S G = I} and that product of l1 balls, at most DR_ITERS

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_lower_impl.h -- what the lower certificates' files share (not a public interface):
- * validation, the block test matrix certified for a given column assignment, the work
- * control's accounting and progress. */
+ * validation (cert_lower.c), the block test matrix certified for a given column assignment
+ * (cert_lower_blocks.c), the work control's accounting and progress (cert_lower.c). */
 #ifndef ATTNRANK_THEORY_CERT_LOWER_IMPL_H
 #define ATTNRANK_THEORY_CERT_LOWER_IMPL_H
 
@@ -16,6 +16,10 @@ void lower_set_trivial(lower_cert_t *out);
 
 /* 1 when A holds an image and 0 < eps < 1; else 0 with a message naming `who`. */
 int lower_check_common(const smx_t *A, double eps, const char *who);
+
+/* 1 when idx[0..m) are distinct and < bound, else 0.  mark: bound bytes of scratch, zero on
+ * entry and restored to zero on return. */
+int lower_distinct_below(const size_t *idx, size_t m, size_t bound, unsigned char *mark);
 
 /* idx[0..m) distinct row indices < bound: AR_OK, AR_ENOMEM, or AR_EINVAL with the message
  * "<fn>: <what> must be distinct row indices < bound". */
@@ -33,12 +37,17 @@ void lower_blocks_assign(const smx_t *A, const size_t *rows, size_t m, size_t *b
 void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double eps, const size_t *blk,
                           double *Mmid, const double *R0, lower_cert_t *out);
 
+/* The block certificate of rows[0..m) without validation (lower_blocks_rows' core): blocks by
+ * lower_blocks_assign, then lower_blocks_certify with LAPACK's inverse; trivial when m > n.
+ * Scratch: blk (n entries), Mmid (m * m doubles). */
+void lower_blocks_probe(const smx_t *A, const size_t *rows, size_t m, double eps, size_t *blk, double *Mmid,
+                        lower_cert_t *out);
+
 /* 1 when spending `flops` more would take ctl over its budget (never with ctl NULL or an
  * unlimited budget). */
 int lower_over_budget(const lower_ctl_t *ctl, double flops);
 
 /* Record `flops` spent (ctl may be NULL). */
 void lower_spend(lower_ctl_t *ctl, double flops);
-
 
 #endif

@@ -447,7 +447,7 @@ START_TEST(test_dense_threads_and_svd)
     /* the certified numbers are the same bits: OpenBLAS 0.3.21's dgemm sums some shapes (n x l
      * products with K = n) differently with 1 and 2 threads (measured), so the products with A and
      * the residual chains run on attnrank's fixed threads with one BLAS thread each, and the rest of
-     * the randomized search on one BLAS thread (amat.h, resid.h, cert_rsvd.c) */
+     * the randomized search on one BLAS thread (amat.h, resid.h, cert_rsvd_search.c) */
     ck_assert_msg(b1.lo.invnorm == b2.lo.invnorm && b1.up.err == b2.up.err,
                   "threads 1 vs 2: invnorm %a vs %a, err %a vs %a", b1.lo.invnorm, b2.lo.invnorm, b1.up.err, b2.up.err);
     bracket_opts_t o;
