@@ -152,4 +152,33 @@ static inline int exact_peel_invnorm(fmpq_t res, const double *a, size_t Am, siz
     return ok;
 }
 
+/* A random Am x n row-stochastic image (column-major a, Am <= 12, n <= 15) whose
+ * diagonal entries carry n (lo + span U) before normalisation, row errors 0
+ * (exact) or 2^-12..2^-42 U, and cand a random order of the Am rows: the
+ * instances of the peel and dominant-rows soundness tests (same draws, in the
+ * same order, as each test made before). */
+static inline void random_heavy_image(rng_t *r, size_t Am, size_t n, double lo, double span, int exact, double *a,
+                                      double *rowerr, size_t *cand)
+{
+    for (size_t i = 0; i < Am; i++) {
+        double s = 0;
+        for (size_t j = 0; j < n; j++) {
+            a[i + j * Am] = rng_uniform(r);
+            if (j == i)
+                a[i + j * Am] += (double)n * (lo + span * rng_uniform(r));
+            s += a[i + j * Am];
+        }
+        for (size_t j = 0; j < n; j++)
+            a[i + j * Am] /= s;
+        rowerr[i] = exact ? 0.0 : ldexp(rng_uniform(r), -12 - (int)(rng_u64(r) % 30));
+    }
+    for (size_t t = 0; t < Am; t++)
+        cand[t] = t;
+    for (size_t t = Am - 1; t > 0; t--) {
+        size_t u = rng_u64(r) % (t + 1), tmp = cand[t];
+        cand[t] = cand[u];
+        cand[u] = tmp;
+    }
+}
+
 #endif

@@ -31,25 +31,8 @@ START_TEST(test_dominant_fmpq_soundness)
     for (int it = 0; it < 200; it++) {
         size_t Am = 6 + rng_u64(&r) % 7, n = Am + rng_u64(&r) % 4;
         double a[12 * 15], rowerr[12];
-        for (size_t i = 0; i < Am; i++) {
-            double s = 0;
-            for (size_t j = 0; j < n; j++) {
-                a[i + j * Am] = rng_uniform(&r);
-                if (j == i)
-                    a[i + j * Am] += (double)n * (0.2 + 2.0 * rng_uniform(&r));
-                s += a[i + j * Am];
-            }
-            for (size_t j = 0; j < n; j++)
-                a[i + j * Am] /= s;
-            rowerr[i] = (it % 3 == 0) ? 0.0 : ldexp(rng_uniform(&r), -12 - (int)(rng_u64(&r) % 30));
-        }
         size_t cand[12], rows[12];
-        for (size_t t = 0; t < Am; t++)
-            cand[t] = t;
-        for (size_t t = Am - 1; t > 0; t--) {
-            size_t u = rng_u64(&r) % (t + 1), tmp = cand[t];
-            cand[t] = cand[u]; cand[u] = tmp;
-        }
+        random_heavy_image(&r, Am, n, 0.2, 2.0, it % 3 == 0, a, rowerr, cand);
         double eps = 0.05 + 0.4 * rng_uniform(&r);
         size_t cap = it % 5 == 0 ? 3 + rng_u64(&r) % 4 : (size_t)-1;
         smx_t A = make_smx(Am, n, a, rowerr);
