@@ -178,7 +178,8 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
     }
     if (o->packing) {
         pack_cert_t pk;
-        st = pack_lower_search((size_t)d, beta, eps, o->seed, o->packing_max, &pk);
+        st = pack_lower_search_gen((size_t)d, beta, eps, o->seed, o->packing_max, PACK_DIAGDOM,
+                                   o->packing_zonal ? PACK_GEN_ZONAL : PACK_GEN_AUTO, &pk);
         if (st)
             return st;
         if (pk.certified) {
@@ -216,5 +217,6 @@ ar_status claim_s_law_point(const law_t *L, double beta, law_point_t *out)
     co.n = saturation ? out->n : 0;
     if (L->packing_max)
         co.packing_max = L->packing_max;
+    co.packing_zonal = L->packing_zonal;
     return claim_s_point(L->dim, beta, L->eps, &co, out);
 }

@@ -38,6 +38,8 @@ typedef struct {
     int instance;         /* 1: certify the upper end on a finite instance (default 1) */
     int continuum;        /* 1: compute the continuum upper bound (default 0; d >= 3, scale engine) */
     size_t packing_max;   /* largest packing tried (default 60000) */
+    int packing_zonal;    /* 1: the lower end from the zonal code at every beta (PACK_GEN_ZONAL),
+                             one construction across a window; 0 (default): PACK_GEN_AUTO */
     uint64_t seed;        /* for random families and packings (default 1) */
 } claim_s_opts_t;
 

@@ -46,6 +46,8 @@ struct law {
     const char *tier;         /* NULL or "default": run by `make verify` and `attnrank verify`; "extended":
                                  only when asked for (`attnrank verify --tier extended|all`, or --d D) */
     size_t packing_max;       /* claim S: the largest cap packing searched for the lower end (0: 60000) */
+    int packing_zonal;        /* claim S: 1 = the lower end from the zonal code at every beta of the
+                                 window (one construction; proofs-notes/claim-S.md, issue 36) */
     double cost_s;            /* a-priori cost in seconds of the row's point at its last beta, one process
                                  of two on 2 cores (0: 10 s); a point at beta costs cost_s (law(beta) /
                                  law(last))^2, fitted to measured rows (bench/results/verify_costs.txt);
