@@ -48,6 +48,14 @@ static const double betas_s6_scale[] = { 10, 20, 40, 80 };
  * Tolerance 0.1 and band [0.125, 80] as the d = 6 report row declared. */
 static const double betas_s6_ext[] = { 20, 40, 80, 160 };
 static const double betas_s7_ext[] = { 10, 20, 40 };
+/* Issue 36: the far windows, declared in a commit of their own from the a-priori bias
+ * model of proofs-notes/claim-S.md ("The far windows of issue 36"; scripts/bias_model.py)
+ * before any of their points was computed: the windows where the predicted bias of both
+ * ends is at most half the tolerance.  d = 6 on 320..1280: upper 2.530, lower 2.51..2.52
+ * predicted; d = 7 on 320..640: upper 3.024, lower 3.01..3.03.  Lower end: the zonal
+ * code at every point (one construction); upper: the sphere continuum. */
+static const double betas_s6_far[] = { 320, 640, 1280 };
+static const double betas_s7_far[] = { 320, 453, 640 };
 static const double beta_sat3[] = { 50 };
 static const double ns_sat3[] = { 32, 64, 128, 250, 500, 1000, 2000, 4000, 8000 };
 
@@ -212,6 +220,16 @@ static const law_t table[] = {
       .band_hi = 160.0, .betas = betas_s7_ext, .nbetas = 3, .family = "uniform", .packing_max = 1000000,
       .scope = "issue 22, beyond the default run: lower: pooled greedy cap packings; upper: continuum operator",
       .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "report", .tier = "extended" },
+    { S_ROW, .cost_s = 400, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .band_hi = 80.0, .betas = betas_s6_far, .nbetas = 3, .family = "uniform", .packing_max = 40000000,
+      .packing_zonal = 1,
+      .scope = "issue 36, far window: lower: the zonal code at every point; upper: continuum operator",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent", .tier = "extended" },
+    { S_ROW, .cost_s = 900, .variable = "1+beta", .dim = 7, .predicted = 3.0, .tol = 0.1, .band_lo = 0.0625,
+      .band_hi = 160.0, .betas = betas_s7_far, .nbetas = 3, .family = "uniform", .packing_max = 60000000,
+      .packing_zonal = 1,
+      .scope = "issue 36, far window: lower: the zonal code at every point; upper: continuum operator",
+      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent", .tier = "extended" },
     /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
     { R_ROW, .cost_s = 1.2, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
       .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
