@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "constructions/pointsets/ball.h"
 #include "theory/brackets/bracket_ball.h"
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* api_config.c -- the environment, read at the boundary (see numerics/config.h).
+/* api_config.c -- the environment, read at the boundary (see base/config.h).
  *
  * The only place in the library where attnrank's environment variables are
  * read: each public entry reads them once into an ar_config_t and installs it
  * for the duration of the call.  A value outside its range is AR_EINVAL with
- * one line naming the variable, its value and the range (numerics/envvar.h). */
+ * one line naming the variable, its value and the range (base/envvar.h). */
 #include "api/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/bracket_scale.h"

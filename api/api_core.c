@@ -8,11 +8,11 @@
 #include <string.h>
 #include <flint/flint.h>
 #include <glpk.h>
-#include "numerics/cancel.h"
+#include "base/cancel.h"
 #include "numerics/blas_select.h"
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 #include "numerics/oom.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 #include "numerics/version.h"
 #include "sweeps/shards.h"
 #include "theory/brackets/bracket.h"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"
 

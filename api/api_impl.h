@@ -7,8 +7,8 @@
 
 #include <flint/fmpz.h>
 #include "include/attnrank.h"
-#include "numerics/config.h"
-#include "numerics/status.h"
+#include "base/config.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/brackets/route.h"
 

@@ -4,7 +4,7 @@
 #include "api/api_impl.h"
 
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/spectra/funkhecke.h"
 
 static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, double tau, const attnrank_options *o,

@@ -27,7 +27,7 @@
 #include <string.h>
 #include "constructions/pointsets/ball.h"
 #include "constructions/pointsets/ball_shells.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/certificates/cert_ball.h"
 #include "theory/certificates/cert_ball_harmonic.h"
 #include "theory/brackets/route.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "constructions/pointsets/ball_shells.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/certificates/cert_ball_harmonic.h"
 
 static const double spacings[] = { 0.5, 0.35, 0.25, 0.18, 0.125, 0.09, 0.0625 };

@@ -22,7 +22,7 @@
 #include <string.h>
 #include "constructions/pointsets/ball.h"
 #include "numerics/blas_select.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/linalg.h"
 #include "numerics/rng.h"
 #include "numerics/softmax_dbl.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include "constructions/pointsets/head.h"
 #include "constructions/formats/npy.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/heads/visible.h"
 
 static int one(const char *dir, const char *name, size_t m, size_t n, double delta)

@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include "constructions/pointsets/ball.h"
 #include "numerics/blas_select.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/linalg.h"
 #include "numerics/softmax_dbl.h"
 #include "numerics/version.h"

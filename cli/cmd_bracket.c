@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "numerics/clock.h"
-#include "numerics/envvar.h"
+#include "base/clock.h"
+#include "base/envvar.h"
 #include "numerics/version.h"
 
 static const char help[] =

@@ -7,7 +7,7 @@
 #ifndef ATTNRANK_CLI_COMMANDS_H
 #define ATTNRANK_CLI_COMMANDS_H
 
-#include "numerics/status.h"
+#include "base/status.h"
 
 int cmd_bracket(int argc, char **argv);
 /* `bracket --geometry ball` (cli/cmd_bracket_ball.c) and its detection in argv. */
@@ -26,7 +26,7 @@ int cmd_merge(int argc, char **argv);
 /* *seconds = ATTNRANK_PROGRESS_AFTER, the seconds after which `bracket`
  * prints its stages: a number in [0, 1e6] (0: every stage), 2 when unset;
  * any other value is AR_EINVAL with one line naming the variable and the
- * range (numerics/envvar.h).  Checked once at start-up (cli/main.c). */
+ * range (base/envvar.h).  Checked once at start-up (cli/main.c). */
 ar_status cmd_bracket_progress_after(double *seconds);
 
 /* Print "attnrank: <ar_error_get()>" on stderr and return the exit code for st. */

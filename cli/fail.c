@@ -2,7 +2,7 @@
 /* fail.c -- the one error line of a failed command. */
 #include <stdio.h>
 #include "cli/commands.h"
-#include "numerics/status.h"
+#include "base/status.h"
 
 int cmd_fail(int st)
 {

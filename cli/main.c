@@ -5,10 +5,10 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "numerics/blas_select.h"
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 #include "numerics/oom.h"
-#include "numerics/parallel.h"
-#include "numerics/status.h"
+#include "base/parallel.h"
+#include "base/status.h"
 #include "numerics/version.h"
 #include "include/attnrank.h"
 

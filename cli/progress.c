@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* One line "[tag   12.3 s] msg" (mu held). */
 static void line(cli_progress_t *p, double now, const char *msg, const char *suffix)

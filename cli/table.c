@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* table.c -- strict reader of 'scale --format tsv' tables (see table.h). */
 #include "cli/table.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <errno.h>
 #include <math.h>

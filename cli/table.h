@@ -23,7 +23,7 @@
 #define ATTNRANK_CLI_TABLE_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define TABLE_MAXD 17            /* d = 2 .. 16, as 'scale --d' */
 #define TABLE_MAXROWS 4096       /* rows per dimension */

@@ -90,7 +90,7 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 link_prog = $1 $(ALL_LDFLAGS) -o $@ $2 $(LDLIBS_ALL)
 
 # ---- sources, by directory (every .c file there; no hand-kept list)
-LIB_SRC := $(sort $(wildcard numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c sweeps/*.c api/*.c))
+LIB_SRC := $(sort $(wildcard base/*.c numerics/*.c constructions/*/*.c theory/*.c theory/*/*.c sweeps/*.c api/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 TEST_SRC ?= $(sort $(wildcard tests/*/test_*.c tests/*/*/test_*.c))

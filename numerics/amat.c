@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* amat.c -- blocks of rows of an enclosed matrix, in memory or streamed (see amat.h). */
 #include "numerics/amat.h"
-#include "numerics/cancel.h"
+#include "base/cancel.h"
 
 #include <cblas.h>
 #include "numerics/blas_select.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #define ATTNRANK_NUMERICS_AMAT_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
 

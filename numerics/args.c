@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* args.c -- strict option parsing and number conversion. */
 #include "numerics/args.h"
-#include "numerics/parse.h"
+#include "base/parse.h"
 
 #include <stdio.h>
 #include <math.h>

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     const char *name;    /* without the leading "--" */
@@ -24,7 +24,7 @@ ar_status args_parse(int argc, char **argv, int first, opt_t *opts, size_t nopts
 const char *args_get(const opt_t *opts, size_t nopts, const char *name);
 
 /* Strict conversions: the whole string must be a number; messages name the option. */
-/* A finite double (numerics/parse.h parse_real): overflow, underflow to 0 and
+/* A finite double (base/parse.h parse_real): overflow, underflow to 0 and
  * subnormals are refused, each with its own reason. */
 ar_status args_double(const char *opt, const char *s, double *out);
 
@@ -41,7 +41,7 @@ ar_status args_split(const char *opt, char *buf, char **items, size_t max, size_
  * args_double, split by args_split; *n is written only on success. */
 ar_status args_double_list(const char *opt, const char *s, double *v, size_t max, size_t *n);
 
-/* The one integer parser.  args_digits: numerics/parse.h parse_digits: 1 and
+/* The one integer parser.  args_digits: base/parse.h parse_digits: 1 and
  * *v = value when s is one or more ASCII decimal digits and nothing else (no
  * white space, sign, prefix or suffix -- strtoull would skip leading white
  * space and wrap a '-') and the value fits in 64 bits; 0 otherwise (*v untouched).

@@ -10,7 +10,7 @@
 #define ATTNRANK_NUMERICS_BESSEL_H
 
 #include <arb.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* res = an Arb ball containing e^{-x} I_nu(x), evaluated at `prec` bits.
  * nu and x are balls (exact values are allowed); x must be certainly > 0

@@ -2,7 +2,7 @@
 /* blas_select.c -- OpenBLAS kernel selection (see blas_select.h for the policy). */
 #include "numerics/blas_select.h"
 #include "numerics/oom.h"
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

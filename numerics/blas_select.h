@@ -17,7 +17,7 @@
 #define ATTNRANK_NUMERICS_BLAS_SELECT_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Instruction-set features that OpenBLAS kernels need (bit mask). */
 enum {

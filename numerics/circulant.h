@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <arb.h>
 #include <acb.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* floor(n/2) + 1 (n >= 1). */
 size_t circ_half_len(size_t n);

@@ -9,7 +9,7 @@
 #define ATTNRANK_NUMERICS_FPS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 ar_status fps_order(const double *x, size_t n, size_t d, size_t start, size_t *order, double *mindist);
 

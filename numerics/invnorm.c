@@ -20,7 +20,7 @@
 #include "numerics/blas_select.h"
 #include "numerics/fround.h"
 #include "numerics/resid.h"
-#include "numerics/status.h"
+#include "base/status.h"
 
 #include <cblas.h>
 #include <fenv.h>

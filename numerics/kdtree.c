@@ -9,7 +9,7 @@
 #include <string.h>
 #include "numerics/expd.h"
 #include "numerics/fround.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 
 #define STACK_MAX 256   /* > 2 * depth: depth <= log2(m) + 1 <= 65 */
 
@@ -366,7 +366,7 @@ static void pairs_job(void *arg)
     fround_run(FE_DOWNWARD, pairs_body, arg);
 }
 
-#define PAIR_JOBS 2   /* fixed (numerics/parallel.h): the partition enters the upward sums */
+#define PAIR_JOBS 2   /* fixed (base/parallel.h): the partition enters the upward sums */
 
 ar_status kdtree_gauss_pairs(const kdtree_t *t, double s, double T, double stop, const double *w,
                              double *S, uint32_t *cnt, kdtree_gauss_t *out)

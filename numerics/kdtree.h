@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define KDTREE_LEAF 8
 #define KDTREE_MAXD 16

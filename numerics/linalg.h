@@ -8,7 +8,7 @@
 #define ATTNRANK_NUMERICS_LINALG_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Thin SVD a = U diag(s) VT by dgesdd: U m x r, s r (descending), VT r x n,
  * r = min(m, n).  a is not modified. */

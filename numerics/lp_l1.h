@@ -15,7 +15,7 @@
 #define ATTNRANK_NUMERICS_LP_L1_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* F: m x k, column-major (F[i + j*m]); f: m values; w: m positive weights
  * (NULL = all ones).  1 <= k <= m, all inputs finite.

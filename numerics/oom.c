@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cblas.h>
 #include <flint/flint.h>
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 
 /* OpenBLAS 0.3.21's per-thread buffer: BUFFER_SIZE (128 MiB) + one page,
  * checked with a 1 MiB margin. */

@@ -15,7 +15,7 @@
 #define ATTNRANK_NUMERICS_OOM_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Install the GMP (mp_set_memory_functions) and FLINT
  * (__flint_set_memory_functions) allocators described above; prog (kept by
@@ -40,7 +40,7 @@ _Noreturn void oom_fail(const char *what, size_t bytes);
 void oom_blas_guard(char **argv);
 
 /* Validate ATTNRANK_OOM_REEXEC, the guard oom_blas_guard sets before it
- * re-executes (unset or "1"; numerics/envvar.h env_guard). */
+ * re-executes (unset or "1"; base/envvar.h env_guard). */
 ar_status oom_check_env(void);
 
 /* 1 when the process runs under a finite RLIMIT_AS. */

@@ -31,8 +31,8 @@
 #include "numerics/resid.h"
 #include "numerics/fround.h"
 #include "numerics/blas_select.h"
-#include "numerics/parallel.h"
-#include "numerics/status.h"
+#include "base/parallel.h"
+#include "base/status.h"
 
 #include <cblas.h>
 #include <fenv.h>

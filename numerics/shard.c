@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/parse.h"
+#include "base/parse.h"
 
 ar_status shard_parse(const char *opt, const char *s, shard_sel_t *out)
 {

@@ -12,7 +12,7 @@
 #define ATTNRANK_NUMERICS_SHARD_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Most shards of one sweep. */
 #define SHARD_MAX 100000

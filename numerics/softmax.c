@@ -25,7 +25,7 @@
  * calls flint_cleanup() before it exits (Arb caches are thread-local). */
 #include "numerics/softmax.h"
 #include "numerics/fround.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 
 #include <fenv.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     size_t m, n;      /* rows (queries) and columns (keys) */

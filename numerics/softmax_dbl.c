@@ -28,7 +28,7 @@
 #include <arb.h>
 #include "numerics/expd.h"
 #include "numerics/fround.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 #include "numerics/resid.h"
 
 #define SMXD_BLK 64

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "numerics/softmax.h"
 
 #define SMXD_MAX_DELTA 0x1p-20

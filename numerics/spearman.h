@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     double rho;      /* Spearman's rho (NaN when x or y is constant) */

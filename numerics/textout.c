@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textout.c -- JSON and text output helpers, timing. */
 #include "numerics/textout.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* s with control characters and invalid UTF-8 written as \xNN (ar_escape),
  * in buf or on the heap (*heap, to free) when long. */

@@ -23,7 +23,7 @@
 #define ATTNRANK_NUMERICS_TRIG_GRAM_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef enum { TRIG_COS = 0, TRIG_COS_SIN = 1, TRIG_SIN = 2, TRIG_COS_SIN3 = 3 } trig_basis;
 

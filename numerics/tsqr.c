@@ -8,7 +8,7 @@
 #include <string.h>
 #include "numerics/blas_select.h"
 #include "numerics/linalg.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 
 int tsqr_splits(size_t m, size_t l)
 {

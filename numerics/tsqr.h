@@ -11,7 +11,7 @@
 #define ATTNRANK_NUMERICS_TSQR_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define TSQR_PARTS 2
 

@@ -5,41 +5,45 @@
 # Every project #include of a library or CLI source must name a room of the
 # same rank or lower in this order (README "How it is built"):
 #
-#   numerics < constructions/pointsets < constructions/formats
+#   base < numerics < constructions/pointsets < constructions/formats
 #            < constructions/models < theory/spectra < theory/certificates
 #            < theory/brackets < theory/heads < theory/claims < sweeps
 #            < api (with include, the public header) < cli
 #
-# numerics knows nothing of the paper; constructions never computes a rank;
+# base holds what every room needs and nothing mathematical (status and
+# errors, the configuration, environment reads, number parsing, paths, file
+# input, pins and digests, clocks, version, cancellation, threads); numerics
+# holds the mathematical kernels and knows nothing of the paper; constructions never computes a rank;
 # theory owns the inequalities; sweeps runs, shards and merges the sweeps;
 # api is the public C API (include/attnrank.h) over all of them.  The CLI is
-# a client of the API: a file in cli/ may include only cli/, include/ and
-# numerics/ headers (status, parse, args, envvar, version, text output),
-# never theory/, constructions/, sweeps/ or api/.
+# a client of the API: a file in cli/ may include only cli/, include/, base/
+# and numerics/ headers, never theory/, constructions/, sweeps/ or api/.
+
 # Prints each offending include and exits 1; exits 0 when every include
 # points down or sideways.  Usage: sh scripts/check_layers.sh
 set -eu
 cd "$(dirname "$0")/.."
 rank() {
     case "$1" in
-    numerics) echo 0 ;;
-    constructions/pointsets) echo 1 ;;
-    constructions/formats) echo 2 ;;
-    constructions/models) echo 3 ;;
-    theory/spectra) echo 4 ;;
-    theory/certificates) echo 5 ;;
-    theory/brackets) echo 6 ;;
-    theory/heads) echo 7 ;;
-    theory/claims) echo 8 ;;
-    sweeps) echo 9 ;;
-    api | include) echo 10 ;;
-    cli) echo 11 ;;
+    base) echo 0 ;;
+    numerics) echo 1 ;;
+    constructions/pointsets) echo 2 ;;
+    constructions/formats) echo 3 ;;
+    constructions/models) echo 4 ;;
+    theory/spectra) echo 5 ;;
+    theory/certificates) echo 6 ;;
+    theory/brackets) echo 7 ;;
+    theory/heads) echo 8 ;;
+    theory/claims) echo 9 ;;
+    sweeps) echo 10 ;;
+    api | include) echo 11 ;;
+    cli) echo 12 ;;
     *) echo -1 ;;
     esac
 }
 bad=0
 nfiles=0
-for f in $(find numerics constructions theory sweeps api include cli -name '*.[ch]' | sort); do
+for f in $(find base numerics constructions theory sweeps api include cli -name '*.[ch]' | sort); do
     nfiles=$((nfiles + 1))
     room=$(dirname "$f")
     r=$(rank "$room")
@@ -60,7 +64,7 @@ for f in $(find numerics constructions theory sweeps api include cli -name '*.[c
             bad=1
         elif [ "$room" = cli ]; then
             case "$target" in
-            cli | include | numerics) ;;
+            cli | include | base | numerics) ;;
             *) echo "check_layers: $f includes $inc: the CLI calls the public API only (include/attnrank.h)" >&2
                bad=1 ;;
             esac
@@ -68,5 +72,6 @@ for f in $(find numerics constructions theory sweeps api include cli -name '*.[c
     done
 done
 [ "$nfiles" -gt 0 ] || { echo "check_layers: no sources found" >&2; exit 1; }
-[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down; cli/ includes only the API and numerics"
+
+[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down; cli/ includes only the API, base and numerics"
 exit "$bad"

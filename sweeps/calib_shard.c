@@ -10,7 +10,7 @@
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
 #include "constructions/formats/json.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "numerics/shard.h"
 #include "theory/heads/calib_record.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "numerics/shard.h"
 #include "numerics/version.h"
 #include "theory/claims/vplan.h"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <flint/flint.h>
-#include "numerics/config.h"
+#include "base/config.h"
 #include "numerics/version.h"
 #include "constructions/formats/json.h"
 

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include "constructions/formats/shardfile.h"
 #include "numerics/shard.h"
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/claims/vplan.h"
 #include "numerics/args.h"
 

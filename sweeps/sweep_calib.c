@@ -18,7 +18,7 @@
 #include "constructions/formats/heads_manifest.h"
 #include "constructions/models/ppocr_pins.h"
 #include "constructions/models/real_pins.h"
-#include "numerics/path.h"
+#include "base/path.h"
 #include "theory/heads/calib.h"
 #include "theory/heads/visible.h"
 

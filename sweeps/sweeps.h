@@ -10,13 +10,13 @@
  * argv[2]), writes its report to stdout and returns the process exit code:
  * 0, 1 (runtime failure), 2 (bad input), 3 (verify --strict or a verify
  * merge: an asserted row did not pass).  On 1 and 2 the one-line reason is
- * in ar_error_get() (numerics/status.h): nothing is printed on stderr for
+ * in ar_error_get() (base/status.h): nothing is printed on stderr for
  * it (the caller prints it); progress and shard notices go to stderr as
  * before.  include/attnrank.h exposes them as attnrank_sweep_command. */
 #ifndef ATTNRANK_SWEEPS_SWEEPS_H
 #define ATTNRANK_SWEEPS_SWEEPS_H
 
-#include "numerics/status.h"
+#include "base/status.h"
 
 int sweep_verify(int argc, char **argv);
 int sweep_scale(int argc, char **argv);

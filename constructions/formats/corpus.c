@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* corpus.c -- license-text sentences and their manifest check (see corpus.h). */
 #include "constructions/formats/corpus.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/path.h"
-#include "numerics/sha256.h"
+#include "base/path.h"
+#include "base/sha256.h"
 
 #define CORPUS_MAX_FILE (1u << 20)
 #define CORPUS_DEFAULT_DIR "/usr/share/common-licenses"

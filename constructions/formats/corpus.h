@@ -14,7 +14,7 @@
 #define ATTNRANK_CONSTRUCTIONS_CORPUS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define CORPUS_MIN_CHARS 40
 #define CORPUS_MAX_CHARS 300

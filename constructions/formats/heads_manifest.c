@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include "constructions/formats/json.h"
 #include "constructions/formats/npy.h"
-#include "numerics/infile.h"
-#include "numerics/path.h"
+#include "base/infile.h"
+#include "base/path.h"
 
 #define MAX_LAYERS 1024
 #define MAX_INPUTS 100000

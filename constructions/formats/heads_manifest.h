@@ -22,7 +22,7 @@
  * else is AR_EINVAL with one line naming the manifest and the offending
  * entry.  Symbolic links: heads_manifest_load opens every PATH beneath the
  * manifest's directory one component at a time without following links
- * (numerics/path.h, path_open_beneath), and refuses every symbolic link on
+ * (base/path.h, path_open_beneath), and refuses every symbolic link on
  * the way -- a linked directory or a linked .npy file, whether it points
  * outside the directory or inside it -- (AR_EINVAL, one line naming the
  * manifest, the entry and the link), so that every file read lies inside
@@ -32,7 +32,7 @@
 #define ATTNRANK_CONSTRUCTIONS_HEADS_MANIFEST_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/model_heads.h"
 
 #define HEADS_MANIFEST_MAX_BYTES ((size_t)64 << 20)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json.c -- jansson with the project's strictness on top (see json.h). */
 #include "constructions/formats/json.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

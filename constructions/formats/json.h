@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define JSON_MAX_DEPTH 64
 

@@ -4,7 +4,7 @@
  * integer per line).  Every error message is one line starting with the
  * file path. */
 #include "constructions/formats/npy.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <errno.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 
 ar_status npy_read(const char *path, double **data, size_t *rows, size_t *cols);

@@ -2,7 +2,7 @@
 /* onnx.c -- ONNX ModelProto through protobuf-c into plain structs (see onnx.h). */
 #include "constructions/formats/onnx.h"
 #include "constructions/formats/onnx.pb-c.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ppm.c -- strict binary Netpbm reader (see ppm.h). */
 #include "constructions/formats/ppm.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

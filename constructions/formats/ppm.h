@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define PPM_MAX_SIDE 16384
 

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "constructions/formats/json.h"
-#include "numerics/infile.h"
-#include "numerics/sha256.h"
+#include "base/infile.h"
+#include "base/sha256.h"
 #include "numerics/shard.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))

@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define SHARDFILE_FORMAT 1
 #define SHARDFILE_MAX_BYTES ((size_t)1 << 30)   /* largest shard file read (1 GiB) */

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/formats/json.h"
 
 #define SPM_RESERVED 6

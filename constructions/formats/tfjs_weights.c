@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tfjs_weights.c -- TF.js weights manifest + shards (see tfjs_weights.h). */
 #include "constructions/formats/tfjs_weights.h"
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/formats/json.h"
-#include "numerics/path.h"
+#include "base/path.h"
 
 #define TFJS_MAX_JSON (64u << 20)
 #define TFJS_MAX_COUNT ((size_t)1 << 32)

@@ -13,7 +13,7 @@
  * duplicate names, shard sizes that do not add up to exactly the bytes the
  * entries need (truncated or padded shards), shard paths with '/' or "..".
  * Missing files give AR_EIO.  Shard paths are model.json's directory plus
- * the shard name at their exact length (numerics/path.h: a path the OS
+ * the shard name at their exact length (base/path.h: a path the OS
  * cannot take is an error that says so).  Float32 data is checked finite
  * when fetched. */
 #ifndef ATTNRANK_CONSTRUCTIONS_TFJS_WEIGHTS_H
@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define TFJS_MAX_DIMS 8
 

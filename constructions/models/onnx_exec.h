@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/formats/onnx.h"
 
 /* The limits of onnx_exec: 2^34 entries in one value (as before; ar_calloc

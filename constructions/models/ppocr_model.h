@@ -23,7 +23,7 @@
 #define ATTNRANK_CONSTRUCTIONS_PPOCR_MODEL_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/formats/onnx.h"
 #include "constructions/formats/ppm.h"
 #include "constructions/pointsets/model_heads.h"

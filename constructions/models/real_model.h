@@ -24,7 +24,7 @@
 #define ATTNRANK_CONSTRUCTIONS_REAL_MODEL_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "constructions/formats/spm_tokenizer.h"
 #include "constructions/formats/corpus.h"

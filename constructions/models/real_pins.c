@@ -7,12 +7,12 @@
  * package (the same bytes on every run).  scripts/calib_data.sh reads
  * these lines too (the pattern `{ "PATH", "HEX" },`): one table for both. */
 #include "constructions/models/real_pins.h"
-#include "numerics/pinstore.h"
+#include "base/pinstore.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/path.h"
-#include "numerics/sha256.h"
+#include "base/path.h"
+#include "base/sha256.h"
 
 static const real_pin_t model_pins[] = {
     { "model/package/dist/model.json", "507d11df18b070f99e0ad650b9a4e6534a4cfb05040127e8ce579f00c8fa3b53" },
@@ -110,7 +110,7 @@ ar_status real_pins_load(const char *root, real_model_t *M)
     memset(M, 0, sizeof *M);
     size_t n;
     const real_pin_t *pins = real_pins_model(&n);
-    ar_status st = pinstore_begin();     /* the loader parses exactly the bytes checked here */
+    ar_status st = pinset_begin();     /* the loader parses exactly the bytes checked here */
     if (st)
         return st;
     st = real_pins_verify(root, pins, n);
@@ -119,15 +119,15 @@ ar_status real_pins_load(const char *root, real_model_t *M)
         st = path_join(root, REAL_PINS_MODEL_DIR, &dir);
     if (!st)
         st = real_model_load(dir, M);
-    pinstore_end();
+    pinset_end();
     free(dir);
     return st;
 }
 
 ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n)
 {
-    int own = !pinstore_active();        /* outside a pinned load: a scope of its own, closed at once */
-    ar_status st = own ? pinstore_begin() : AR_OK;
+    int own = !pinset_active();        /* outside a pinned load: a scope of its own, closed at once */
+    ar_status st = own ? pinset_begin() : AR_OK;
     for (size_t i = 0; !st && i < n; i++) {
         char *p;
         if ((st = path_join(root, pins[i].path, &p)))
@@ -136,6 +136,6 @@ ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n)
         free(p);
     }
     if (own)
-        pinstore_end();
+        pinset_end();
     return st;
 }

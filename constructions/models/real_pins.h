@@ -10,7 +10,7 @@
 #define ATTNRANK_CONSTRUCTIONS_REAL_PINS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/models/real_model.h"
 
 #define REAL_PINS_MODEL_DIR "model/package/dist"   /* under the cache root */
@@ -31,7 +31,7 @@ const real_pin_t *real_pins_reference(size_t *n);
 /* Check ROOT/path of pins[0..n) against their digests, in order.  The
  * first mismatch is AR_EINVAL with one line naming the file, the expected
  * and the actual digest; a missing or unreadable file is AR_EIO naming it.
- * Inside a pinned load (numerics/pinstore.h) the checked bytes are kept, so
+ * Inside a pinned load (base/pinstore.h) the checked bytes are kept, so
  * that the readers that follow parse exactly them and nothing else. */
 ar_status real_pins_verify(const char *root, const real_pin_t *pins, size_t n);
 

@@ -22,7 +22,7 @@
 #define ATTNRANK_CONSTRUCTIONS_BALL_SHELLS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     int d;               /* 2 <= d <= 16 */

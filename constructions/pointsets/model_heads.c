@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 ar_status model_heads_alloc(model_heads_t *D, const char *name, size_t nlayers, size_t ninputs)
 {

@@ -17,7 +17,7 @@
 #define ATTNRANK_CONSTRUCTIONS_MODEL_HEADS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 
 #define MODEL_HEADS_NAME_LEN 64

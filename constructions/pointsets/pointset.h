@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define POINTSET_PROV_LEN 256
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_api_config.c -- the environment is read at the boundary only
  * (api/api_config.c) into the configuration the library's calls see
- * (numerics/config.h): a bad ATTNRANK_MAX_ALLOC_GB is an error, never 16 GiB;
+ * (base/config.h): a bad ATTNRANK_MAX_ALLOC_GB is an error, never 16 GiB;
  * every variable lands in its field; a configuration installed in a thread
  * reaches ar_calloc and par_run's workers; with none installed the built-in
  * defaults hold whatever the environment says. */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "api/api_impl.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 
 static const char *VARS[] = { "ATTNRANK_MAX_ALLOC_GB", "ATTNRANK_BALL_DENSE_MAX", "ATTNRANK_MAX_SCALE_N",
                               "ATTNRANK_FLINT_THREADS", "ATTNRANK_STREAM_MIB", "ATTNRANK_MAX_STREAM_N",

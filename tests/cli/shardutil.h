@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "constructions/formats/npy.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "testutil.h"
 
 /* The whole file (NUL-terminated, caller frees); its size in *n. */

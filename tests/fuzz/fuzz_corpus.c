@@ -7,7 +7,7 @@
  * manifest entry with the right digest loads that very sentence, one with a
  * wrong digest or an index past the end is refused with one message line. */
 #include "constructions/formats/corpus.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "fuzz_util.h"
 
 static void check_sentence(const char *s)

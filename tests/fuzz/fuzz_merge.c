@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include "cli/commands.h"
 #include "constructions/formats/npy.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "fuzz_util.h"
 
 static char work[64];

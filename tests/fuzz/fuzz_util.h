@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Replace the contents of the memfd behind *path (created on first use)
  * by data[0, size); returns the path to read. */

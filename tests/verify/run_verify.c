@@ -15,7 +15,7 @@
 #include "verify_suites.h"
 #include "sweeps/verify_print.h"
 #include "numerics/blas_select.h"
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 #include "api/api_impl.h"
 #include <flint/flint.h>
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include "sweeps/shards.h"
 #include "sweeps/verify_print.h"
-#include "numerics/path.h"
-#include "numerics/status.h"
+#include "base/path.h"
+#include "base/status.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
 #include "theory/claims/vplan.h"

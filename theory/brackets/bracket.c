@@ -3,8 +3,8 @@
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_impl.h"
 #include "theory/brackets/bracket_status.h"
-#include "numerics/clock.h"
-#include "numerics/config.h"
+#include "base/clock.h"
+#include "base/config.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -18,7 +18,7 @@
 #define ATTNRANK_THEORY_BRACKET_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/certificates/cert_upper.h"
 #include "theory/certificates/cert_lower.h"
@@ -106,7 +106,7 @@ int bracket_is_self(const pointset_t *Q, const pointset_t *K);
 #define BRACKET_STREAM_MAX_N_MAX 16777216
 
 /* The explicit streaming threshold in MiB of the configuration in effect
- * (numerics/config.h stream_mib, from ATTNRANK_STREAM_MIB at the boundary):
+ * (base/config.h stream_mib, from ATTNRANK_STREAM_MIB at the boundary):
  * 1024 reported when unset (then memory decides, bracket_stream_bytes).
  * Always AR_OK. */
 ar_status bracket_stream_mib(size_t *mib);
@@ -204,7 +204,7 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
  * tries the in-memory Arb enclosure) and, with a message naming
  * ATTNRANK_MAX_STREAM_N, when m or n exceeds bracket_stream_max_n(). */
 /* *out = the largest m or n the streamed route accepts: the configuration's
- * stream_max_n (numerics/config.h; ATTNRANK_MAX_STREAM_N at the boundary,
+ * stream_max_n (base/config.h; ATTNRANK_MAX_STREAM_N at the boundary,
  * 65536 by default).  Always AR_OK. */
 ar_status bracket_stream_max_n(size_t *out);
 

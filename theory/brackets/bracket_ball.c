@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
-#include "numerics/clock.h"
-#include "numerics/config.h"
+#include "base/clock.h"
+#include "base/config.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/bracket_impl.h"
 

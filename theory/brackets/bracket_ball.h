@@ -52,7 +52,7 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
 #define BRACKET_BALL_DENSE_MAX_MAX 5000000
 
 /* Largest number of distinct points for the dense certificates: the
- * configuration's ball_dense_max (numerics/config.h; 3000 by default,
+ * configuration's ball_dense_max (base/config.h; 3000 by default,
  * ATTNRANK_BALL_DENSE_MAX at the boundary; 0 disables them).  Always AR_OK. */
 ar_status bracket_ball_dense_max(size_t *out);
 

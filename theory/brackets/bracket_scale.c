@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bracket_scale.c -- bracket of a large spherical instance (see bracket_scale.h). */
 #include "theory/brackets/bracket_scale.h"
-#include "numerics/clock.h"
-#include "numerics/config.h"
+#include "base/clock.h"
+#include "base/config.h"
 #include "theory/brackets/bracket_status.h"
 
 #include <math.h>

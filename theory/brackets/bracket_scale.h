@@ -29,7 +29,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
 #define BRACKET_SCALE_MAX_N_MAX 100000000
 
 /* Largest n the scale engine accepts: the configuration's scale_max_n
- * (numerics/config.h; 200000 by default, ATTNRANK_MAX_SCALE_N at the
+ * (base/config.h; 200000 by default, ATTNRANK_MAX_SCALE_N at the
  * boundary).  Always AR_OK. */
 ar_status bracket_scale_max_n(size_t *out);
 

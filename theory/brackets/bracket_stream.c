@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/amat.h"
-#include "numerics/clock.h"
-#include "numerics/config.h"
+#include "base/clock.h"
+#include "base/config.h"
 #include "numerics/fps.h"
 #include "numerics/softmax_dbl.h"
 

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 #include "theory/brackets/bracket_scale.h"
 #include "theory/brackets/route_cost.h"
 #include "theory/brackets/bracket_status.h"
@@ -290,7 +290,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             plan_set(out, r, ROUTE_SKIPPED, "engine dense");
     }
 
-    /* cancellation (numerics/cancel.h) is checked before each route, and inside the long loops */
+    /* cancellation (base/cancel.h) is checked before each route, and inside the long loops */
     if ((st = cancel_check()))
         return st;
     if (structured) {

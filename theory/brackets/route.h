@@ -39,7 +39,7 @@
 #define ATTNRANK_THEORY_ROUTE_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"

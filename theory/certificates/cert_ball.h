@@ -29,7 +29,7 @@
 #define ATTNRANK_THEORY_CERT_BALL_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/certificates/cert_lower.h"
 

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/cancel.h"
+#include "base/cancel.h"
 #include "numerics/cellgrid.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* ---- lower: cluster certificate ------------------------------------------ */
 

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/linalg.h"
 
 void ball_harmonic_opts_default(ball_harmonic_opts_t *o)

@@ -25,7 +25,7 @@
 #define ATTNRANK_THEORY_CERT_BALL_HARMONIC_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/ball_shells.h"
 
 typedef struct {

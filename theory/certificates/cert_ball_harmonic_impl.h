@@ -8,7 +8,7 @@
 #define ATTNRANK_THEORY_CERT_BALL_HARMONIC_IMPL_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "numerics/trig_gram.h"
 #include "constructions/pointsets/ball_shells.h"
 

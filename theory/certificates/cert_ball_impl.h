@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <arb.h>
 #include "numerics/arbd.h"
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 
 #define BPREC 96

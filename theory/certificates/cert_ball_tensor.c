@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/cellgrid.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* ---- upper: tensor Chebyshev --------------------------------------------- */
 

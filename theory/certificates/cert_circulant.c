@@ -4,7 +4,7 @@
  * (projection and l1-optimal LP), circulant block lower certificates. */
 #include "theory/certificates/cert_circulant.h"
 #include "theory/certificates/cert_lower.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <fenv.h>
 #include <math.h>

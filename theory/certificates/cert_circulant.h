@@ -29,7 +29,7 @@
 
 #include <stddef.h>
 #include <arb.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* The enclosed first row of one instance. */
 typedef struct {

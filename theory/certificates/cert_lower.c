@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/fround.h"
 
 /* Contract: cert_lower_impl.h.  rank 1 is always certified for eps < 1: the only rank-0

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "numerics/softmax.h"
 
 typedef struct {

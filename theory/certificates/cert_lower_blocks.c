@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"

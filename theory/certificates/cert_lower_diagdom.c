@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/fround.h"
 
 typedef struct {

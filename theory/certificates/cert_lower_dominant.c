@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* A kept row's margin must exceed eps by this factor (rounding and the enclosure error; the
  * rigorous check is lower_blocks_certify's). */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/blas_select.h"
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 
 /* Estimate of ||M^{-1}||_inf for an s x s block test matrix T (leading dimension ld), packed
  * into R and LU-factored by LAPACK: LAPACK's condition estimate (dgecon, a lower estimate of

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* Greedy delta-net in index order: keep point i when its squared distance to
  * every kept point is >= delta2.  Returns the count written to rows. */

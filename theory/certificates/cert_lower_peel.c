@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/blas_select.h"
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 
 /* Rows of R whose l1 norm exceeds PEEL_THR / eps are removed; the certificate needs < 1 / eps. */
 #define PEEL_THR 0.99

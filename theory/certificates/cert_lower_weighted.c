@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/blas_select.h"
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"

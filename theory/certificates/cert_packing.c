@@ -14,7 +14,7 @@
 #include <string.h>
 #include <arb.h>
 #include "numerics/arbd.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/softmax.h"
 #include "theory/certificates/cert_lower.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <arb.h>
 #include "numerics/arbd.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/kdtree.h"
 
 #define PHI2_MIN 0x1p-30

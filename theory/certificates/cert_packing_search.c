@@ -12,7 +12,7 @@
 #include <string.h>
 #include "constructions/pointsets/sphere.h"
 #include "constructions/pointsets/sphere_code.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 /* Patience of the greedy packing: max(2000, estimated size), the estimate
  * being the size of the last probe scaled by (theta_last/theta)^(d-1).

@@ -5,7 +5,7 @@
  * (see cert_poly.h and proofs-notes/polynomial-certificate.md). */
 #include "theory/certificates/cert_poly.h"
 #include "theory/certificates/cert_poly_impl.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <stdlib.h>
 #include <string.h>

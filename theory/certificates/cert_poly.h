@@ -28,7 +28,7 @@
 #define ATTNRANK_THEORY_CERT_POLY_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 
 /* Largest beta of the polynomial certificates (instance and continuum): the

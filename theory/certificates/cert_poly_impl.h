@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <arb.h>
 #include "numerics/arbd.h"
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/certificates/cert_poly.h"
 

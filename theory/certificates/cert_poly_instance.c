@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/cancel.h"
+#include "base/cancel.h"
 #include "numerics/fround.h"
 
 typedef struct {

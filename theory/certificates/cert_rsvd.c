@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/blas_select.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/linalg.h"
 
 /* Contract: cert_rsvd.h.  l0 = 64, power = 2, seed = RSVD_SEED, everything else 0. */

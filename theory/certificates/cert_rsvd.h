@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "numerics/amat.h"
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/certificates/cert_upper.h"
 
 #define RSVD_SEED 20110217u   /* default sketch seed (reported) */

@@ -3,7 +3,7 @@
  * (THEORY 3.5): truncated SVD, symmetrised eigen-decomposition and pivoted
  * Cholesky, each certified by resid_r1_bound. */
 #include "theory/certificates/cert_upper.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #define ATTNRANK_THEORY_CERT_UPPER_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "numerics/softmax.h"
 
 typedef struct {

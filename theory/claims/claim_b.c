@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "constructions/pointsets/ball.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/route.h"
 #include "constructions/pointsets/ball_shells.h"

@@ -27,7 +27,7 @@
 #define ATTNRANK_THEORY_CLAIM_B_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/claims/law_point.h"
 #include "theory/claims/laws.h"
 

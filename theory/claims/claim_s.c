@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* claim_s.c -- one point of a claim-S sweep (see claim_s.h). */
 #include "theory/claims/claim_s.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <math.h>
 #include <stdio.h>

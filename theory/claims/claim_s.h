@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/claims/law_point.h"
 #include "theory/claims/laws.h"
 

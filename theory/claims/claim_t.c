@@ -7,7 +7,7 @@
 #include <string.h>
 #include "constructions/pointsets/head.h"
 #include "numerics/blas_select.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"
 

@@ -22,7 +22,7 @@
 #define ATTNRANK_THEORY_CLAIM_T_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define CLAIM_T_MAX_TAU 8
 

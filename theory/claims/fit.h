@@ -6,7 +6,7 @@
 #define ATTNRANK_THEORY_FIT_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     double slope;       /* fitted exponent p in y ~ C x^p */

@@ -7,7 +7,7 @@
 #define ATTNRANK_THEORY_LAWS_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/claims/law_point.h"
 
 typedef struct law law_t;

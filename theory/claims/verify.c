@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.c -- sweep, bracket, fit and judge one law. */
 #include "theory/claims/verify.h"
-#include "numerics/cancel.h"
-#include "numerics/clock.h"
+#include "base/cancel.h"
+#include "base/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -220,7 +220,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
         return AR_ENOMEM;
     pack_cert_t pk;
     memset(&pk, 0, sizeof pk);
-    ar_status st = cancel_check();       /* numerics/cancel.h: before the packing and each point */
+    ar_status st = cancel_check();       /* base/cancel.h: before the packing and each point */
     if (sat && st == AR_OK) {
         if (progress)
             progress("saturation: certifying a packing", ctx);

@@ -12,7 +12,7 @@
 #define ATTNRANK_THEORY_VERIFY_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/fit.h"
 #include "theory/claims/claim_s.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/formats/shardfile.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 #include "theory/heads/visible.h"
 
 #define COST_POW 2.0

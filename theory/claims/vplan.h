@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/certificates/cert_packing.h"
 #include "theory/claims/claim_t.h"
 #include "theory/claims/laws.h"

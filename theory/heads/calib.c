@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/blas_select.h"
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/fround.h"
 #include "numerics/rng.h"
 #include "numerics/spearman.h"

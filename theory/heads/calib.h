@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/model_heads.h"
 
 #define CALIB_MAX_SCALES 16

@@ -17,7 +17,7 @@
 #define ATTNRANK_THEORY_CALIB_RECORD_H
 
 #include <jansson.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/heads/calib.h"
 
 /* Add the members of S (ntau taus) to the object o.  Non-zero when out of memory. */

@@ -15,7 +15,7 @@
 #define ATTNRANK_THEORY_UNCERTIFIED_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef struct {
     size_t numrank_default, numrank_eps;

@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "theory/brackets/bracket.h"
 
 /* r_tau value meaning "no rank k <= min(m, n) was certified at this tau". */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <flint/fmpz_mat.h>
-#include "numerics/clock.h"
+#include "base/clock.h"
 #include "numerics/linalg.h"
 
 void visible_opts_default(visible_opts_t *o)

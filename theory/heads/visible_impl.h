@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include "numerics/fround.h"
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define UNIT_ROUNDOFF 0x1p-53
 

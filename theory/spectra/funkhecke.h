@@ -24,7 +24,7 @@
 #include <arb.h>
 #include <flint/flint.h>
 #include <flint/fmpz.h>
-#include "numerics/status.h"
+#include "base/status.h"
 #include "constructions/pointsets/pointset.h"
 
 /* lam = Arb ball containing e^{-beta} lambda_k (formula above) at `prec`

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "constructions/formats/corpus.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 static char tmpdir[64];
 static char tmpfile_[128];

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "numerics/infile.h"
+#include "base/infile.h"
 #include "testutil.h"
 #include "constructions/formats/heads_manifest.h"
 #include "constructions/formats/npy.h"

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <flint/fmpz_vec.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "constructions/formats/npy.h"
 #include "numerics/rng.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "constructions/formats/shardfile.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 static char dir[64];
 

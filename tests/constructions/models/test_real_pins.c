@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "constructions/models/real_pins.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 static char pdir[64];
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <flint/fmpq.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "constructions/pointsets/family.h"
 #include "constructions/pointsets/sphere_code.h"
 

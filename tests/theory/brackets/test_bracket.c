@@ -12,7 +12,7 @@
 #include <mpfr.h>
 #include <flint/fmpz.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "numerics/rng.h"
 #include "numerics/blas_select.h"
 #include "constructions/pointsets/pointset.h"

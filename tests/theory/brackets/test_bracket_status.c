@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "theory/brackets/bracket_ball.h"
 #include "theory/brackets/bracket_status.h"
 #include "theory/brackets/route.h"

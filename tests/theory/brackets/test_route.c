@@ -10,7 +10,7 @@
 #include <arb.h>
 #include <flint/fmpq.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "constructions/pointsets/family.h"
 #include "constructions/pointsets/pointset.h"
 #include "constructions/pointsets/sphere.h"
@@ -247,7 +247,7 @@ START_TEST(test_overrides)
 END_TEST
 
 /* The size limits of the routes come from the configuration in effect
- * (numerics/config.h; the environment is read at the boundary only, and a
+ * (base/config.h; the environment is read at the boundary only, and a
  * bad value is refused there: tests/api/test_api_config.c). */
 START_TEST(test_size_limits_from_env)
 {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/config.h"
+#include "base/config.h"
 #include "constructions/pointsets/ball.h"
 #include "numerics/softmax.h"
 #include "theory/brackets/bracket.h"

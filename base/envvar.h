@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* envvar.h -- strict readers of attnrank's environment variables.
  *
- * Unset: the default.  Set: the whole value must parse (numerics/parse.h;
+ * Unset: the default.  Set: the whole value must parse (base/parse.h;
  * an empty value, white space, trailing text, nan or inf are refused) and
  * lie in the accepted range; otherwise AR_EINVAL with one line naming the
  * variable, its value and the accepted range.  Every reader is cheap and
  * may be called again and again; the CLI calls each once at start-up so
  * that a bad value is refused before any work (exit 2). */
-#ifndef ATTNRANK_NUMERICS_ENVVAR_H
-#define ATTNRANK_NUMERICS_ENVVAR_H
+#ifndef ATTNRANK_BASE_ENVVAR_H
+#define ATTNRANK_BASE_ENVVAR_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* A decimal integer in [lo, hi] (default def when unset). */
 ar_status env_size(const char *name, size_t lo, size_t hi, size_t def, size_t *out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clock.c -- monotonic wall clock. */
-#include "numerics/clock.h"
+#include "base/clock.h"
 
 #include <time.h>
 

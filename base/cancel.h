@@ -8,10 +8,10 @@
  * AR_ECANCELED as any other failure once the flag is non-zero.  Thread-local:
  * two threads running two computations never see each other's flag.  With
  * no flag installed cancel_check() is AR_OK and costs one load. */
-#ifndef ATTNRANK_NUMERICS_CANCEL_H
-#define ATTNRANK_NUMERICS_CANCEL_H
+#ifndef ATTNRANK_BASE_CANCEL_H
+#define ATTNRANK_BASE_CANCEL_H
 
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Install flag (NULL: none) for the calling thread; returns the previous one. */
 const volatile int *cancel_install(const volatile int *flag);

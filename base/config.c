@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.c -- the settings in effect per thread (see config.h). */
-#include "numerics/config.h"
+#include "base/config.h"
 
 #include <string.h>
 

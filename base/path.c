@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* path.c -- exact-length path building and confined opens (see path.h). */
-#include "numerics/path.h"
+#include "base/path.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* pinstore.h -- pinned files read once: the bytes that are parsed are the
- * bytes that were hashed.
+/* pinset.h -- this thread's scope of pinned bytes (the state behind pinstore.h,
+ * below base/infile so that infile can serve the kept bytes).
  *
  * A load that must use only pinned files (the claim-E model caches) opens a
  * scope with pinstore_begin, checks every pinned file with pinstore_verify
@@ -12,31 +12,34 @@
  * file (which a concurrent writer could have changed after the check) or
  * from an unpinned file.  pinstore_end frees the bytes.  The scope belongs
  * to the calling thread; scopes do not nest. */
-#ifndef ATTNRANK_NUMERICS_PINSTORE_H
-#define ATTNRANK_NUMERICS_PINSTORE_H
+#ifndef ATTNRANK_BASE_PINSET_H
+#define ATTNRANK_BASE_PINSET_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* Open this thread's scope.  AR_EINVAL if one is already open. */
-ar_status pinstore_begin(void);
+ar_status pinset_begin(void);
 
-/* Read `path` (a regular file of at most max_bytes; `what` names it in
- * messages), check its SHA-256 against want (64 lowercase hex digits)
- * and keep the bytes in the open scope.  A mismatch is AR_EINVAL with one
- * line naming the file, the expected and the actual digest; AR_EIO when it
- * cannot be read; AR_EINVAL without an open scope. */
-ar_status pinstore_verify(const char *path, const char *want, size_t max_bytes, const char *what);
+/* Keep `bytes` (n bytes, ownership taken, freed on error too) as the verified
+ * content of `path` in the open scope.  AR_EINVAL without an open scope,
+ * AR_ENOMEM when it cannot be kept. */
+ar_status pinset_add(const char *path, char *bytes, size_t n);
+
+/* Suspend the scope (pinset_active() is 0 until pinset_resume) so that the
+ * disk, not the store, is read; returns the state to restore. */
+int pinset_pause(void);
+void pinset_resume(int was);
 
 /* 1 while this thread's scope is open. */
-int pinstore_active(void);
+int pinset_active(void);
 
 /* The kept bytes of `path` (not NUL-terminated, owned by the scope) into
  * *buf, *n.  AR_EINVAL with one line naming the path when it was not
  * verified in this scope. */
-ar_status pinstore_lookup(const char *path, const char **buf, size_t *n);
+ar_status pinset_lookup(const char *path, const char **buf, size_t *n);
 
 /* Close the scope and free its bytes (safe without an open scope). */
-void pinstore_end(void);
+void pinset_end(void);
 
 #endif

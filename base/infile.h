@@ -9,11 +9,11 @@
  * (POSIX), which the reader reports as an empty or truncated input.
  * Directories, sockets and block devices are refused with a one-line
  * message. */
-#ifndef ATTNRANK_NUMERICS_INFILE_H
-#define ATTNRANK_NUMERICS_INFILE_H
+#ifndef ATTNRANK_BASE_INFILE_H
+#define ATTNRANK_BASE_INFILE_H
 
 #include <stdio.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 typedef enum {
     INFILE_ANY = 0,       /* regular files, FIFOs, pipes and character devices */
@@ -27,7 +27,7 @@ typedef enum {
  * -1 otherwise.  AR_EIO when the file cannot be opened (message with the
  * reason), AR_EINVAL when it is a directory, socket or block device, or not
  * regular under INFILE_REGULAR, and AR_EINVAL inside a pinned load
- * (numerics/pinstore.h), which reads only verified bytes.  Messages name
+ * (base/pinstore.h), which reads only verified bytes.  Messages name
  * the path (escaped by ar_error_set) and are one line. */
 ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE **f, long long *size);
 
@@ -36,12 +36,12 @@ ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE
  * (allocated, caller frees).  AR_EINVAL "file too large" above max_bytes
  * and when the file changes size while being read; AR_EIO on a read error.
  * Messages name the path and are one line.  Inside a pinned load
- * (numerics/pinstore.h) it returns a copy of the verified bytes of `path`
+ * (base/pinstore.h) it returns a copy of the verified bytes of `path`
  * and refuses any path that was not verified. */
 ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, char **buf, size_t *n);
 
 /* Hand the descriptor fd, which the caller opened itself (for example with
- * numerics/path.h's path_open_beneath, confined to a directory), to the
+ * base/path.h's path_open_beneath, confined to a directory), to the
  * next infile_open(path, ...) on this thread: that call takes fd instead of
  * opening path by name, then checks it exactly as it checks a file it
  * opened (kind, blocking reads, size), so that a reader which takes a path

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_pinstore.c -- pinned loads read only the bytes that were hashed
- * (numerics/pinstore.h, the check-then-read race of issue 14): a file
+ * (base/pinstore.h, the check-then-read race of issue 14): a file
  * verified in a scope and then overwritten on disk is still served with
  * its verified bytes; a path that was not verified, and any streamed open,
  * are refused inside the scope; a wrong digest is refused with the
@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "numerics/infile.h"
-#include "numerics/pinstore.h"
-#include "numerics/sha256.h"
+#include "base/infile.h"
+#include "base/pinstore.h"
+#include "base/sha256.h"
 
 static char pdir[64];
 
@@ -26,7 +26,7 @@ static void psetup(void)
 
 static void pteardown(void)
 {
-    pinstore_end();
+    pinset_end();
     char p[128];
     const char *names[] = { "a.bin", "b.bin" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -46,11 +46,11 @@ START_TEST(pinstore_serves_verified_bytes)
     sha256_hex(good, strlen(good), hex);
     snprintf(p, sizeof p, "%s/a.bin", pdir);
 
-    ck_assert_int_eq(pinstore_active(), 0);
+    ck_assert_int_eq(pinset_active(), 0);
     ck_assert_int_eq(pinstore_verify(p, hex, 1024, "pinned file"), AR_EINVAL);   /* no scope */
-    ck_assert_int_eq(pinstore_begin(), AR_OK);
-    ck_assert_int_eq(pinstore_begin(), AR_EINVAL);                              /* no nesting */
-    ck_assert_int_eq(pinstore_active(), 1);
+    ck_assert_int_eq(pinset_begin(), AR_OK);
+    ck_assert_int_eq(pinset_begin(), AR_EINVAL);                              /* no nesting */
+    ck_assert_int_eq(pinset_active(), 1);
     ck_assert_msg(pinstore_verify(p, hex, 1024, "pinned file") == AR_OK, "%s", ar_error_get());
 
     /* a writer replaces the file between the check and the parse */
@@ -88,15 +88,15 @@ START_TEST(pinstore_serves_verified_bytes)
     snprintf(want, sizeof want, "expected %s, got ", hex);
     ck_assert_msg(strstr(ar_error_get(), want) != NULL, "%s", ar_error_get());
 
-    pinstore_end();
-    ck_assert_int_eq(pinstore_active(), 0);
+    pinset_end();
+    ck_assert_int_eq(pinset_active(), 0);
     /* outside the scope the disk is read again */
     ck_assert_int_eq(infile_read_all(p, "file", 1024, &buf, &n), AR_OK);
     ck_assert_int_eq(memcmp(buf, evil, n), 0);
     free(buf);
-    ck_assert_int_eq(pinstore_begin(), AR_OK);                                  /* reopens after end */
+    ck_assert_int_eq(pinset_begin(), AR_OK);                                  /* reopens after end */
     ck_assert_int_eq(infile_read_all(p, "file", 1024, &buf, &n), AR_EINVAL);    /* nothing kept */
-    pinstore_end();
+    pinset_end();
 }
 END_TEST
 

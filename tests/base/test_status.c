@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "numerics/infile.h"
-#include "numerics/status.h"
+#include "base/infile.h"
+#include "base/status.h"
 
 START_TEST(error_escapes)
 {

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.c -- error codes, thread-local last-error message, checked allocation. */
-#include "numerics/status.h"
+#include "base/status.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include "numerics/config.h"
+#include "base/config.h"
 
 static _Thread_local char ar_errbuf[512];
 

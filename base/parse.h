@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse.h -- strict conversions of text to numbers, shared by the command
- * line (numerics/args.c) and the environment variables (numerics/envvar.h).
+ * line (numerics/args.c) and the environment variables (base/envvar.h).
  * Nothing is skipped: no white space, no trailing characters. */
-#ifndef ATTNRANK_NUMERICS_PARSE_H
-#define ATTNRANK_NUMERICS_PARSE_H
+#ifndef ATTNRANK_BASE_PARSE_H
+#define ATTNRANK_BASE_PARSE_H
 
 #include <stdint.h>
 

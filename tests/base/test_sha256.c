@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 START_TEST(sha256_vectors)
 {

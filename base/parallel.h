@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parallel.h -- run one function on an array of jobs, one thread per job. */
-#ifndef ATTNRANK_NUMERICS_PARALLEL_H
-#define ATTNRANK_NUMERICS_PARALLEL_H
+#ifndef ATTNRANK_BASE_PARALLEL_H
+#define ATTNRANK_BASE_PARALLEL_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 #define PAR_MAX_JOBS 64
 
@@ -12,7 +12,7 @@
  * calling thread, the others in new threads, which call thread_exit (if
  * not NULL, e.g. flint_cleanup for Arb's thread-local caches) before they
  * end.  A job whose thread cannot be created runs in the calling thread.
- * The calling thread's configuration (numerics/config.h) is installed in
+ * The calling thread's configuration (base/config.h) is installed in
  * every worker.  Returns when every job is done.
  *
  * The project's own threads (softmax rows, the polynomial certificate's

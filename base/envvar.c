@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* envvar.c -- strict environment variables (see envvar.h). */
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/parse.h"
+#include "base/parse.h"
 
 ar_status env_size(const char *name, size_t lo, size_t hi, size_t def, size_t *out)
 {

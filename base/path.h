@@ -4,10 +4,10 @@
  * directory).  A path of PATH_MAX bytes or more, which the OS cannot open,
  * is refused with a one-line message that says so.  path_open_beneath
  * opens a relative path inside a directory without ever leaving it. */
-#ifndef ATTNRANK_NUMERICS_PATH_H
-#define ATTNRANK_NUMERICS_PATH_H
+#ifndef ATTNRANK_BASE_PATH_H
+#define ATTNRANK_BASE_PATH_H
 
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* *out = dir + "/" + name (no '/' added when dir is empty or ends in '/'),
  * allocated with ar_calloc; caller frees.  AR_EINVAL if the result has

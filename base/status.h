@@ -5,8 +5,8 @@
  * failure it also records a one-line, human-readable message with
  * ar_error_set(); the CLI prints ar_error_get() on stderr and exits non-zero.
  * The message buffer is thread-local. */
-#ifndef ATTNRANK_NUMERICS_STATUS_H
-#define ATTNRANK_NUMERICS_STATUS_H
+#ifndef ATTNRANK_BASE_STATUS_H
+#define ATTNRANK_BASE_STATUS_H
 
 #include <stddef.h>
 
@@ -16,7 +16,7 @@ typedef enum {
     AR_ENOMEM = 2,   /* allocation failed or size beyond memory */
     AR_EIO = 3,      /* file could not be read or written */
     AR_ENUMERIC = 4, /* a numerical routine failed (LAPACK info != 0, ...) */
-    AR_ECANCELED = 5 /* the caller's cancellation flag was set (numerics/cancel.h) */
+    AR_ECANCELED = 5 /* the caller's cancellation flag was set (base/cancel.h) */
 } ar_status;
 
 /* Record a printf-style one-line message (no trailing newline needed). */
@@ -45,7 +45,7 @@ void *ar_calloc(size_t nmemb, size_t size, const char *what);
 #define AR_MAX_ALLOC_GB_MAX 1048576.0
 
 /* Bytes allowed for one allocation in the calling thread: the installed
- * configuration's max_alloc_bytes (numerics/config.h: 16 GiB by default, the
+ * configuration's max_alloc_bytes (base/config.h: 16 GiB by default, the
  * boundary sets it from ATTNRANK_MAX_ALLOC_GB or the call's memory limit). */
 size_t ar_max_alloc(void);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cancel.c -- the calling thread's cancellation flag. */
-#include "numerics/cancel.h"
+#include "base/cancel.h"
 
 static _Thread_local const volatile int *cancel_flag;
 

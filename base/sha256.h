@@ -3,11 +3,11 @@
  * maintained implementation instead of a hand-written one).  Used to pin
  * the corpus sentences and every file of the claim-E model cache; checked
  * against the FIPS test vectors. */
-#ifndef ATTNRANK_NUMERICS_SHA256_H
-#define ATTNRANK_NUMERICS_SHA256_H
+#ifndef ATTNRANK_BASE_SHA256_H
+#define ATTNRANK_BASE_SHA256_H
 
 #include <stddef.h>
-#include "numerics/status.h"
+#include "base/status.h"
 
 /* SHA-256 of data[0..n); hex receives 64 hex digits and a NUL (65 bytes). */
 void sha256_hex(const void *data, size_t n, char hex[65]);

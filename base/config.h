@@ -12,8 +12,8 @@
  * The configuration in effect is per thread: ar_config_install() sets it for
  * the calling thread, par_run() hands it to its workers, and a thread with
  * none installed sees the built-in defaults (ar_config_default). */
-#ifndef ATTNRANK_NUMERICS_CONFIG_H
-#define ATTNRANK_NUMERICS_CONFIG_H
+#ifndef ATTNRANK_BASE_CONFIG_H
+#define ATTNRANK_BASE_CONFIG_H
 
 #include <stddef.h>
 

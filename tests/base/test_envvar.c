@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/envvar.h"
+#include "base/envvar.h"
 
 #define VAR "ATTNRANK_TEST_ENVVAR"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parallel.c -- one thread per job (see parallel.h). */
-#include "numerics/parallel.h"
+#include "base/parallel.h"
 #include <flint/flint.h>
-#include "numerics/config.h"
+#include "base/config.h"
 
 #include <pthread.h>
 

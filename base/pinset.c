@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* pinstore.c -- verified bytes of pinned files (see pinstore.h). */
-#include "numerics/pinstore.h"
+/* pinset.c -- this thread's scope of verified bytes (see pinset.h). */
+#include "base/pinset.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/infile.h"
-#include "numerics/sha256.h"
 
 typedef struct {
     char *path;      /* normalised */
@@ -41,7 +39,7 @@ static char *normalise(const char *p)
     return o;
 }
 
-ar_status pinstore_begin(void)
+ar_status pinset_begin(void)
 {
     if (scope_open) {
         ar_error_set("pinstore: a scope is already open on this thread");
@@ -51,9 +49,9 @@ ar_status pinstore_begin(void)
     return AR_OK;
 }
 
-int pinstore_active(void) { return scope_open; }
+int pinset_active(void) { return scope_open; }
 
-void pinstore_end(void)
+void pinset_end(void)
 {
     for (size_t i = 0; i < nentries; i++) {
         free(entries[i].path);
@@ -65,32 +63,33 @@ void pinstore_end(void)
     scope_open = 0;
 }
 
-ar_status pinstore_verify(const char *path, const char *want, size_t max_bytes, const char *what)
+/* Contract: pinset.h. */
+int pinset_pause(void)
+{
+    int was = scope_open;
+    scope_open = 0;
+    return was;
+}
+
+/* Contract: pinset.h. */
+void pinset_resume(int was)
+{
+    scope_open = was;
+}
+
+/* Contract: pinset.h. */
+ar_status pinset_add(const char *path, char *bytes, size_t n)
 {
     if (!scope_open) {
-        ar_error_set("pinstore: %s checked outside a scope", path);
-        return AR_EINVAL;
-    }
-    char *buf;
-    size_t n;
-    scope_open = 0;                                  /* read the disk, not the store */
-    ar_status st = infile_read_all(path, what, max_bytes, &buf, &n);
-    scope_open = 1;
-    if (st)
-        return st;
-    char got[65];
-    sha256_hex(buf, n, got);
-    if (strcmp(got, want) != 0) {
-        ar_error_set("%s: not the pinned file (sha256 expected %s, got %s): the cache was modified or damaged; "
-                     "'make calib-data' restores it", path, want, got);
-        free(buf);
+        free(bytes);
+        ar_error_set("pinstore: %s kept outside a scope", path);
         return AR_EINVAL;
     }
     if (nentries == capentries) {
         size_t c = capentries ? 2 * capentries : 16;
         pin_entry_t *e = realloc(entries, c * sizeof *e);
         if (!e) {
-            free(buf);
+            free(bytes);
             ar_error_set("pinstore: out of memory");
             return AR_ENOMEM;
         }
@@ -99,17 +98,17 @@ ar_status pinstore_verify(const char *path, const char *want, size_t max_bytes, 
     }
     char *np = normalise(path);
     if (!np) {
-        free(buf);
+        free(bytes);
         return AR_ENOMEM;
     }
     entries[nentries].path = np;
-    entries[nentries].bytes = buf;
+    entries[nentries].bytes = bytes;
     entries[nentries].n = n;
     nentries++;
     return AR_OK;
 }
 
-ar_status pinstore_lookup(const char *path, const char **buf, size_t *n)
+ar_status pinset_lookup(const char *path, const char **buf, size_t *n)
 {
     char *np = normalise(path);
     if (!np)

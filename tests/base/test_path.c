@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_path.c -- exact-length paths (numerics/path.h): joining with and
+/* test_path.c -- exact-length paths (base/path.h): joining with and
  * without a separator, the directory part, and PATH_MAX refused with a
  * message that says so. */
 #include <check.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/path.h"
+#include "base/path.h"
 
 static void joined(const char *dir, const char *name, const char *want)
 {

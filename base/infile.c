@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* infile.c -- non-blocking open of input files (see infile.h). */
-#include "numerics/infile.h"
-#include "numerics/pinstore.h"
+#include "base/infile.h"
+#include "base/pinset.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,7 +57,7 @@ ar_status infile_open(const char *path, const char *what, infile_kind kind, FILE
         ar_error_set("empty file name (expected a %s)", what);
         return AR_EINVAL;
     }
-    if (pinstore_active()) {              /* a pinned load reads only verified bytes (infile_read_all) */
+    if (pinset_active()) {              /* a pinned load reads only verified bytes (infile_read_all) */
         ar_error_set("%s: a %s cannot be streamed from disk inside a pinned load (only its verified bytes may be read)",
                      path, what);
         return AR_EINVAL;
@@ -116,10 +116,10 @@ ar_status infile_read_all(const char *path, const char *what, size_t max_bytes, 
 {
     *buf = NULL;
     *n = 0;
-    if (pinstore_active()) {              /* a pinned load: the verified bytes, or nothing */
+    if (pinset_active()) {              /* a pinned load: the verified bytes, or nothing */
         const char *kept;
         size_t kn;
-        ar_status st = pinstore_lookup(path, &kept, &kn);
+        ar_status st = pinset_lookup(path, &kept, &kn);
         if (st)
             return st;
         if (kn > max_bytes) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sha256.c -- SHA-256 through nettle (see sha256.h). */
-#include "numerics/sha256.h"
+#include "base/sha256.h"
 
 #include <string.h>
-#include "numerics/infile.h"
+#include "base/infile.h"
 
 #include <nettle/hmac.h>
 #include <nettle/sha2.h>

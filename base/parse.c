@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse.c -- strict number conversions (see parse.h). */
-#include "numerics/parse.h"
+#include "base/parse.h"
 
 #include <errno.h>
 #include <float.h>

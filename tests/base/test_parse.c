@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/parse.h"
+#include "base/parse.h"
 
 START_TEST(digits)
 {
