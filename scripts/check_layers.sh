@@ -18,7 +18,11 @@
 # api is the public C API (include/attnrank.h) over all of them.  The CLI is
 # a client of the API: a file in cli/ may include only cli/, include/, base/
 # and numerics/ headers, never theory/, constructions/, sweeps/ or api/.
-
+#
+# No include cycle between modules (a module is x.c with its x.h and its
+# private x_impl.h, shared by the x_*.c files that split it): the graph
+# of "module includes another module's header" must sort topologically
+# (tsort), else the cycle is printed and the check fails.
 # Prints each offending include and exits 1; exits 0 when every include
 # points down or sideways.  Usage: sh scripts/check_layers.sh
 set -eu
@@ -73,5 +77,24 @@ for f in $(find base numerics constructions theory sweeps api include cli -name 
 done
 [ "$nfiles" -gt 0 ] || { echo "check_layers: no sources found" >&2; exit 1; }
 
-[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down; cli/ includes only the API, base and numerics"
+# the module graph: one edge "a b" when a file of module a includes module b's header
+edges=$(mktemp)
+trap 'rm -f "$edges" "$edges.err"' EXIT
+for f in $(find base numerics constructions theory sweeps api include cli -name '*.[ch]' | sort); do
+    room=$(dirname "$f")
+    m=${f%.*}
+    m=${m%_impl}
+    for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+        case "$inc" in */*) t=${inc%.h} ;; *) t=$room/${inc%.h} ;; esac
+        [ -f "$t.h" ] || continue
+        t=${t%_impl}
+        [ "$t" = "$m" ] || echo "$m $t"
+    done
+done > "$edges"
+if ! tsort "$edges" > /dev/null 2> "$edges.err"; then
+    echo "check_layers: include cycle between modules:" >&2
+    grep -v 'input contains a loop' "$edges.err" | sed 's/^tsort: /  /' >&2
+    bad=1
+fi
+[ "$bad" -eq 0 ] && echo "check_layers: $nfiles sources, every include points down, no include cycle; cli/ includes only the API, base and numerics"
 exit "$bad"

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include "numerics/amat.h"
 #include "base/status.h"
-#include "theory/certificates/cert_upper.h"
+#include "theory/certificates/upper_cert.h"
 
 #define RSVD_SEED 20110217u   /* default sketch seed (reported) */
 

@@ -15,13 +15,8 @@
 #include <stddef.h>
 #include "base/status.h"
 #include "numerics/softmax.h"
+#include "theory/certificates/upper_cert.h"
 
-typedef struct {
-    size_t rank;        /* rank_eps(A) <= rank is certified */
-    double err;         /* rigorous bound on ||A - B||_r1 for the B found (<= eps) */
-    char method[32];    /* "svd", "symeig", "pchol" or "trivial" */
-    double seconds;     /* wall time spent */
-} upper_cert_t;
 
 /* min(m, n) from which the truncated SVD's factors come from the Gram matrix's eigendecomposition
  * (numerics/linalg.h la_gram_factors) instead of dgesdd: the same truncations U_k U_k^T A, at

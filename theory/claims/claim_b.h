@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include "base/status.h"
 #include "theory/claims/law_point.h"
-#include "theory/claims/laws.h"
+#include "theory/claims/law.h"
 
 typedef struct {
     double rho0;            /* inner radius of the instances (default sqrt(3)/2) */

@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "base/status.h"
 #include "theory/claims/law_point.h"
-#include "theory/claims/laws.h"
+#include "theory/claims/law.h"
 
 #define CLAIM_R_MAX_DH 4
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include "base/status.h"
 #include "theory/claims/law_point.h"
-#include "theory/claims/laws.h"
+#include "theory/claims/law.h"
 
 typedef enum {
     CLAIM_S_DENSE = 0,    /* O(n^3) dense bracket of one instance (n <= a few thousand) */

@@ -331,28 +331,6 @@ const law_t *laws_table(size_t *count)
     return table;
 }
 
-double law_variable(const law_t *L, double beta)
-{
-    return L->variable && strcmp(L->variable, "beta") == 0 ? beta : 1.0 + beta;
-}
-
-double law_value(const law_t *L, double beta)
-{
-    if (L->law)
-        return L->law(L, beta);
-    return pow(law_variable(L, beta), L->predicted);
-}
-
-int law_extended(const law_t *L)
-{
-    return L->tier && strcmp(L->tier, "extended") == 0;
-}
-
-int law_asserted(const law_t *L)
-{
-    return !L->kind || strcmp(L->kind, "report") != 0;
-}
-
 static const char *const untested[] = {
     NULL
 };
