@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_bracket.c -- the bracket of one instance through the route chooser
  * (theory/brackets/route.h route_bracket, as `attnrank bracket`). */
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -130,7 +130,7 @@ static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_poi
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_bracket(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
                                  const attnrank_options *o, attnrank_bracket_result *r)
@@ -163,7 +163,7 @@ static attnrank_status bracket_arrays_impl(const double *queries, size_t m, cons
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_bracket_arrays(const double *queries, size_t m, const double *keys, size_t n, size_t d,
                                         const uint64_t *w64, const char *const *wdec, double beta, double eps,
@@ -278,7 +278,7 @@ out:
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
                                       attnrank_bracket_result *r, attnrank_points **points)

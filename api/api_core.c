@@ -3,17 +3,18 @@
  * every call of the public API. */
 #include "api/api_impl.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <flint/flint.h>
 #include <glpk.h>
 #include "base/cancel.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
+#include "base/blas_cores.h"
 #include "base/envvar.h"
-#include "numerics/oom.h"
 #include "base/parallel.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "sweeps/shards.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"
@@ -49,6 +50,30 @@ const char *attnrank_status_name(attnrank_status s)
     return ar_status_str((ar_status)s);
 }
 
+/* The variables of the CLI's process policies, validated here so that a library
+ * caller and the CLI refuse the same values (the CLI calls this first):
+ * ATTNRANK_BLAS_AUTO ("0" or "1", default 1), the re-exec guards
+ * ATTNRANK_BLAS_REEXEC and ATTNRANK_OOM_REEXEC (unset or "1"; cli/blas_select.h,
+ * cli/oom.h) and, when the BLAS is OpenBLAS, a user's OPENBLAS_CORETYPE against
+ * this CPU (base/blas_cores.h).  AR_EINVAL with one line otherwise. */
+static ar_status process_env_check(void)
+{
+    int v;
+    ar_status st = env_flag("ATTNRANK_BLAS_AUTO", 1, &v);
+    if (st == AR_OK)
+        st = env_guard("ATTNRANK_BLAS_REEXEC", &v);
+    if (st == AR_OK)
+        st = env_guard("ATTNRANK_OOM_REEXEC", &v);
+    const char *core = getenv("OPENBLAS_CORETYPE");
+#if defined(__x86_64__) || defined(__i386__)
+    if (st == AR_OK && core && dlsym(RTLD_DEFAULT, "openblas_get_corename"))   /* OpenBLAS reads it */
+        st = blas_core_check(core, blas_cpu_features());
+#else
+    (void)core;
+#endif
+    return st;
+}
+
 attnrank_status attnrank_check_environment(void)
 {
     api_config_scope_t sc;
@@ -57,9 +82,7 @@ attnrank_status attnrank_check_environment(void)
     if ((st = api_config_enter(&sc)))
         return (attnrank_status)st;
     flint_set_num_threads((int)sc.cfg.flint_threads);
-    st = blas_check_env();
-    if (!st)
-        st = oom_check_env();
+    st = process_env_check();
     if (!st)
         st = shards_key_env_check();
     api_config_leave(&sc);

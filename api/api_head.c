@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_head.c -- one attention head: visible dimension r, r_exact, r(tau)
  * with eta, and the head's certified bracket (as `attnrank head`). */
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -202,7 +202,7 @@ static attnrank_status head_impl(const attnrank_points *Q, const attnrank_points
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K, double beta, double eps,
                               const double *taus, size_t ntau, size_t exact_max, const attnrank_options *o,
@@ -269,7 +269,7 @@ out:
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_head_weights(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
                                       double radius, const double *taus, size_t ntau, const attnrank_options *o,

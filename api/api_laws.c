@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_laws.c -- the laws table, read-only, and one row's sweep and verdict
  * (theory/claims/laws.h, verify.h). */
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "api/api_impl.h"
 
 #include <math.h>
@@ -119,7 +119,7 @@ static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnran
     return api_end(&c, st);
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_law_run(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_spectra.c -- the Funk-Hecke spectral check (theory/spectra/funkhecke.h). */
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "api/api_impl.h"
 
 #include <string.h>
@@ -48,7 +48,7 @@ static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, do
     return as;
 }
 
-/* The public entry: the whole call in one BLAS region (numerics/blas_select.h): its
+/* The public entry: the whole call in one BLAS region (base/blas.h): its
  * numbers do not depend on OPENBLAS_NUM_THREADS or on calls in other threads. */
 attnrank_status attnrank_funk_hecke(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
                                     attnrank_funk_hecke_result *r)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api_sweeps.c -- the sweep commands (sweeps/sweeps.h) behind the public API. */
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "api/api_impl.h"
 
 #include <string.h>
@@ -28,7 +28,7 @@ static int sweep_command_impl(int argc, char **argv)
 
 /* The public entry: the environment read once into the call's configuration
  * (api/api_config.c; a bad variable is bad input, 2), and the whole call in one
- * BLAS region (numerics/blas_select.h): its numbers do not depend on
+ * BLAS region (base/blas.h): its numbers do not depend on
  * OPENBLAS_NUM_THREADS or on calls in other threads. */
 int attnrank_sweep_command(int argc, char **argv)
 {

@@ -13,11 +13,12 @@
 #include <sys/resource.h>
 #include <time.h>
 #include "constructions/pointsets/sphere.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
+#include "cli/blas_select.h"
 #include "numerics/linalg.h"
 #include "numerics/softmax.h"
 #include "numerics/softmax_dbl.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/route.h"
 #include <flint/flint.h>

@@ -21,12 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/pointsets/ball.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
+#include "cli/blas_select.h"
 #include "base/clock.h"
 #include "numerics/linalg.h"
 #include "numerics/rng.h"
 #include "numerics/softmax_dbl.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/brackets/bracket.h"
 #include <flint/flint.h>
 

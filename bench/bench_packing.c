@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/certificates/cert_packing.h"
 
 #define EPS 0.1

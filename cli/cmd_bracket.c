@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/envvar.h"
-#include "numerics/version.h"
+#include "base/version.h"
 
 static const char help[] =
     "Usage: attnrank bracket SOURCE --beta B --eps E [--format text|tsv|json]\n"

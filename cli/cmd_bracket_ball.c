@@ -13,7 +13,7 @@
 #include "cli/progress.h"
 #include "numerics/textout.h"
 #include "include/attnrank.h"
-#include "numerics/version.h"
+#include "base/version.h"
 
 static const char help[] =
     "Usage: attnrank bracket --geometry ball --family shells|dense|uniform --d D --beta B --eps E\n"

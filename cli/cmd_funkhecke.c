@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "numerics/textout.h"
 #include "cli/source.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "include/attnrank.h"
 
 static const char help[] =

@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "numerics/textout.h"
 #include "include/attnrank.h"
-#include "numerics/version.h"
+#include "base/version.h"
 
 #define HEAD_MAX_TAUS ATTNRANK_HEAD_MAX_TAUS
 #define VISIBLE_NONE ATTNRANK_NONE

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "numerics/blas_select.h"
+#include "cli/blas_select.h"
 #include "base/envvar.h"
-#include "numerics/oom.h"
+#include "cli/oom.h"
 #include "base/parallel.h"
 #include "base/status.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "include/attnrank.h"
 
 static const char usage[] =

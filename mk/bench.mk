@@ -11,6 +11,6 @@ bench: deps
 bench-run: $(BIN) $(BENCH_BIN) $(BUILD)/tests/run_verify
 	@BUILD='$(BUILD)' sh bench/run.sh '$(abspath $(BIN))'
 
-$(BUILD)/bench/%: bench/%.c $(LIB_A)
+$(BUILD)/bench/%: bench/%.c $(CLI_LIB_A) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(call link_prog,$(CC),$(ALL_CFLAGS) $< $(LIB_A))
+	$(call link_prog,$(CC),$(ALL_CFLAGS) $< $(CLI_LIB_A) $(LIB_A))

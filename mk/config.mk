@@ -100,3 +100,6 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB_A := $(BUILD)/lib/libattnrank.a
+# the CLI's pieces without main(): the process policies (cli/oom.c, cli/blas_select.c) and the
+# command code, which the test runners and the benchmarks link too
+CLI_LIB_A := $(BUILD)/lib/libattnrank-cli.a

@@ -39,8 +39,8 @@ fuzz-run: $(FUZZ_BIN)
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKGS_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
-$(FUZZ_BUILD)/numerics/version.o: $(BUILD)/version_commit.h
-$(FUZZ_BUILD)/numerics/version.o: FUZZ_FLAGS += -I$(BUILD)
+$(FUZZ_BUILD)/base/version.o: $(BUILD)/version_commit.h
+$(FUZZ_BUILD)/base/version.o: FUZZ_FLAGS += -I$(BUILD)
 
 $(FUZZ_LIB_A): $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -45,14 +45,14 @@ $(BUILD)/attnrank.pc: api/attnrank.pc.in FORCE
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 # the source's commit (git describe --dirty) for the provenance of every result
-# (numerics/version.h): rewritten only when it changes, so version.o rebuilds then
+# (base/version.h): rewritten only when it changes, so version.o rebuilds then
 # (in every object tree: $(BUILD), $(BUILD)/pic and build-fuzz)
 $(BUILD)/version_commit.h: FORCE
 	@mkdir -p $(dir $@)
 	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null | tr -cd 'A-Za-z0-9._+-'); c=$${c:-unknown}; \
 	  echo "#define ATTNRANK_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(BUILD)/numerics/version.o $(BUILD)/pic/numerics/version.o: $(BUILD)/version_commit.h
-$(BUILD)/numerics/version.o $(BUILD)/pic/numerics/version.o: ALL_CFLAGS += -I$(BUILD)
+$(BUILD)/base/version.o $(BUILD)/pic/base/version.o: $(BUILD)/version_commit.h
+$(BUILD)/base/version.o $(BUILD)/pic/base/version.o: ALL_CFLAGS += -I$(BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d)

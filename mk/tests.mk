@@ -44,7 +44,7 @@ $(BUILD)/tests/run_tests.o: tests/run_tests.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
 
-$(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(LIB_A)
+$(BUILD)/tests/run_tests: $(BUILD)/tests/run_tests.o $(TEST_OBJ) $(CLI_LIB_A) $(LIB_A)
 	$(call link_prog,$(CC),$(filter-out FORCE,$^))
 
 -include $(TEST_OBJ:.o=.d)

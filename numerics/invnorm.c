@@ -17,7 +17,7 @@
  *     ||M^{-1}||_inf <= ||R||_inf / (1 - alpha)
  * (denominator rounded down, quotient rounded up). */
 #include "numerics/invnorm.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "numerics/fround.h"
 #include "numerics/resid.h"
 #include "base/status.h"

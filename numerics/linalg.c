@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 
 ar_status la_svd(size_t m, size_t n, const double *a, double **U, double **s, double **VT)
 {

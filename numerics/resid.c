@@ -30,7 +30,7 @@
  * caller's mode), but the bound does not rely on it. */
 #include "numerics/resid.h"
 #include "numerics/fround.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/parallel.h"
 #include "base/status.h"
 

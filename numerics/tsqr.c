@@ -6,7 +6,7 @@
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "numerics/linalg.h"
 #include "base/parallel.h"
 

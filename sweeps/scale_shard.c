@@ -10,7 +10,7 @@
 #include "sweeps/shards.h"
 #include "base/sha256.h"
 #include "numerics/shard.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/claims/vplan.h"
 
 const shardfile_t *scale_merge_files;

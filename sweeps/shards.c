@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <flint/flint.h>
 #include "base/config.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "constructions/formats/json.h"
 
 json_t *shards_precision(void)

@@ -11,7 +11,7 @@
 #include "sweeps/sweeps.h"
 #include "numerics/textout.h"
 #include "sweeps/scale_shard.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/certificates/cert_packing.h"
 #include "theory/claims/claim_b.h"
 #include "theory/claims/fit.h"

@@ -10,7 +10,7 @@
 #include "numerics/textout.h"
 #include "sweeps/shards.h"
 #include "sweeps/verify_print.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
 #include "theory/claims/vplan.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "numerics/textout.h"
-#include "numerics/version.h"
+#include "base/version.h"
 #include "theory/heads/visible.h"
 
 void verify_print_header(FILE *f)

@@ -11,14 +11,15 @@
 #include <string.h>
 #include <flint/flint.h>
 #include "suites.h"
-#include "numerics/blas_select.h"
+#include "include/attnrank.h"
+#include "cli/blas_select.h"
 
 typedef Suite *(*suite_fn)(void);
 
 int main(int argc, char **argv)
 {
-    if (blas_check_env() != AR_OK) {      /* a forced core this CPU lacks would end in SIGILL */
-        fprintf(stderr, "run_tests: %s\n", ar_error_get());
+    if (attnrank_check_environment() != ATTNRANK_OK) {   /* a forced core this CPU lacks would end in SIGILL */
+        fprintf(stderr, "run_tests: %s\n", attnrank_error_message());
         return 2;
     }
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {

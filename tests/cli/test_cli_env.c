@@ -11,7 +11,8 @@
 #include <string.h>
 #include "testutil.h"
 #include "cli/cliutil.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
+#include "base/blas_cores.h"
 
 static char edir[256];
 

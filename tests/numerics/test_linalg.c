@@ -9,7 +9,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "numerics/linalg.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "numerics/rng.h"
 
 #define U53 (0x1p-53)

@@ -14,7 +14,8 @@
 #include <flint/flint.h>
 #include "verify_suites.h"
 #include "sweeps/verify_print.h"
-#include "numerics/blas_select.h"
+#include "cli/blas_select.h"
+#include "include/attnrank.h"
 #include "base/parallel.h"
 #include "api/api_impl.h"
 #include <flint/flint.h>
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 {
     /* the boundary: the environment read once into the settings every suite runs under */
     static ar_config_t cfg;
-    if (blas_check_env() != AR_OK || api_config_from_env(&cfg) != AR_OK) {  /* a forced core this CPU lacks would end in SIGILL */
+    if ((ar_status)attnrank_check_environment() != AR_OK || api_config_from_env(&cfg) != AR_OK) {  /* a forced core this CPU lacks would end in SIGILL */
         fprintf(stderr, "run_verify: %s\n", ar_error_get());
         return 2;
     }

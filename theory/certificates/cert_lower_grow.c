@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/cancel.h"
 #include "base/clock.h"
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/cancel.h"
 #include "base/clock.h"
 

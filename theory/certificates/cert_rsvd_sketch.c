@@ -10,7 +10,7 @@
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "numerics/linalg.h"
 #include "numerics/rng.h"
 #include "numerics/tsqr.h"

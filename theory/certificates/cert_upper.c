@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "numerics/linalg.h"
 #include "numerics/resid.h"
 #include "numerics/amat.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "constructions/pointsets/head.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/clock.h"
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"

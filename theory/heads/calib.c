@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "base/clock.h"
 #include "numerics/fround.h"
 #include "numerics/rng.h"

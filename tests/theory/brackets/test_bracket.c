@@ -14,7 +14,7 @@
 #include "testutil.h"
 #include "base/config.h"
 #include "numerics/rng.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "constructions/pointsets/pointset.h"
 #include "constructions/pointsets/head.h"
 #include "theory/brackets/bracket_status.h"

@@ -10,7 +10,7 @@
 #include "testutil.h"
 #include "constructions/pointsets/family.h"
 #include "constructions/pointsets/pointset.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
 #include "theory/brackets/bracket.h"
 #include "theory/certificates/cert_circulant.h"
 #include "theory/certificates/cert_packing.h"

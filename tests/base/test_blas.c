@@ -9,7 +9,8 @@
 #include <pthread.h>
 #include <string.h>
 #include "testutil.h"
-#include "numerics/blas_select.h"
+#include "base/blas.h"
+#include "base/blas_cores.h"
 
 #define SSE3 (BLAS_F_SSE3)
 #define SSE41 (BLAS_F_SSE3 | BLAS_F_SSSE3 | BLAS_F_SSE41)
@@ -85,7 +86,7 @@ START_TEST(this_cpu)
 {
     const char *core = blas_corename();
     if (!strcmp(core, "reference/unknown") || !strcmp(core, "unknown")) {
-        fprintf(stderr, "test_blas_select: the BLAS is not OpenBLAS; this_cpu skipped\n");
+        fprintf(stderr, "test_blas: the BLAS is not OpenBLAS; this_cpu skipped\n");
         return;
     }
     ck_assert_msg(blas_core_check(core, blas_cpu_features()) == AR_OK, "running core %s refused: %s", core,
@@ -111,7 +112,7 @@ static void *region_worker(void *arg)
 START_TEST(single_regions)
 {
     if (blas_get_threads() == 1 && (blas_set_threads(2), blas_get_threads() == 1)) {
-        fprintf(stderr, "test_blas_select: one BLAS thread only (not OpenBLAS, or an AS limit); regions skipped\n");
+        fprintf(stderr, "test_blas: one BLAS thread only (not OpenBLAS, or an AS limit); regions skipped\n");
         return;
     }
     blas_set_threads(2);
@@ -139,9 +140,9 @@ START_TEST(single_regions)
 }
 END_TEST
 
-Suite *suite_blas_select(void)
+Suite *suite_blas(void)
 {
-    Suite *s = suite_create("blas_select");
+    Suite *s = suite_create("blas");
     TEST_TCASE(tc, "blas_select");
     tcase_add_test(tc, avx2_only);
     tcase_add_test(tc, avx512);

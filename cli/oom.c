@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* oom.c -- allocation failure policy for GMP/FLINT and OpenBLAS (see oom.h). */
-#include "numerics/oom.h"
+#include "cli/oom.h"
 
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include <cblas.h>
 #include <flint/flint.h>
+#include "base/blas.h"
 #include "base/envvar.h"
 
 /* OpenBLAS 0.3.21's per-thread buffer: BUFFER_SIZE (128 MiB) + one page,
@@ -75,21 +75,9 @@ void oom_install(const char *prog)
     __flint_set_memory_functions(oom_malloc, oom_calloc, oom_realloc, free);
 }
 
-int oom_as_limited(void)
-{
-    struct rlimit rl;
-    return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
-}
-
-ar_status oom_check_env(void)
-{
-    int set;
-    return env_guard("ATTNRANK_OOM_REEXEC", &set);
-}
-
 void oom_blas_guard(char **argv)
 {
-    if (!oom_as_limited())
+    if (!blas_as_limited())
         return;
     const char *t = getenv("OPENBLAS_NUM_THREADS");
     int reexecuted = 0;

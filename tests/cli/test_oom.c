@@ -16,7 +16,7 @@
 #include <flint/flint.h>
 #include <flint/fmpz.h>
 #include "testutil.h"
-#include "numerics/oom.h"
+#include "cli/oom.h"
 
 #ifndef TEST_HAVE_ASAN
 /* Run case k in a child with its stderr in a file; return the exit status

@@ -1,78 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* blas_select.c -- OpenBLAS kernel selection (see blas_select.h for the policy). */
-#include "numerics/blas_select.h"
-#include "numerics/oom.h"
-#include "base/envvar.h"
+/* blas_cores.c -- which OpenBLAS cores this CPU can run (see blas_cores.h). */
+#include "base/blas_cores.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-const char *blas_corename(void)
-{
-    char *(*fn)(void) = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
-    if (!fn)
-        return "reference/unknown";
-    const char *s = fn();
-    return s ? s : "unknown";
-}
-
-/* The largest OpenBLAS thread count this process has been seen to run with (its threads exist). */
-static int threads_seen = 1;
-
-void blas_set_threads(int n)
-{
-    void (*fn)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (!fn || n <= 0)
-        return;
-    int now = blas_get_threads();
-    if (now > threads_seen)
-        threads_seen = now;
-    /* under a finite RLIMIT_AS a count above what the process already ran with would start new
-     * threads, each needing a 128 MiB buffer it spins without (oom.h); one thread, or going back
-     * to a count the process had, starts none (issue 32: the library under RLIMIT_AS left
-     * OpenBLAS on its own threads, and Python and C got other numbers than the CLI) */
-    if (oom_as_limited() && n > threads_seen)
-        return;
-    fn(n);
-}
-
-int blas_get_threads(void)
-{
-    int (*fn)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    int n = fn ? fn() : 1;
-    return n > 0 ? n : 1;
-}
-
-static pthread_mutex_t single_mu = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long single_open;   /* open regions, all threads */
-static int single_saved = 1;        /* the count before the first open region */
-
-void blas_single_begin(void)
-{
-    pthread_mutex_lock(&single_mu);
-    if (single_open++ == 0) {
-        single_saved = blas_get_threads();
-        if (single_saved != 1)
-            blas_set_threads(1);
-    }
-    pthread_mutex_unlock(&single_mu);
-}
-
-void blas_single_end(void)
-{
-    pthread_mutex_lock(&single_mu);
-    if (single_open > 0 && --single_open == 0 && single_saved != 1)
-        blas_set_threads(single_saved);
-    pthread_mutex_unlock(&single_mu);
-}
 
 /* ---- forced cores: what their kernels need ------------------------------
  * The x86-64 core names OpenBLAS 0.3.21's force_coretype accepts (compared
@@ -189,53 +124,4 @@ ar_status blas_core_check(const char *core, unsigned features)
         return AR_EINVAL;
     }
     return AR_OK;
-}
-
-/* Kernel name to request for this CPU, or NULL to keep OpenBLAS's choice. */
-static const char *blas_preferred_core(void)
-{
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-        return "SkylakeX";
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return "Haswell";
-    return NULL;
-}
-
-ar_status blas_check_env(void)
-{
-    int v;
-    ar_status st = env_flag("ATTNRANK_BLAS_AUTO", 1, &v);
-    if (st == AR_OK)
-        st = env_guard("ATTNRANK_BLAS_REEXEC", &v);
-    const char *core = getenv("OPENBLAS_CORETYPE");
-#if defined(__x86_64__) || defined(__i386__)
-    if (st == AR_OK && core && dlsym(RTLD_DEFAULT, "openblas_get_corename"))   /* OpenBLAS reads it */
-        st = blas_core_check(core, blas_cpu_features());
-#else
-    (void)core;
-#endif
-    return st;
-}
-
-void blas_select_kernel(int argc, char **argv)
-{
-    (void)argc;
-    int reexecuted = 1, autosel = 0;
-    if (getenv("OPENBLAS_CORETYPE") || env_guard("ATTNRANK_BLAS_REEXEC", &reexecuted) || reexecuted)
-        return;
-    if (env_flag("ATTNRANK_BLAS_AUTO", 1, &autosel) || !autosel)
-        return;                         /* off, or a bad value (refused by blas_check_env first) */
-    /* Only the generic fallback is overridden: a specific detection is trusted. */
-    if (strcmp(blas_corename(), "Prescott") != 0)
-        return;
-    const char *want = blas_preferred_core();
-    if (!want)
-        return;
-    if (setenv("OPENBLAS_CORETYPE", want, 1) != 0 || setenv("ATTNRANK_BLAS_REEXEC", "1", 1) != 0)
-        return;
-    execv("/proc/self/exe", argv);
-    /* exec failed: carry on with the kernels already loaded */
-    unsetenv("OPENBLAS_CORETYPE");
 }

@@ -11,8 +11,8 @@
  * forever when it cannot get one; its exit handler then waits for its worker
  * threads.  Under an address-space limit (ulimit -v) that hangs the process.
  * oom_blas_guard makes such runs end: see below. */
-#ifndef ATTNRANK_NUMERICS_OOM_H
-#define ATTNRANK_NUMERICS_OOM_H
+#ifndef ATTNRANK_CLI_OOM_H
+#define ATTNRANK_CLI_OOM_H
 
 #include <stddef.h>
 #include "base/status.h"
@@ -38,12 +38,5 @@ _Noreturn void oom_fail(const char *what, size_t bytes);
  * Call in main() after oom_install and before any BLAS call.  May not return
  * (exec or oom_fail). */
 void oom_blas_guard(char **argv);
-
-/* Validate ATTNRANK_OOM_REEXEC, the guard oom_blas_guard sets before it
- * re-executes (unset or "1"; base/envvar.h env_guard). */
-ar_status oom_check_env(void);
-
-/* 1 when the process runs under a finite RLIMIT_AS. */
-int oom_as_limited(void);
 
 #endif

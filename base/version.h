@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* version.h -- provenance: project and library versions. */
-#ifndef ATTNRANK_NUMERICS_VERSION_H
-#define ATTNRANK_NUMERICS_VERSION_H
+#ifndef ATTNRANK_BASE_VERSION_H
+#define ATTNRANK_BASE_VERSION_H
 
 #define ATTNRANK_VERSION "0.2.0"
 
