@@ -412,7 +412,8 @@ ar_status bracket_finish(bracket_t *out)
     out->upper = out->up.rank;
     if (out->lower > out->upper) {
         ar_error_set("bracket_compute: BUG: certified lower bound %zu (%s) exceeds certified "
-                     "upper bound %zu (%s)", out->lower, ar_method_name(out->lo.method), out->upper, ar_method_name(out->up.method));
+                     "upper bound %zu (%s)", out->lower, ar_method_name(out->lo.method), out->upper,
+                     ar_method_name(out->up.method));
         out->status = AR_CERT_INCONCLUSIVE;
         return AR_ENUMERIC;
     }

@@ -167,12 +167,14 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
             out->upper = b.upper;
             out->upper_capped = b.upper >= P.n;
             out->upper_err = b.up.err;
-            snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", ar_method_name(b.up.method), ball_family_name(f));
+            snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", ar_method_name(b.up.method),
+                     ball_family_name(f));
             if (b.lower > out->lower) {
                 out->lower = b.lower;
                 out->lower_points = P.n;
                 out->lower_on_instance = 1;
-                snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", ar_method_name(b.lo.method), ball_family_name(f));
+                snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", ar_method_name(b.lo.method),
+                         ball_family_name(f));
             }
             if (!o->lower) {
                 fmpz_t N;

@@ -178,7 +178,8 @@ int claim_t_judge(const claim_t_record_t *t, char *reason, size_t cap)
         }
     }
     if (t->status != AR_CERT_CERTIFIED) {
-        snprintf(reason, cap, "the direct bracket [%zu, %zu] is %s", t->lower, t->upper, ar_cert_status_name(t->status));
+        snprintf(reason, cap, "the direct bracket [%zu, %zu] is %s", t->lower, t->upper,
+                 ar_cert_status_name(t->status));
         return 0;
     }
     for (size_t q = 0; q < t->nchain; q++) {

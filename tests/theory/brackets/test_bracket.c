@@ -108,7 +108,8 @@ static void check_bracket(const bracket_t *b, size_t lo, size_t up, const char *
 {
     ck_assert_msg(b->status == AR_CERT_CERTIFIED && b->lower == lo && b->upper == up,
                   "%s: bracket [%zu, %zu] (%s; lower %s, upper %s), expected exactly [%zu, %zu]",
-                  what, b->lower, b->upper, ar_cert_status_name(b->status), ar_method_name(b->lo.method), ar_method_name(b->up.method), lo, up);
+                  what, b->lower, b->upper, ar_cert_status_name(b->status), ar_method_name(b->lo.method),
+                  ar_method_name(b->up.method), lo, up);
 }
 
 /* Two points x1 = (p, q), x2 = (q, p) (equal norms exactly): A = [[a,1-a],[1-a,a]]
@@ -266,7 +267,8 @@ START_TEST(test_random_consistent)
                       1 <= b.lower && b.lower <= b.upper && b.upper <= mn && b.m == mm && b.n == n,
                       "seed=%llu it=%d m=%zu n=%zu d=%zu self=%d ball=%d weights=%d beta=%.17g eps=%.17g: "
                       "status %d (%s) bracket [%zu, %zu] %s", (unsigned long long)test_seed(), it, mm, n, d,
-                      self, ball, wt, beta, eps, (int)st, ar_error_get(), b.lower, b.upper, ar_cert_status_name(b.status));
+                      self, ball, wt, beta, eps, (int)st, ar_error_get(), b.lower, b.upper,
+                      ar_cert_status_name(b.status));
         if (!self)
             pointset_clear(&Q);
         pointset_clear(&K);
@@ -526,7 +528,8 @@ START_TEST(test_lower_from_matrix_invariance)
     o.lower_from_matrix = 1;
     bracket_t b0;
     ck_assert_int_eq(bracket_compute(&Q, &K, beta, 0.1, &o, &b0), AR_OK);
-    ck_assert_msg(b0.lower > 100 && b0.lo.method != AR_METHOD_TRIVIAL, "lower %zu (%s)", b0.lower, ar_method_name(b0.lo.method));
+    ck_assert_msg(b0.lower > 100 && b0.lo.method != AR_METHOD_TRIVIAL, "lower %zu (%s)", b0.lower,
+                  ar_method_name(b0.lo.method));
     for (size_t dh = 16; dh <= 64; dh *= 4) {
         head_embed_t e = { .dh = dh, .key_offset = 2.0, .query_invisible = 1.0, .rotate = HEAD_ROT_HADAMARD,
                            .seed = 1 + dh, .dyadic = 1 };
@@ -651,7 +654,8 @@ START_TEST(test_blocks_fps_lazy_order)
             ck_assert_msg(lazy.rank == ref.rank && lazy.method == ref.method &&
                           lazy.invnorm == ref.invnorm,
                           "case %zu outer %d: lazy order certifies %zu (%s, %.17g), the whole order %zu (%s, %.17g)",
-                          t, outer, lazy.rank, ar_method_name(lazy.method), lazy.invnorm, ref.rank, ar_method_name(ref.method), ref.invnorm);
+                          t, outer, lazy.rank, ar_method_name(lazy.method), lazy.invnorm, ref.rank,
+                          ar_method_name(ref.method), ref.invnorm);
             if (cs[t].sphere)
                 ck_assert_uint_gt(ref.rank, 256);   /* the quadrupling path was taken */
         }

@@ -72,7 +72,8 @@ START_TEST(ball_route_trivial_is_inconclusive)
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 0.05, 0.1, NULL, &b, &info), AR_OK);
     ck_assert(info.dense_run);
     ck_assert_int_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));
-    ck_assert_msg(b.status == AR_CERT_CERTIFIED, "[%zu, %zu] %s/%s", b.lower, b.upper, ar_method_name(b.lo.method), ar_method_name(b.up.method));
+    ck_assert_msg(b.status == AR_CERT_CERTIFIED, "[%zu, %zu] %s/%s", b.lower, b.upper, ar_method_name(b.lo.method),
+                  ar_method_name(b.up.method));
     pointset_clear(&P);
 }
 END_TEST

@@ -70,8 +70,9 @@ static void golden_row(const golden_case_t *c, char *buf, size_t cap)
     if (isfinite(b->lo.invnorm) && b->lo.method != AR_METHOD_TRIVIAL)
         ck_assert_msg(c->eps * b->lo.invnorm <= 1 - GOLDEN_MARGIN, "%s: lower end at a threshold (eps*bound %.17g)",
                       c->name, c->eps * b->lo.invnorm);
-    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s/%s\t%s/%s\t%s", c->name, P.n, b->lower, b->upper, ar_route_name(rr.lower_route),
-             ar_method_name(b->lo.method), ar_route_name(rr.upper_route), ar_method_name(b->up.method), ar_cert_status_name(b->status));
+    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s/%s\t%s/%s\t%s", c->name, P.n, b->lower, b->upper,
+             ar_route_name(rr.lower_route), ar_method_name(b->lo.method), ar_route_name(rr.upper_route),
+             ar_method_name(b->up.method), ar_cert_status_name(b->status));
     pointset_clear(&P);
     pointset_clear(&K);
 }
@@ -93,7 +94,8 @@ static size_t golden_structured(char rows[][256], size_t k)
     snprintf(rows[k++], 256, "continuum-d4\t-\t-\t%zu\t-\tpolynomial L=%lu\tcertified", pc.rank, pc.L);
     pack_cert_t pk;
     ck_assert_msg(pack_lower_search(4, 50, 0.1, 1, 60000, &pk) == AR_OK, "packing: %s", ar_error_get());
-    snprintf(rows[k++], 256, "packing-search-d4\t%zu\t%zu\t-\t%s\t-\tcertified", pk.m, pk.certified, ar_method_name(pk.method));
+    snprintf(rows[k++], 256, "packing-search-d4\t%zu\t%zu\t-\t%s\t-\tcertified", pk.m, pk.certified,
+             ar_method_name(pk.method));
     return k;
 }
 

@@ -53,7 +53,8 @@ static void check_vs_svd(const pointset_t *P, const pointset_t *Kp, double beta,
         ck_assert_msg(within_svd(rr.b.upper, bs.upper), "%s: route upper %zu (%s/%s) vs svd %zu", what,
                       rr.b.upper, ar_route_name(rr.upper_route), ar_method_name(rr.b.up.method), bs.upper);
     ck_assert_msg(within_svd(br.up_rsvd.rank, bs.upper) && br.up_rsvd.method == AR_METHOD_RSVD,
-                  "%s: rsvd upper %zu (%s) vs svd %zu", what, br.up_rsvd.rank, ar_method_name(br.up_rsvd.method), bs.upper);
+                  "%s: rsvd upper %zu (%s) vs svd %zu", what, br.up_rsvd.rank, ar_method_name(br.up_rsvd.method),
+                  bs.upper);
     ck_assert_uint_le(rr.b.lower, rr.b.upper);
     /* The lower end: the blocks and nets are the same searches in both (the route's caps are
      * certified upper ends), and so is the growth over the rows of the full factors (every
@@ -70,7 +71,8 @@ static void check_vs_svd(const pointset_t *P, const pointset_t *Kp, double beta,
     ck_assert_uint_le(bn.lower, bs.lower);
     size_t want = big <= BRACKET_RSVD_MIN_N ? bs.lower : bn.lower;
     ck_assert_msg(rr.b.lower >= want, "%s: route lower %zu (%s/%s) < svd-only lower %zu (%s; %zu without growth)",
-                  what, rr.b.lower, ar_route_name(rr.lower_route), ar_method_name(rr.b.lo.method), bs.lower, ar_method_name(bs.lo.method), bn.lower);
+                  what, rr.b.lower, ar_route_name(rr.lower_route), ar_method_name(rr.b.lo.method), bs.lower,
+                  ar_method_name(bs.lo.method), bn.lower);
     /* the randomized route adds the growth over its factors' pivoted-QR rows (lower_grow_cap) */
     ck_assert_uint_ge(br.lower, bs.lower);
     ck_assert_uint_le(br.lower, bs.upper);

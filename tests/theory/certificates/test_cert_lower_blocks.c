@@ -86,7 +86,8 @@ START_TEST(test_small_fmpq_soundness)
             else if (c.method == AR_METHOD_INVNORM) n_inv++;
             else ck_abort_msg("certified with method %s", ar_method_name(c.method));
         } else {
-            ck_assert_msg(c.rank == 1 && c.method == AR_METHOD_TRIVIAL, "rank %zu method %s", c.rank, ar_method_name(c.method));
+            ck_assert_msg(c.rank == 1 && c.method == AR_METHOD_TRIVIAL, "rank %zu method %s", c.rank,
+                          ar_method_name(c.method));
             n_fail++;
             /* completeness: a clear margin must be certified */
             if (invertible && emax < 1e-6) {

@@ -116,7 +116,8 @@ START_TEST(test_weighted_fmpq_soundness)
         fmpq_add(lhs, lhs, x);
         fmpq_mul(lhs, lhs, inv);
         ck_assert_msg(fmpq_cmp_ui(lhs, 1) < 0, "seed=%llu it=%d: %zu rows certified (%s) but exact "
-                      "(eps+rowerr)||M^-1|| = %g", (unsigned long long)test_seed(), it, s, ar_method_name(c.method), fmpq_get_d(lhs));
+                      "(eps+rowerr)||M^-1|| = %g", (unsigned long long)test_seed(), it, s, ar_method_name(c.method),
+                      fmpq_get_d(lhs));
         fmpq_set_double(x, c.invnorm);
         ck_assert_msg(fmpq_cmp(x, inv) >= 0, "seed=%llu it=%d: reported invnorm %.17g < exact %.17g",
                       (unsigned long long)test_seed(), it, c.invnorm, fmpq_get_d(inv));

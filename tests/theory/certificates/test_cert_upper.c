@@ -207,7 +207,8 @@ START_TEST(test_certified_err_bounds_truth)
                 double t1 = hp_resid(H, I.m, I.n, U, V, c.rank - 1);
                 ck_assert_msg(e1 > eps && t1 <= e1,
                               "seed=%llu it=%d method=%s: rank-1 = %zu has certified err %.17g (eps %.17g), "
-                              "true %.17g", (unsigned long long)test_seed(), it, ar_method_name(c.method), c.rank - 1, e1, eps, t1);
+                              "true %.17g", (unsigned long long)test_seed(), it, ar_method_name(c.method), c.rank - 1,
+                              e1, eps, t1);
                 free(U); free(V);
             }
         }
