@@ -8,11 +8,12 @@
 #define ATTNRANK_THEORY_UPPER_CERT_H
 
 #include <stddef.h>
+#include "theory/certificates/cert_method.h"
 
 typedef struct {
     size_t rank;        /* rank_eps(A) <= rank is certified */
     double err;         /* rigorous bound on ||A - B||_r1 for the B found (<= eps) */
-    char method[32];    /* "svd", "symeig", "pchol" or "trivial" */
+    ar_method_t method; /* svd, symeig, pchol, rsvd, rsym, ... or trivial (none: not run) */
     double seconds;     /* wall time spent */
 } upper_cert_t;
 
