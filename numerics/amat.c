@@ -79,7 +79,7 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
  * a shape that depends neither on OPENBLAS_NUM_THREADS nor on the thread count, so the products,
  * and the factors and certified numbers made from them, are the same for any thread count
  * (OpenBLAS 0.3.21's dgemm sums some shapes differently with 1 and 2 BLAS threads). */
-#define AMAT_PART_ROWS 128
+#define AMAT_PART_ROWS 256     /* each part packs all of X: 256 rows keep that to a few per cent */
 
 typedef struct {
     size_t m, n, l;

@@ -56,8 +56,8 @@ int par_threads(void)
 size_t par_parts(size_t len, size_t min_len)
 {
     size_t p = min_len ? len / min_len : len;
-    if (p < 1)
-        p = 1;
+    if (p < 2)
+        p = len >= 4 ? 2 : 1;       /* the halves of the former two fixed threads */
     return p > PAR_MAX_PARTS ? PAR_MAX_PARTS : p;
 }
 

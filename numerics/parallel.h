@@ -37,7 +37,9 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
 int par_threads(void);
 
 /* The number of parts of the fixed partition of [0, len): len / min_len,
- * at least 1 and at most PAR_MAX_PARTS.  A function of its arguments only. */
+ * at least 2 when len >= 4 (the two halves the former two fixed threads
+ * split, so that a range shorter than 2 min_len keeps that split's bits),
+ * else 1, and at most PAR_MAX_PARTS.  A function of its arguments only. */
 size_t par_parts(size_t len, size_t min_len);
 
 /* The first index of part j (0 <= j <= parts) of [0, len) in parts parts:

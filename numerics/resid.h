@@ -51,7 +51,7 @@ typedef struct {
  * par_parts(b, RESID_PART_ROWS) contiguous parts whatever the machine and the thread count
  * (numerics/parallel.h); each row is summed in one part in one fixed order, so the bound does
  * not depend on the split nor on which thread ran a part. */
-#define RESID_PART_ROWS 128
+#define RESID_PART_ROWS 256
 
 /* For t < nk: bound[t] = max(bound[t], max over the block's rows of the
  * rigorous bound on sum_j |A_ij - (U_k V_k^T)_ij|, k = ks[t]) -- the bound

@@ -132,7 +132,7 @@ START_TEST(test_amat_thread_counts)
 {
     rng_t r;
     rng_init(&r, test_seed() + 9);
-    size_t shapes[][3] = { { 1000, 513, 12 }, { 300, 700, 9 }, { 70, 50, 100 }, { 40, 33, 5 } };
+    size_t shapes[][3] = { { 1300, 1100, 8 }, { 1000, 513, 12 }, { 300, 700, 9 }, { 70, 50, 100 }, { 40, 33, 5 } };
     for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
         size_t m = shapes[sh][0], n = shapes[sh][1], l = shapes[sh][2];
         smx_t A;

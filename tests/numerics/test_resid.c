@@ -471,7 +471,7 @@ START_TEST(test_resid_block_multi_threads)
 {
     rng_t r;
     rng_init(&r, test_seed() + 91);
-    size_t m = 405, n = 400, kmax = 52;
+    size_t m = 771, n = 400, kmax = 52;
     double *a = malloc(m * n * sizeof *a), *U = malloc(m * kmax * sizeof *U), *V = malloc(n * kmax * sizeof *V);
     double *cv = malloc(kmax * sizeof *cv);
     for (size_t t = 0; t < m * n; t++)
@@ -481,7 +481,7 @@ START_TEST(test_resid_block_multi_threads)
     for (size_t t = 0; t < n * kmax; t++)
         V[t] = rng_normal(&r) * 0.05;
     /* segments of 1..16 columns are fused (34 - 20 = 14 too), the last (18) is one dgemm; each
-     * part's rows (135 each) end in a partial register block */
+     * part's rows (257 each) end in a partial register block */
     size_t ks[] = { 5, 6, 7, 9, 12, 13, 20, 34, 52 }, nk = sizeof ks / sizeof ks[0];
     double bound[9] = { 0 };
     resid_colsums_up(n, kmax, V, n, cv);
