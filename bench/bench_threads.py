@@ -56,7 +56,9 @@ def run_once(binary, qk, threads):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = time.time() - t0
     if p.returncode != 0:
-        sys.exit("bench_threads: %s failed: %s" % (" ".join(cmd), p.stderr.strip()[-400:]))
+        said = [l for l in p.stderr.splitlines() if "(running)" not in l]
+        sys.exit("bench_threads: %s exited %d after %.0f s: %s" % (" ".join(cmd), p.returncode, wall,
+                                                                  " | ".join(said[-6:])))
     d = json.loads(p.stdout)
     marks = []
     for line in p.stderr.splitlines():
