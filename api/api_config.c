@@ -36,6 +36,9 @@ ar_status api_config_from_env(ar_config_t *c)
         (st = env_size_opt("OPENBLAS_NUM_THREADS", 1, 1024, &set, &v)))
         return st;
     c->openblas_threads = set ? v : 0;
+    if ((st = env_size_opt("ATTNRANK_THREADS", 1, AR_CONFIG_MAX_THREADS, &set, &v)))
+        return st;
+    c->threads = set ? v : api_cpu_count();     /* default: the CPUs this process may use */
     const char *key = getenv("ATTNRANK_SHARD_KEY");
     if (key && strlen(key) >= sizeof c->shard_key) {
         ar_error_set("ATTNRANK_SHARD_KEY: the shard key file name must be 1..%zu bytes", sizeof c->shard_key - 1);

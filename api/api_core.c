@@ -180,6 +180,8 @@ attnrank_status api_begin(const attnrank_options *o, api_call_t *c)
     ar_status st = api_config_enter(&c->conf);   /* a bad variable: its one line */
     if (st)
         return (attnrank_status)st;
+    if (o && o->threads)
+        c->conf.cfg.threads = (size_t)o->threads;   /* the caller's count over the default */
     if (limit) {
         c->conf.cfg.max_alloc_bytes = limit;
         c->conf.cfg.max_alloc_from_call = 1;

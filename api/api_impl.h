@@ -32,6 +32,16 @@ ar_status api_config_from_env(ar_config_t *c);
 ar_status api_config_enter(api_config_scope_t *s);
 void api_config_leave(api_config_scope_t *s);
 
+/* The CPUs this process may use (api_cpus.c): the affinity mask's count, lowered to the
+ * cgroup v2 quota of /sys/fs/cgroup/cpu.max (rounded up) when that file holds one; at least 1,
+ * at most AR_CONFIG_MAX_THREADS.  The default of the configuration's threads. */
+size_t api_cpu_count(void);
+
+/* The cgroup v2 cpu.max text ("QUOTA PERIOD" or "max PERIOD", one optional newline) applied
+ * to cpus: min(cpus, ceil(QUOTA / PERIOD)); cpus itself for "max", for anything malformed
+ * (untrusted input) and for a zero quota or period.  Pure. */
+size_t api_cpu_quota_parse(const char *text, size_t cpus);
+
 /* The body of an entry that runs under the environment's configuration:
  * return impl_call's status, or the configuration's AR_EINVAL. */
 #define API_CONFIG_CALL(impl_call)                                   \

@@ -12,6 +12,7 @@ static const ar_config_t ar_config_builtin = {
     .scale_max_n = AR_CONFIG_SCALE_MAX_N,
     .flint_threads = 1,
     .openblas_threads = 0,
+    .threads = AR_CONFIG_THREADS,
     .shard_key = "",
 };
 

@@ -3,7 +3,7 @@
  *
  * Every setting the library used to take from an environment variable
  * (ATTNRANK_MAX_ALLOC_GB, ATTNRANK_STREAM_MIB, ATTNRANK_MAX_STREAM_N,
- * ATTNRANK_BALL_DENSE_MAX, ATTNRANK_MAX_SCALE_N, ATTNRANK_FLINT_THREADS,
+ * ATTNRANK_BALL_DENSE_MAX, ATTNRANK_MAX_SCALE_N, ATTNRANK_FLINT_THREADS, ATTNRANK_THREADS,
  * OPENBLAS_NUM_THREADS, ATTNRANK_SHARD_KEY) is a field here.  The
  * environment is read only at the boundary: the public API's entries
  * (api/api_config.c) and the CLI read it once into an ar_config_t and install
@@ -22,6 +22,8 @@
 #define AR_CONFIG_STREAM_MAX_N 65536                    /* ATTNRANK_MAX_STREAM_N */
 #define AR_CONFIG_BALL_DENSE_MAX 3000                   /* ATTNRANK_BALL_DENSE_MAX */
 #define AR_CONFIG_SCALE_MAX_N 200000                    /* ATTNRANK_MAX_SCALE_N */
+#define AR_CONFIG_MAX_THREADS 64                       /* ATTNRANK_THREADS, --threads: 1..64 */
+#define AR_CONFIG_THREADS 2                             /* threads with no boundary (tests, internal callers) */
 #define AR_CONFIG_STREAM_MIB 1024                       /* ATTNRANK_STREAM_MIB's default row-block budget */
 
 typedef struct {
@@ -33,6 +35,8 @@ typedef struct {
     size_t scale_max_n;       /* most points of the large spherical route */
     size_t flint_threads;     /* FLINT's thread count (applied by the boundary) */
     size_t openblas_threads;  /* OPENBLAS_NUM_THREADS as given; 0: unset (recorded in shard headers) */
+    size_t threads;           /* attnrank's own worker threads (base/parallel.h), 1..64; the boundary
+                               * sets the caller's count or the CPUs the process may use */
     char shard_key[4096];     /* ATTNRANK_SHARD_KEY, the path of the shard key file; "": none */
 } ar_config_t;
 

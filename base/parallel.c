@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* parallel.c -- one thread per job (see parallel.h). */
+/* parallel.c -- one thread per job; fixed blocks over any thread count (see parallel.h). */
 #include "base/parallel.h"
 #include <flint/flint.h>
 #include "base/config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct {
     void (*fn)(void *);
@@ -44,3 +45,66 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
     }
 }
 
+int par_threads(void)
+{
+    size_t t = ar_config()->threads;
+    if (t < 1)
+        t = 1;
+    return t > PAR_MAX_JOBS ? PAR_MAX_JOBS : (int)t;
+}
+
+size_t par_parts(size_t len, size_t min_len)
+{
+    size_t p = min_len ? len / min_len : len;
+    if (p < 2)
+        p = len >= 4 ? 2 : 1;       /* the halves of the former two fixed threads */
+    return p > PAR_MAX_PARTS ? PAR_MAX_PARTS : p;
+}
+
+size_t par_part_start(size_t len, size_t parts, size_t j)
+{
+    if (parts == 0)
+        return 0;
+    /* floor(len j / parts) without overflow: len = q parts + r, j <= parts */
+    size_t q = len / parts, r = len % parts;
+    return q * j + r * j / parts;
+}
+
+/* The shared state of one par_for: the next block to hand out. */
+typedef struct {
+    void (*fn)(void *, size_t);
+    void *ctx;
+    size_t nblocks;
+    atomic_size_t next;
+} par_for_state;
+
+static void par_for_worker(void *arg)
+{
+    par_for_state *s = *(par_for_state **)arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->nblocks)
+            return;
+        s->fn(s->ctx, i);
+    }
+}
+
+void par_for(size_t nblocks, void (*fn)(void *ctx, size_t i), void *ctx, void (*thread_exit)(void))
+{
+    if (nblocks == 0)
+        return;
+    size_t nt = (size_t)par_threads();
+    if (nt > nblocks)
+        nt = nblocks;
+    par_for_state s = {.fn = fn, .ctx = ctx, .nblocks = nblocks};
+    atomic_init(&s.next, 0);
+    if (nt == 1) {
+        for (size_t i = 0; i < nblocks; i++)
+            fn(ctx, i);
+        return;
+    }
+    par_for_state *ptr[PAR_MAX_JOBS];
+    for (size_t t = 0; t < nt; t++)
+        ptr[t] = &s;
+    par_run((int)nt, par_for_worker, thread_exit, ptr, sizeof ptr[0]);
+}

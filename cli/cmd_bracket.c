@@ -51,6 +51,8 @@ static const char help[] =
     "counterpart; --upper rsvd selects both).  --upper svd keeps the full SVD at any size.\n"
     "--seed-sketch S seeds rsvd's Gaussian sketch (default 20110217; reported).\n"
     "--engine dense|scale restricts to the dense or to the structured routes.\n"
+    "--threads T: attnrank's own threads, 1..64 (default ATTNRANK_THREADS, else the CPUs this\n"
+    "process may use: affinity mask, cgroup v2 quota); every number is the same for any T.\n"
     "Stages and timings go to stderr once a bracket runs longer than 2 s (ATTNRANK_PROGRESS_AFTER\n"
     "seconds), when stderr is a terminal or --progress is given (never under --format json\n"
     "without --progress).\n";

@@ -134,7 +134,7 @@ typedef struct {
     unsigned upper;                 /* ATTNRANK_UPPER_* mask; 0: automatic (CLI default) */
     long prec;                      /* 0: double enclosure where it applies, else Arb 96 bits;
                                        53..4096: Arb at this precision (CLI --prec) */
-    int threads;                    /* attnrank's own threads, 0 = default (2); 1..64 */
+    int threads;                    /* attnrank's own threads, 0 = default (ATTNRANK_THREADS, else the CPUs the process may use); 1..64 */
     uint64_t sketch_seed;           /* seed of the randomized sketch, 0 = default 20110217 */
     attnrank_progress_fn progress;  /* NULL: quiet */
     void *progress_ctx;

@@ -72,13 +72,14 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
     return st;
 }
 
-/* The products run on attnrank's AMAT_THREADS threads over a fixed split (mul: the block's rows;
- * tmul: the rows of Z), each part one single-threaded dgemm (OpenBLAS set to one thread
- * meanwhile): every entry is summed by one BLAS call of a shape that does not depend on
- * OPENBLAS_NUM_THREADS, so the products, and the factors and certified numbers made from them,
- * are the same for any BLAS thread count (OpenBLAS 0.3.21's dgemm sums some shapes differently
- * with 1 and 2 threads). */
-#define AMAT_THREADS 2
+/* The products run on a fixed partition (mul: the block's rows; tmul: the rows of Z) into
+ * par_parts(len, AMAT_PART_ROWS) parts, a function of the shape alone, each part one
+ * single-threaded dgemm (OpenBLAS set to one thread meanwhile) writing only its own rows; the
+ * parts are spread over attnrank's threads (par_for).  Every entry is summed by one BLAS call of
+ * a shape that depends neither on OPENBLAS_NUM_THREADS nor on the thread count, so the products,
+ * and the factors and certified numbers made from them, are the same for any thread count
+ * (OpenBLAS 0.3.21's dgemm sums some shapes differently with 1 and 2 BLAS threads). */
+#define AMAT_PART_ROWS 256     /* each part packs all of X: 256 rows keep that to a few per cent */
 
 typedef struct {
     size_t m, n, l;
@@ -92,9 +93,8 @@ typedef struct {
     size_t r0, r1;      /* mul: rows of the block; tmul: rows of Z (columns of A) */
 } mul_part;
 
-static void mul_part_job(void *arg)
+static void mul_part_job(mul_part *p)
 {
-    mul_part *p = arg;
     const mul_ctx *c = p->c;
     const amat_block_t *B = p->B;
     size_t cnt = p->r1 - p->r0;
@@ -106,9 +106,8 @@ static void mul_part_job(void *arg)
                 1.0, a, (int)B->lda, c->X, (int)c->n, 0.0, c->Y + B->i0 + p->r0, (int)c->m);
 }
 
-static void tmul_part_job(void *arg)
+static void tmul_part_job(mul_part *p)
 {
-    mul_part *p = arg;
     const mul_ctx *c = p->c;
     const amat_block_t *B = p->B;
     size_t cnt = p->r1 - p->r0;
@@ -120,18 +119,28 @@ static void tmul_part_job(void *arg)
                 1.0, a, (int)B->lda, c->X + B->i0, (int)c->m, 1.0, c->Y + p->r0, (int)c->n);
 }
 
-/* The parts of [0, len) (AMAT_THREADS of them, one when small) through job. */
-static void run_parts(const mul_ctx *c, const amat_block_t *B, size_t len, void (*job)(void *))
+/* The fixed partition of [0, len) in parts, each through job. */
+typedef struct {
+    const mul_ctx *c;
+    const amat_block_t *B;
+    size_t len, parts;
+    void (*job)(mul_part *);
+} parts_ctx;
+
+static void parts_one(void *arg, size_t j)
 {
-    int nj = (len >= 2 * AMAT_THREADS && (double)len * (double)c->l >= 4096.0) ? AMAT_THREADS : 1;
-    mul_part parts[AMAT_THREADS];
-    for (int j = 0; j < nj; j++)
-        parts[j] = (mul_part){ .c = c, .B = B, .r0 = len * (size_t)j / (size_t)nj,
-                               .r1 = len * (size_t)(j + 1) / (size_t)nj };
-    if (nj == 1)
-        job(&parts[0]);
-    else
-        par_run(nj, job, NULL, parts, sizeof parts[0]);
+    const parts_ctx *q = arg;
+    mul_part p = {.c = q->c, .B = q->B, .r0 = par_part_start(q->len, q->parts, j),
+                  .r1 = par_part_start(q->len, q->parts, j + 1)};
+    q->job(&p);
+}
+
+/* The parts of [0, len) (one when small) through job. */
+static void run_parts(const mul_ctx *c, const amat_block_t *B, size_t len, void (*job)(mul_part *))
+{
+    size_t np = (double)len * (double)c->l >= 4096.0 ? par_parts(len, AMAT_PART_ROWS) : 1;
+    parts_ctx q = {.c = c, .B = B, .len = len, .parts = np, .job = job};
+    par_for(np, parts_one, &q, NULL);
 }
 
 static ar_status mul_block(void *arg, const amat_block_t *B)

@@ -48,9 +48,10 @@ typedef ar_status (*amat_visit_fn)(void *ctx, const amat_block_t *blk);
 ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx);
 
 /* Y = A X (X n x l, Y m x l, column-major, leading dimensions n and m).  amat_mul and
- * amat_tmul run on two of attnrank's threads over a fixed split (rows of each block, rows of Z),
- * each part one single-threaded BLAS call (OpenBLAS is set to one thread meanwhile): the
- * results do not depend on OPENBLAS_NUM_THREADS.  A held image with blk 0 is one block for the
+ * amat_tmul split rows of each block (rows of Z) into a fixed partition that depends on the
+ * shape alone, each part one single-threaded BLAS call (OpenBLAS is set to one thread
+ * meanwhile), the parts spread over attnrank's threads (base/parallel.h): the results do
+ * not depend on OPENBLAS_NUM_THREADS nor on the thread count.  A held image with blk 0 is one block for the
  * products (the results then differ from a blocked or streamed product by summation order only);
  * each product counts as one pass. */
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y);

@@ -72,12 +72,13 @@ static int all_finite(const double *x, size_t rows, size_t cols, size_t ld)
  * gamma_{k+1}.  Row sums of |U_k||V_k|^T are prefix sums over c of
  * |U_ic| cv_c (cv_c >= sum_j |V_jc|, rounded up).
  *
- * The block's rows are split into RESID_THREADS fixed contiguous parts (one when the block is
- * small), and each part runs the whole chain on its rows in one of attnrank's threads: its
+ * The block's rows are split into par_parts(b, RESID_PART_ROWS) fixed contiguous parts (one when
+ * the block is small; a function of the shape alone), and each part runs the whole chain on its
+ * rows in one of attnrank's threads, whichever takes it (base/parallel.h): its
  * products by single-threaded BLAS calls (OpenBLAS set to one thread meanwhile), its sums in
  * FE_UPWARD.  A row's bound then depends only on its part's shape, never on OPENBLAS_NUM_THREADS
- * (OpenBLAS 0.3.21 sums some shapes differently with 1 and 2 threads), and no OpenBLAS worker
- * spins beside the row sums.  The maximum over the parts is exact. */
+ * (OpenBLAS 0.3.21 sums some shapes differently with 1 and 2 threads) nor on attnrank's thread
+ * count, and no OpenBLAS worker spins beside the row sums.  The maximum over the parts is exact. */
 typedef struct {
     const resid_block_t *B;
     double *C;          /* b x n (rowmajor 0) or n x b (rowmajor 1), leading dimension b or n */
@@ -383,6 +384,12 @@ static void part_job(void *arg)
     }
 }
 
+/* Part j of the fixed partition (par_for's block). */
+static void part_one(void *parts, size_t j)
+{
+    part_job((multi_part *)parts + j);
+}
+
 void resid_block_multi(const resid_block_t *B, double *work, double *bound)
 {
     size_t b = B->b;
@@ -393,9 +400,9 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
         ok = B->ks[t] > B->ks[t - 1];
     if (ok && B->ks[B->nk - 1] > 0)
         ok = B->U && B->V && B->cv && B->ldu <= INT_MAX && B->ldv <= INT_MAX && B->ldv >= B->n;
-    int nj = (b >= 2 * RESID_THREADS && (double)b * (double)B->n >= 65536.0) ? RESID_THREADS : 1;
+    size_t nj = (double)b * (double)B->n >= 65536.0 ? par_parts(b, RESID_PART_ROWS) : 1;
     double *own = NULL, *C = work, *sp = ok ? ar_calloc(3 * b, sizeof(double), "residual row sums") : NULL;
-    double *best = sp ? ar_calloc((size_t)nj * B->nk, sizeof(double), "residual part bounds") : NULL;
+    double *best = sp ? ar_calloc(nj * B->nk, sizeof(double), "residual part bounds") : NULL;
     if (ok && !C && B->n > 0)
         C = own = ar_calloc(b * B->n, sizeof(double), "residual scratch");
     if (!best || (!C && B->n > 0)) {
@@ -415,19 +422,16 @@ void resid_block_multi(const resid_block_t *B, double *work, double *bound)
         narrow = B->ks[t] - B->ks[t - 1] <= RESID_FUSE_W;
     if (narrow)
         x.rc = ar_calloc(RESID_FUSE_RUN * b, sizeof(double), "residual run sums");   /* NULL: no fusion */
-    multi_part parts[RESID_THREADS];
-    for (int j = 0; j < nj; j++)
-        parts[j] = (multi_part){ .x = &x, .i0 = b * (size_t)j / (size_t)nj, .i1 = b * (size_t)(j + 1) / (size_t)nj,
-                                 .best = best + (size_t)j * B->nk };
+    multi_part parts[PAR_MAX_PARTS];
+    for (size_t j = 0; j < nj; j++)
+        parts[j] = (multi_part){ .x = &x, .i0 = par_part_start(b, nj, j), .i1 = par_part_start(b, nj, j + 1),
+                                 .best = best + j * B->nk };
     blas_single_begin();
-    if (nj == 1)
-        part_job(&parts[0]);
-    else
-        par_run(nj, part_job, NULL, parts, sizeof parts[0]);
+    par_for(nj, part_one, parts, NULL);
     blas_single_end();
     for (size_t t = 0; t < B->nk; t++) {
         double v = bound[t];
-        for (int j = 0; j < nj; j++) {
+        for (size_t j = 0; j < nj; j++) {
             double pb = parts[j].best[t];
             if (!(pb < INFINITY))
                 v = INFINITY;

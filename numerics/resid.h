@@ -10,12 +10,12 @@
  *      || A - U V^T ||_r1 = max_i sum_j |A_ij - (U V^T)_ij|.
  *
  * Method: C = fl(a - U V^T) by dgemm (the bound holds for any summation order;
- * the rows are split over RESID_THREADS of attnrank's threads, each part one
- * single-threaded BLAS call, so that the bits do not depend on
- * OPENBLAS_NUM_THREADS); the a-priori bound |C - (a - U V^T)| <= gamma_{k+1} (|a| + |U||V|^T)
+ * the rows are split into fixed parts spread over attnrank's threads, each part
+ * one single-threaded BLAS call, so that the bits do not depend on
+ * OPENBLAS_NUM_THREADS nor on the thread count); the a-priori bound |C - (a - U V^T)| <= gamma_{k+1} (|a| + |U||V|^T)
  * + underflow terms (u = 2^-52: any rounding mode), where the row sums of |U||V|^T are |U_i.| . colsum(|V|)
  * (O((m+n)k) work); all row sums are accumulated with upward rounding (own
- * loops, compiled with -frounding-math; the rows split over RESID_THREADS threads, each row
+ * loops, compiled with -frounding-math; the rows split into the same parts, each row
  * summed by one of them in a fixed order).
  * work: m*n doubles of scratch, or NULL to allocate internally.
  * Returns +INFINITY if an input is non-finite or allocation fails. */
@@ -47,10 +47,11 @@ typedef struct {
     size_t ldr;               /* leading dimension of rowbound (>= b) */
 } resid_block_t;
 
-/* Threads of the O(b n) row sums of resid_block_multi (attnrank's own, fixed: the rows are
- * split into this many contiguous parts whatever the machine; each row is summed by one
- * thread in one fixed order, so the bound does not depend on the split). */
-#define RESID_THREADS 2
+/* Rows per part of the O(b n) row sums of resid_block_multi: the rows are split into
+ * par_parts(b, RESID_PART_ROWS) contiguous parts whatever the machine and the thread count
+ * (base/parallel.h); each row is summed in one part in one fixed order, so the bound does
+ * not depend on the split nor on which thread ran a part. */
+#define RESID_PART_ROWS 256
 
 /* For t < nk: bound[t] = max(bound[t], max over the block's rows of the
  * rigorous bound on sum_j |A_ij - (U_k V_k^T)_ij|, k = ks[t]) -- the bound

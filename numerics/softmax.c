@@ -430,7 +430,7 @@ ar_status smx_compute_bias(smx_t *A, const double *q, size_t m, const double *k,
     if (prec == 0)
         prec = SMX_DEFAULT_PREC;
     if (nthreads == 0)
-        nthreads = 2;
+        nthreads = par_threads();
     if (nthreads > SMX_MAX_THREADS)
         nthreads = SMX_MAX_THREADS;
 

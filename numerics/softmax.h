@@ -34,7 +34,9 @@ typedef struct {
  *   q: m x d row-major (q[i*d + c]), k: n x d row-major, all finite.
  *   w: n positive multiplicities, or NULL for all ones.
  *   beta: finite, >= 0.   prec: Arb precision in bits (>= 53; 0 = default 96).
- *   nthreads: worker threads for the entry evaluation (0 = default 2).
+ *   nthreads: worker threads for the entry evaluation (0 = par_threads(),
+ *             the configuration's count; rows are computed independently, so
+ *             the result is the same for any count).
  * On success A owns its arrays (free with smx_clear). Errors: AR_EINVAL for
  * bad arguments (non-finite input, beta < 0, nonpositive weight, m or n = 0),
  * AR_ENOMEM if m*n doubles cannot be allocated. */

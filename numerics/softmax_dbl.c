@@ -124,7 +124,7 @@ ar_status smxd_prepare_bias(smxd_t *S, const double *q, size_t m, const double *
     S->d = d;
     S->q = q;
     S->beta = beta;
-    S->nthreads = nthreads == 0 ? 2 : nthreads > SMXD_MAX_THREADS ? SMXD_MAX_THREADS : nthreads;
+    S->nthreads = nthreads == 0 ? par_threads() : nthreads > SMXD_MAX_THREADS ? SMXD_MAX_THREADS : nthreads;
     S->bk = ar_calloc(n * d, sizeof *S->bk, "softmax scaled keys");
     S->bK = S->bk ? ar_calloc(d, sizeof *S->bK, "softmax key magnitudes") : NULL;
     if (!S->bK) {

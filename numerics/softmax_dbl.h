@@ -46,7 +46,7 @@ typedef struct {
 
 /* Prepare the context for q (m x d), k (n x d), multiplicities w (n, or
  * NULL for ones) and beta.  Inputs are validated as smx_compute does
- * (AR_EINVAL).  nthreads 0 = 2.  S->ok tells whether the double path
+ * (AR_EINVAL).  nthreads 0 = par_threads().  S->ok tells whether the double path
  * applies; smxd_clear frees the context in every case. */
 ar_status smxd_prepare(smxd_t *S, const double *q, size_t m, const double *k, size_t n, size_t d,
                        const fmpz *w, double beta, int nthreads);

@@ -3,7 +3,7 @@
 # verify_jobs.sh JOBS BIN BUILD [CLAIM] -- `make verify JOBS=N` on one machine:
 # the ceil(N/2) shards of claim E's `attnrank calib --model all` and the 2N
 # shards of `attnrank verify` (N = 1: one each), N at a time under GNU parallel, each with
-# nproc/N BLAS and FLINT threads, into BUILD/verify-shards/jobs<N><CLAIM>
+# nproc/N BLAS, FLINT and attnrank threads (ATTNRANK_THREADS), into BUILD/verify-shards/jobs<N><CLAIM>
 # (emptied first unless RESUME=1, so that a changed build never reuses old
 # shards), then make verify's theorem suites (BUILD/tests/run_verify)
 # asserted on the merged shard files (ATTNRANK_VERIFY_SHARDS=that directory).
@@ -86,6 +86,8 @@ threads=$((cpus / jobs))
 [ "$threads" -le 1024 ] || threads=1024   # attnrank's ranges: OPENBLAS_NUM_THREADS 1..1024,
 flint=$threads                            # ATTNRANK_FLINT_THREADS 1..256
 [ "$flint" -le 256 ] || flint=256
+own=$threads                              # ATTNRANK_THREADS 1..64: each shard's share of attnrank's threads
+[ "$own" -le 64 ] || own=64
 # the jobs: the shards of claim E's calibration (attnrank calib --model all, as
 # verify_E runs it; for CLAIM empty or E) into DIR/calib/, then the shards of
 # verify's law rows and claim T (not for CLAIM=E); verify_E
@@ -122,8 +124,8 @@ if [ "$claim" != E ]; then
         k=$((k + 1))
     done
 fi
-echo "make verify JOBS=$jobs: $(wc -l < "$jobfile") shards (verify${claim:+ --claim $claim}, calib) under GNU parallel, $jobs at a time, $threads BLAS/FLINT thread(s) each, into $dir" >&2
-PARALLEL_SHELL=/bin/sh OPENBLAS_NUM_THREADS=$threads ATTNRANK_FLINT_THREADS=$flint \
+echo "make verify JOBS=$jobs: $(wc -l < "$jobfile") shards (verify${claim:+ --claim $claim}, calib) under GNU parallel, $jobs at a time, $threads BLAS/FLINT/attnrank thread(s) each, into $dir" >&2
+PARALLEL_SHELL=/bin/sh OPENBLAS_NUM_THREADS=$threads ATTNRANK_FLINT_THREADS=$flint ATTNRANK_THREADS=$own \
     parallel --will-cite --halt never -j "$jobs" < "$jobfile" ||
     echo "make verify JOBS=$jobs: a shard failed (its message is above); the merge below reports it" >&2
 [ -n "$claim" ] && export CK_RUN_SUITE="verify_$claim"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "numerics/rng.h"
 
 static inline uint64_t test_seed(void)
@@ -76,6 +77,19 @@ static inline unsigned long long test_vm_size(void)
     if (f)
         fclose(f);
     return kb * 1024;
+}
+
+/* The thread counts of issue 35's rule (base/parallel.h): every number the same for each. */
+static const int TEST_THREAD_COUNTS[] __attribute__((unused)) = { 1, 2, 3, 5, 16, 64 };
+#define TEST_NTHREAD_COUNTS (sizeof TEST_THREAD_COUNTS / sizeof TEST_THREAD_COUNTS[0])
+
+/* Install in the calling thread a configuration of the defaults with `threads` of attnrank's
+ * threads (c must outlive the installation); returns the previous one, to reinstall after. */
+static inline const ar_config_t *test_threads_install(ar_config_t *c, int threads)
+{
+    ar_config_default(c);
+    c->threads = (size_t)threads;
+    return ar_config_install(c);
 }
 
 #endif

@@ -553,7 +553,8 @@ def bracket(Q: Any, K: Any, beta: float, eps: float, multiplicities: Optional[Se
     multiplicities: n integers >= 1 of any size on the keys (Python ints or NumPy integers, or an
     integer-dtype array; never float, bool or str; None: all 1).  beta finite >= 0, 0 < eps < 1
     (neither subnormal).  engine "auto" | "dense" | "scale", upper a list or tuple of names among
-    svd, symeig, pchol, rsvd, prec (0, or 53..4096: Arb enclosure), threads (0..64), sketch_seed
+    svd, symeig, pchol, rsvd, prec (0, or 53..4096: Arb enclosure), threads (0..64; 0: the CPUs the
+    process may use, or ATTNRANK_THREADS; any count gives the same numbers), sketch_seed
     (0..2^64-1), memory_limit_gb (0, or 1e-6..1048576 GiB per call), progress (None or a callable,
     called with each stage message) are the CLI's options.  Raises InvalidInput (bad arguments,
     shapes, NaN/Inf, eps outside (0, 1), negative beta), OutOfMemory (also before any copy, when Q or K

@@ -14,7 +14,7 @@
 
 static const char *VARS[] = { "ATTNRANK_MAX_ALLOC_GB", "ATTNRANK_BALL_DENSE_MAX", "ATTNRANK_MAX_SCALE_N",
                               "ATTNRANK_FLINT_THREADS", "ATTNRANK_STREAM_MIB", "ATTNRANK_MAX_STREAM_N",
-                              "OPENBLAS_NUM_THREADS", "ATTNRANK_SHARD_KEY" };
+                              "OPENBLAS_NUM_THREADS", "ATTNRANK_SHARD_KEY", "ATTNRANK_THREADS" };
 
 static void clear_vars(void)
 {
@@ -42,6 +42,8 @@ START_TEST(every_variable_read)
     clear_vars();
     ck_assert(api_config_from_env(&c) == AR_OK);
     ar_config_default(&d);
+    d.threads = api_cpu_count();                          /* the boundary's default: the CPUs we may use */
+    ck_assert(d.threads >= 1 && d.threads <= AR_CONFIG_MAX_THREADS);
     ck_assert(memcmp(&c, &d, sizeof c) == 0);             /* an empty environment: the defaults */
     setenv("ATTNRANK_BALL_DENSE_MAX", "7", 1);
     setenv("ATTNRANK_MAX_SCALE_N", "123", 1);
@@ -50,7 +52,9 @@ START_TEST(every_variable_read)
     setenv("ATTNRANK_MAX_STREAM_N", "999", 1);
     setenv("OPENBLAS_NUM_THREADS", "4", 1);
     setenv("ATTNRANK_SHARD_KEY", "/some/key", 1);
+    setenv("ATTNRANK_THREADS", "5", 1);
     ck_assert(api_config_from_env(&c) == AR_OK);
+    ck_assert_uint_eq(c.threads, 5);
     ck_assert_uint_eq(c.ball_dense_max, 7);
     ck_assert_uint_eq(c.scale_max_n, 123);
     ck_assert_uint_eq(c.flint_threads, 3);
@@ -60,7 +64,8 @@ START_TEST(every_variable_read)
     ck_assert_str_eq(c.shard_key, "/some/key");
     const char *bad[][2] = { { "ATTNRANK_BALL_DENSE_MAX", "-1" }, { "ATTNRANK_MAX_SCALE_N", "0" },
                              { "ATTNRANK_FLINT_THREADS", "257" }, { "ATTNRANK_STREAM_MIB", "x" },
-                             { "ATTNRANK_MAX_STREAM_N", "" }, { "OPENBLAS_NUM_THREADS", "0" } };
+                             { "ATTNRANK_MAX_STREAM_N", "" }, { "OPENBLAS_NUM_THREADS", "0" },
+                             { "ATTNRANK_THREADS", "0" }, { "ATTNRANK_THREADS", "65" }, { "ATTNRANK_THREADS", "2x" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         clear_vars();
         setenv(bad[i][0], bad[i][1], 1);
@@ -75,6 +80,27 @@ START_TEST(every_variable_read)
     free(longkey);
     ck_assert(api_config_from_env(&c) == AR_EINVAL && strstr(ar_error_get(), "ATTNRANK_SHARD_KEY"));
     clear_vars();
+}
+END_TEST
+
+/* The cgroup v2 cpu.max text is untrusted: a quota lowers the count (rounded up), "max" and
+ * anything malformed leave the affinity count. */
+START_TEST(cpu_quota_parse)
+{
+    ck_assert_uint_eq(api_cpu_quota_parse("200000 100000\n", 16), 2);
+    ck_assert_uint_eq(api_cpu_quota_parse("150000 100000", 16), 2);       /* 1.5 CPUs: two threads */
+    ck_assert_uint_eq(api_cpu_quota_parse("50000 100000\n", 16), 1);
+    ck_assert_uint_eq(api_cpu_quota_parse("6400000 100000\n", 16), 16);  /* never above the affinity */
+    ck_assert_uint_eq(api_cpu_quota_parse("max 100000\n", 12), 12);
+    const char *bad[] = { "", "\n", "max", "200000", "200000 0\n", "0 100000\n", "-200000 100000\n",
+                          "200000  100000\n", "200000 100000 7\n", "200000 100000\n\n", "2e5 100000\n",
+                          "99999999999999999999 100000\n", "200000 abc\n", " 200000 100000\n", "maxi 100000\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(api_cpu_quota_parse(bad[i], 7) == 7, "'%s' was accepted", bad[i]);
+    ck_assert_uint_eq(api_cpu_quota_parse(NULL, 3), 3);
+    ck_assert_uint_eq(api_cpu_quota_parse("200000 100000\n", 0), 1);
+    size_t n = api_cpu_count();
+    ck_assert(n >= 1 && n <= AR_CONFIG_MAX_THREADS);
 }
 END_TEST
 
@@ -138,6 +164,7 @@ Suite *suite_api_config(void)
     TEST_TCASE(tc, "api_config");
     tcase_add_test(tc, max_alloc_variable);
     tcase_add_test(tc, every_variable_read);
+    tcase_add_test(tc, cpu_quota_parse);
     tcase_add_test(tc, installed_configuration);
     tcase_add_test(tc, bad_variable_refused_by_the_call);
     suite_add_tcase(s, tc);

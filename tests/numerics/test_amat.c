@@ -124,12 +124,61 @@ START_TEST(test_amat_rows)
 }
 END_TEST
 
+/* Issue 35: the products' partition is a function of the shape alone, so Y = A X and Z = A^T Y
+ * are bit-identical (memcmp against one thread) for every thread count: m != n, sizes not
+ * multiples of the part size and smaller than one part, held (one block, blocks of 97 rows) and
+ * streamed (the default block, blocks of 200 rows). */
+START_TEST(test_amat_thread_counts)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 9);
+    size_t shapes[][3] = { { 1300, 1100, 8 }, { 1000, 513, 12 }, { 300, 700, 9 }, { 70, 50, 100 }, { 40, 33, 5 } };
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        size_t m = shapes[sh][0], n = shapes[sh][1], l = shapes[sh][2];
+        smx_t A;
+        smxd_t S;
+        double *q, *k;
+        make_image(&r, m, n, 3, -0.5, 6.0, &A, &S, &q, &k);
+        double *X = malloc(n * l * sizeof *X), *Yt = malloc(m * l * sizeof *Yt);
+        for (size_t t = 0; t < n * l; t++)
+            X[t] = rng_normal(&r);
+        for (size_t t = 0; t < m * l; t++)
+            Yt[t] = rng_normal(&r);
+        for (int v = 0; v < 4; v++) {
+            double *Y1 = malloc(m * l * sizeof *Y1), *Z1 = malloc(n * l * sizeof *Z1);
+            double *Y = malloc(m * l * sizeof *Y), *Z = malloc(n * l * sizeof *Z);
+            for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+                amat_t M;
+                if (v < 2)
+                    amat_memory(&M, &A);
+                else
+                    amat_stream(&M, &S);
+                M.blk = v == 1 ? 97 : v == 3 ? 200 : 0;
+                ck_assert_int_eq(amat_mul(&M, l, X, c ? Y : Y1), AR_OK);
+                ck_assert_int_eq(amat_tmul(&M, l, Yt, c ? Z : Z1), AR_OK);
+                ar_config_install(prev);
+                ck_assert_msg(c == 0 || (memcmp(Y, Y1, m * l * sizeof *Y) == 0 && memcmp(Z, Z1, n * l * sizeof *Z) == 0),
+                              "m=%zu n=%zu l=%zu variant %d: %d threads differ from one", m, n, l, v,
+                              TEST_THREAD_COUNTS[c]);
+            }
+            free(Y1); free(Z1); free(Y); free(Z);
+        }
+        smxd_clear(&S);
+        smx_clear(&A);
+        free(q); free(k); free(X); free(Yt);
+    }
+}
+END_TEST
+
 Suite *suite_amat(void)
 {
     Suite *s = suite_create("amat");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_amat_products);
     tcase_add_test(tc, test_amat_rows);
+    tcase_add_test(tc, test_amat_thread_counts);
     suite_add_tcase(s, tc);
     return s;
 }

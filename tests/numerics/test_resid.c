@@ -462,15 +462,16 @@ START_TEST(test_resid_block_multi)
 END_TEST
 
 
-/* A block split over both threads (the second part starting at an odd row, so that the fused
- * kernel's vectors are unaligned and its last row block is partial): the chained bounds of runs
- * of narrow segments cover the residual (long double, relative error ~1e-19) and agree with the
- * single-rank bound of each rank (one dgemm, no fusion) to rounding. */
+/* A block split into three parts (the second starting at an odd row, so that the fused kernel's
+ * vectors are unaligned and its last row block is partial): the chained bounds of runs of narrow
+ * segments cover the residual (long double, relative error ~1e-19) and agree with the
+ * single-rank bound of each rank (one dgemm, no fusion) to rounding; the bounds and every row's
+ * bound are the same bits for every thread count (issue 35). */
 START_TEST(test_resid_block_multi_threads)
 {
     rng_t r;
     rng_init(&r, test_seed() + 91);
-    size_t m = 203, n = 400, kmax = 52;
+    size_t m = 771, n = 400, kmax = 52;
     double *a = malloc(m * n * sizeof *a), *U = malloc(m * kmax * sizeof *U), *V = malloc(n * kmax * sizeof *V);
     double *cv = malloc(kmax * sizeof *cv);
     for (size_t t = 0; t < m * n; t++)
@@ -480,13 +481,26 @@ START_TEST(test_resid_block_multi_threads)
     for (size_t t = 0; t < n * kmax; t++)
         V[t] = rng_normal(&r) * 0.05;
     /* segments of 1..16 columns are fused (34 - 20 = 14 too), the last (18) is one dgemm; each
-     * part's rows (101, 102) end in a partial register block */
+     * part's rows (257 each) end in a partial register block */
     size_t ks[] = { 5, 6, 7, 9, 12, 13, 20, 34, 52 }, nk = sizeof ks / sizeof ks[0];
     double bound[9] = { 0 };
     resid_colsums_up(n, kmax, V, n, cv);
     resid_block_t B = {.b = m, .n = n, .a = a, .lda = m, .rowmajor = 0, .rowerr = NULL, .U = U, .ldu = m,
                        .V = V, .ldv = n, .cv = cv, .ks = ks, .nk = nk};
-    resid_block_multi(&B, NULL, bound);
+    double *rb = malloc(nk * m * sizeof *rb), *rb1 = malloc(nk * m * sizeof *rb1);
+    B.rowbound = rb1;
+    B.ldr = m;
+    for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+        double bc[9] = { 0 };
+        B.rowbound = c ? rb : rb1;
+        resid_block_multi(&B, NULL, c ? bc : bound);
+        ar_config_install(prev);
+        ck_assert_msg(c == 0 || (memcmp(bc, bound, sizeof bc) == 0 && memcmp(rb, rb1, nk * m * sizeof *rb) == 0),
+                      "%d threads: the bounds differ from one thread's", TEST_THREAD_COUNTS[c]);
+    }
+    free(rb); free(rb1);
     for (size_t t = 0; t < nk; t++) {
         size_t k = ks[t];
         long double worst = 0;

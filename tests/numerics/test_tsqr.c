@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_tsqr.c -- the two-thread tall QR and SVD against reference computations (scale-free
+/* test_tsqr.c -- the tree tall QR and SVD against reference computations (scale-free
  * ratios, LAPACK-test style: error / (m u ||A||) below a fixed threshold), their fallbacks, and
- * determinism (the same bits on every call). */
+ * determinism (the same bits on every call and for every thread count). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -132,12 +132,48 @@ START_TEST(test_tsqr_svd)
 }
 END_TEST
 
+/* Issue 35: the tree is a function of the shape alone, so tsqr_orth and tsqr_svd give the same
+ * bits for every thread count (memcmp against one thread), at shapes with 2, 4, 8 and 32 leaves
+ * (m not a multiple of the leaf count) and one without a split. */
+START_TEST(test_tsqr_thread_counts)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 43);
+    size_t shapes[][3] = { { 1501, 97, 2 }, { 2000, 60, 4 }, { 5003, 40, 8 }, { 4096, 16, 32 }, { 300, 200, 1 } };
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        size_t m = shapes[t][0], l = shapes[t][1];
+        ck_assert_uint_eq(tsqr_parts(m, l), shapes[t][2]);
+        double *Y = graded(&r, m, l, 6.0), *Q1 = malloc(m * l * sizeof *Q1), *Q = malloc(m * l * sizeof *Q);
+        double *U1 = NULL, *s1 = NULL, *V1 = NULL;
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+            double *Qc = c == 0 ? Q1 : Q, *U, *s, *VT;
+            memcpy(Qc, Y, m * l * sizeof *Qc);
+            ck_assert_int_eq(tsqr_orth(m, l, Qc), AR_OK);
+            ck_assert_int_eq(tsqr_svd(m, l, Y, &U, &s, &VT), AR_OK);
+            ar_config_install(prev);
+            if (c == 0) {
+                U1 = U; s1 = s; V1 = VT;
+                continue;
+            }
+            ck_assert_msg(memcmp(Q, Q1, m * l * sizeof *Q) == 0 && memcmp(U, U1, m * l * sizeof *U) == 0 &&
+                          memcmp(s, s1, l * sizeof *s) == 0 && memcmp(VT, V1, l * l * sizeof *VT) == 0,
+                          "m=%zu l=%zu: %d threads differ from one", m, l, TEST_THREAD_COUNTS[c]);
+            free(U); free(s); free(VT);
+        }
+        free(U1); free(s1); free(V1); free(Y); free(Q1); free(Q);
+    }
+}
+END_TEST
+
 Suite *suite_tsqr(void)
 {
     Suite *s = suite_create("tsqr");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_tsqr_orth);
     tcase_add_test(tc, test_tsqr_svd);
+    tcase_add_test(tc, test_tsqr_thread_counts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -43,7 +43,7 @@ typedef struct {
                           itself when log t spreads (as symeig and the SVD) */
     long prec;         /* 0 = default: the double enclosure with its a-priori bound where it applies
                           (numerics/softmax_dbl.h), else Arb at 96 bits; > 0: Arb at this precision */
-    int threads;       /* 0 = default (2) */
+    int threads;       /* softmax rows' threads, 0 = default (the configuration's, base/parallel.h) */
     size_t lower_cap;  /* a certified upper bound on rank_eps known to the caller (0 = none): lower
                           probes above it are skipped (same result, less work) and the randomized
                           upper certificates seek only ranks below it */

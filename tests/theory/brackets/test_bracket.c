@@ -668,6 +668,56 @@ START_TEST(test_blocks_fps_lazy_order)
 }
 END_TEST
 
+/* Issue 35: every partition of the dense route (products with A, residual passes, TSQR tree,
+ * softmax rows) is a function of the shape alone, so the bracket and every certified number are
+ * the same bits for --threads 1, 2, 3, 5, 16 and 64: cross-attention with m != n above
+ * BRACKET_RSVD_MIN_N (the randomized route), held and streamed (1 MiB row blocks, the
+ * stream_bytes of bracket_opts_t; the streamed blocks are not multiples of the part size). */
+START_TEST(test_bracket_thread_counts)
+{
+    test_rng_init(test_seed() + 47);
+    size_t m = 700, n = 611, d = 3;
+    pointset_t Q = { 0 }, K = { 0 };
+    ck_assert_int_eq(pointset_init(&Q, m, d), AR_OK);
+    ck_assert_int_eq(pointset_init(&K, n, d), AR_OK);
+    for (size_t i = 0; i < m * d; i++)
+        Q.x[i] = 1.2 * test_unif() - 0.6;
+    for (size_t i = 0; i < n * d; i++)
+        K.x[i] = 1.2 * test_unif() - 0.6;
+    for (int streamed = 0; streamed < 2; streamed++) {
+        bracket_t b1;
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+            bracket_opts_t o;
+            bracket_opts_default(&o);
+            if (streamed)
+                o.stream_bytes = 1 << 20;
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+            bracket_t b;
+            ck_assert_int_eq(bracket_compute(&Q, &K, 20.0, 0.1, &o, c ? &b : &b1), AR_OK);
+            ar_config_install(prev);
+            if (c == 0) {
+                ck_assert_int_eq(b1.streamed, streamed);
+                ck_assert_str_eq(ar_cert_status_name(b1.status), "certified");
+                ck_assert_str_eq(ar_method_name(b1.up.method), "rsvd");
+                continue;
+            }
+            ck_assert_msg(b.lower == b1.lower && b.upper == b1.upper && b.streamed == b1.streamed &&
+                          b.status == b1.status && b.lo.method == b1.lo.method && b.up.method == b1.up.method &&
+                          memcmp(&b.lo.invnorm, &b1.lo.invnorm, sizeof b.lo.invnorm) == 0 &&
+                          memcmp(&b.up.err, &b1.up.err, sizeof b.up.err) == 0 &&
+                          memcmp(&b.up_rsvd.err, &b1.up_rsvd.err, sizeof b.up.err) == 0 &&
+                          b.up_rsvd.rank == b1.up_rsvd.rank && memcmp(&b.maxerr, &b1.maxerr, sizeof b.maxerr) == 0,
+                          "streamed %d, %d threads: [%zu, %zu] invnorm %a err %a vs one thread's [%zu, %zu] %a %a",
+                          streamed, TEST_THREAD_COUNTS[c], b.lower, b.upper, b.lo.invnorm, b.up.err, b1.lower,
+                          b1.upper, b1.lo.invnorm, b1.up.err);
+        }
+    }
+    pointset_clear(&Q);
+    pointset_clear(&K);
+}
+END_TEST
+
 Suite *suite_bracket(void)
 {
     Suite *s = suite_create("bracket");
@@ -679,6 +729,7 @@ Suite *suite_bracket(void)
     tcase_add_test(tc, test_offset_invariance);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_stream_matches_memory);
+    tcase_add_test(tc, test_bracket_thread_counts);
     tcase_add_test(tc, test_dense_threads_and_svd);
     tcase_add_test(tc, test_stream_memory_rule);
     tcase_add_test(tc, test_lower_from_matrix_invariance);
