@@ -229,7 +229,8 @@ int sweep_scale(int argc, char **argv)
             out_text(stdout, um, 0);
             printf("\t%zu\t", p->continuum);
             out_text(stdout, cm, 0);
-            printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law, p->status, p->seconds);
+            printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law,
+                   ar_cert_status_name(p->status), p->seconds);
         } else {
             printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%s,\"eps\":%s,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
                    "\"lower_certificate\":", d, real_str(p->beta), real_str(eps), p->n, p->lower, p->lower_points);
@@ -244,8 +245,8 @@ int sweep_scale(int argc, char **argv)
             out_json_count(stdout, p->continuum);
             printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
-            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law), p->status, p->seconds,
-                   scale_prov_json());
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law),
+                   ar_cert_status_name(p->status), p->seconds, scale_prov_json());
         }
     }
     if (fmt == SF_JSON) {

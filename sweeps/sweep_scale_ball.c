@@ -275,8 +275,8 @@ int sweep_scale_ball(int argc, char **argv)
             printf(",\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":", p->log10_n,
                    cond ? "true" : "false");
             out_json_count(stdout, sph[t]);
-            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law), p->status,
-                   p->seconds);
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law),
+                   ar_cert_status_name(p->status), p->seconds);
             out_json_count(stdout, p->continuum);
             printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
