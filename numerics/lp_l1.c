@@ -4,6 +4,7 @@
 
 #include <lapacke.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <glpk.h>
@@ -79,6 +80,31 @@ static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f
     }
     free(G); free(r); free(u);
     return st;
+}
+
+/* Whether a simplex run (return code rc) ended at a point the caller can
+ * use: GLPK reports an optimum, and its column values y_i = w_i z_i satisfy
+ * the equality rows F^T y = 0 of the original (unscaled) problem to a
+ * relative 1e-6 of sum_i |F_ij| w_i.  The second test rejects the false
+ * optima a badly scaled problem can produce (all z_i at a bound, every
+ * row far from zero).  Candidate screening only, not rigorous. */
+static int lp_l1_accept(glp_prob *P, int rc, size_t m, size_t k, const double *F,
+                        const double *w)
+{
+    if (rc != 0 || glp_get_status(P) != GLP_OPT)
+        return 0;
+    for (size_t j = 0; j < k; j++) {
+        double s = 0, a = 0;
+        for (size_t i = 0; i < m; i++) {
+            double wi = w ? w[i] : 1.0;
+            double z = glp_get_col_prim(P, (int)i + 1);
+            s += F[i + j * m] * wi * z;
+            a += fabs(F[i + j * m]) * wi;
+        }
+        if (!(fabs(s) <= 1e-6 * a))
+            return 0;
+    }
+    return 1;
 }
 
 ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, const double *w,
@@ -165,16 +191,37 @@ ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, cons
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_OFF;
     int term = glp_term_out(GLP_OFF);       /* glp_scale_prob/glp_adv_basis print otherwise */
-    glp_scale_prob(P, GLP_SF_AUTO);
+    /* Wide objective: some coefficient sigma w_i f_i is below the normal
+     * range (subnormal or zero; for exp(beta (s - 1)) on [-1, 1] once
+     * e^{-2 beta} w_i < 2^-1022, beta >~ 354).  There GLPK's automatic
+     * scaling (geometric means over the columns) misleads the dual simplex:
+     * minutes of iterations, then a false "no feasible solution" or a false
+     * optimum at the starting basis (measured for exp(beta (s - 1)),
+     * beta = 450..640, degree 85..100, weight sin^3; see
+     * proofs-notes/polynomial-certificate.md section 3).  The columns'
+     * normalisation above already keeps every entry in [-1, 1], so the
+     * unscaled problem is tried first there.  Elsewhere the scaled problem
+     * comes first, as it always did. */
+    int wide = 0;
+    for (size_t i = 0; i < m && !wide; i++)
+        wide = sigma * (w ? w[i] : 1.0) * fabs(f[i]) < DBL_MIN;
     /* First: the dual simplex with the long-step (bound flipping) ratio test from the
      * standard basis, which is dual feasible here (every column boxed): about k
      * iterations instead of about m for the primal simplex. */
-    glp_std_basis(P);
     parm.meth = GLP_DUAL;
     parm.r_test = GLP_RT_FLIP;
-    int rc = glp_simplex(P, &parm);
+    int rc = -1;
     ar_status st = AR_OK;
-    if (rc != 0 || glp_get_status(P) != GLP_OPT) {
+    if (wide) {
+        glp_std_basis(P);
+        rc = glp_simplex(P, &parm);
+    }
+    if (!lp_l1_accept(P, rc, m, k, F, w)) {
+        glp_scale_prob(P, GLP_SF_AUTO);
+        glp_std_basis(P);
+        rc = glp_simplex(P, &parm);
+    }
+    if (!lp_l1_accept(P, rc, m, k, F, w)) {
         /* retry: the primal simplex from an advanced basis, then the dual from the standard one */
         parm.r_test = GLP_RT_HAR;
         parm.meth = GLP_PRIMAL;

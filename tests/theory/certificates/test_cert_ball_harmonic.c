@@ -250,6 +250,28 @@ START_TEST(test_rank_vs_dense_lattice)
 }
 END_TEST
 
+/* Past the sphere polynomial's old cliff (issue 36: e^{-2 beta} underflows a
+ * double from beta ~ 372): the shells continuum of the CLI's default shell
+ * (rho0 = sqrt(3)/2) in d = 3 at beta = 640 certifies, and its rank is not
+ * below the rank certified at beta = 320. */
+START_TEST(test_past_cliff)
+{
+    size_t rank[2];
+    double betas[2] = {320.0, 640.0};
+    for (int t = 0; t < 2; t++) {
+        ball_shells_t S;
+        ck_assert_int_eq(ball_shells_make(&S, 3, betas[t], 0.8660254037844386, 0.5, 1), AR_OK);
+        ball_harmonic_cert_t C;
+        ck_assert_msg(ball_harmonic_upper(&S, 0.1, NULL, &C) == AR_OK, "beta %g: %s", betas[t], ar_error_get());
+        ck_assert_msg(C.certified && C.err <= 0.1, "beta %g: certified=%d err=%g", betas[t], C.certified, C.err);
+        rank[t] = C.rank;
+        ball_harmonic_cert_clear(&C);
+        ball_shells_clear(&S);
+    }
+    ck_assert_msg(rank[1] >= rank[0], "rank fell with beta: %zu at 320, %zu at 640", rank[0], rank[1]);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     ball_shells_t S;
@@ -286,6 +308,7 @@ Suite *suite_cert_ball_harmonic(void)
     tcase_add_test(tc, test_bound_vs_quadrature);
     tcase_add_test(tc, test_bound_detects_damage);
     tcase_add_test(tc, test_rank_vs_dense_lattice);
+    tcase_add_test(tc, test_past_cliff);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -232,6 +232,7 @@ START_TEST(test_continuum_vs_quadrature)
 {
     struct { int d; double beta; unsigned long L; } cs[] = {
         {2, 20.0, 8}, {3, 5.0, 3}, {3, 60.0, 14}, {4, 20.0, 8}, {5, 40.0, 10}, {2, 100.0, 20},
+        {3, 640.0, 60},    /* past the old cliff: e^{-2 beta} underflows a double */
     };
     for (size_t it = 0; it < sizeof cs / sizeof cs[0]; it++) {
         double c[64], E, est;
@@ -361,6 +362,38 @@ START_TEST(test_fit_fallback_beta1000)
     ck_assert_msg(err < 0.1, "certified continuum error %g at L = 85, beta = 1000", err);
 }
 END_TEST
+/* Regression (issue 36): past beta ~ 354 some LP objective coefficients
+ * w_i e^{beta (s_i - 1)} are subnormal or zero, and the automatically scaled
+ * dual simplex returned a false optimum (q = 0, estimate 1 at d = 5,
+ * beta = 450, L = 90) or ran for minutes (L = 85, 100).  The fits must be
+ * proper (estimate well below 1) and the LP estimate monotone in L. */
+START_TEST(test_fit_wide_objective)
+{
+    double prev = INFINITY;
+    for (unsigned long L = 85; L <= 95; L += 5) {
+        double c[96], est;
+        ck_assert_msg(poly_fit(5, 450.0, L, c, &est) == AR_OK, "poly_fit: %s", ar_error_get());
+        ck_assert_msg(est < 0.05 && est <= prev * (1 + 1e-6), "d=5 beta=450 L=%lu: estimate %.10g (previous %.10g)",
+                      L, est, prev);
+        prev = est;
+    }
+}
+END_TEST
+
+/* Past the old cliff (issue 36): the continuum search at beta = 640 in d = 3
+ * certifies, its degree is minimal for the certified bound (err_below > eps)
+ * and not below the degree certified at beta = 320 (the l1 error of a fixed
+ * degree grows with beta). */
+START_TEST(test_continuum_past_cliff)
+{
+    poly_cert_t a, b;
+    ck_assert_msg(poly_upper_continuum(3, 320.0, 0.1, &a) == AR_OK, "beta 320: %s", ar_error_get());
+    ck_assert_msg(poly_upper_continuum(3, 640.0, 0.1, &b) == AR_OK, "beta 640: %s", ar_error_get());
+    ck_assert_msg(b.err <= 0.1 && b.err_below > 0.1, "beta 640: L=%lu err=%g below=%g", b.L, b.err, b.err_below);
+    ck_assert_msg(b.L >= a.L, "degree fell with beta: %lu at 320, %lu at 640", a.L, b.L);
+    ck_assert_uint_eq(b.rank, (b.L + 1) * (b.L + 1));
+}
+END_TEST
 
 
 Suite *suite_cert_poly(void)
@@ -369,6 +402,8 @@ Suite *suite_cert_poly(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_dim);
     tcase_add_test(tc, test_fit_fallback_beta1000);
+    tcase_add_test(tc, test_fit_wide_objective);
+    tcase_add_test(tc, test_continuum_past_cliff);
     tcase_add_test(tc, test_rank_svd);
     tcase_add_test(tc, test_instance_vs_truth);
     tcase_add_test(tc, test_continuum_vs_quadrature);
