@@ -61,7 +61,7 @@ attnrank_status attnrank_check_environment(void)
     if (!st)
         st = oom_check_env();
     if (!st)
-        st = shards_key_env_check();
+        st = shards_key_env_check(sc.cfg.shard_key);
     api_config_leave(&sc);
     return (attnrank_status)st;
 }

@@ -297,14 +297,14 @@ static void print_text(const calib_result_t *R, size_t nr, const calib_assoc_t *
         text_assoc("pooled over the models:", pooled, &R[0].opts);
 }
 
-void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, out_format_t fmt, int per_input)
+void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, sweep_format_t fmt, int per_input)
 {
     if (per_input)
         for (size_t m = 0; m < nr; m++)
             print_inputs(&R[m]);
-    if (fmt == FMT_JSON)
+    if (fmt == SWEEP_FORMAT_JSON)
         print_json(R, nr, pooled);
-    else if (fmt == FMT_TSV)
+    else if (fmt == SWEEP_FORMAT_TSV)
         print_tsv(R, nr, pooled);
     else
         print_text(R, nr, pooled);

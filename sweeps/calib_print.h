@@ -5,12 +5,12 @@
 #define ATTNRANK_SWEEPS_CALIB_PRINT_H
 
 #include <stddef.h>
-#include "numerics/args.h"
+#include "sweeps/sweeps.h"
 #include "theory/heads/calib.h"
 
 /* Print R[0..nr) in format fmt; `pooled` (NULL when nr == 1) is the
  * association over every setting of every model.  per_input (JSON only)
  * first prints one line per (model, layer, head, scale, input). */
-void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, out_format_t fmt, int per_input);
+void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, sweep_format_t fmt, int per_input);
 
 #endif

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "numerics/args.h"
 #include "sweeps/sweeps.h"
 #include "numerics/textout.h"
 #include "sweeps/scale_shard.h"
@@ -15,28 +13,7 @@
 #include "theory/claims/claim_s.h"
 #include "theory/claims/fit.h"
 
-#define SCALE_MAX 64
-
-static const char help[] =
-    "Usage: attnrank scale --claim S --d D --beta LO:HI:COUNT --eps E\n"
-    "                      [--family polygon|fibonacci|uniform] [--n N] [--n-max N]\n"
-    "                      [--engine scale|dense] [--continuum] [--no-packing] [--no-instance]\n"
-    "                      [--seed S] [--format md|tsv|json]\n"
-    "Sweeps beta over COUNT geometrically spaced values in [LO, HI] (COUNT <= 64) and\n"
-    "prints, per beta: the certified lower bound (worst case over point sets of the\n"
-    "size that certifies it), the certified upper bound of the dense instance of\n"
-    "size n, optionally the certified continuum upper bound, the law\n"
-    "(1+beta)^((d-1)/2) and the ratios.  Ends with the fitted exponents.\n"
-    "Engines: scale (default) uses structured certificates: the circulant path for\n"
-    "d = 2 (dense 20160-gon), cap packings for lower bounds and the polynomial\n"
-    "certificate on Fibonacci (d = 3) or uniform sets for upper bounds (d >= 3);\n"
-    "dense brackets one O(n^3) instance (n <= 2000 by default).\n"
-    "A progress bar goes to stderr when it is a terminal.\n"
-    "--shard K/N --out FILE [--key KEYFILE]: compute only shard K of N of the grid's\n"
-    "points into the shard file FILE (resumable; 'attnrank merge FILES...' prints the\n"
-    "table; --key or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help').\n"
-    "Claim B (ball instances with multiplicities) has its own sweep: see\n"
-    "'attnrank scale --claim B --help'.\n";
+#define SCALE_MAX SWEEP_SCALE_MAX_COUNT
 
 typedef enum { SF_MD, SF_TSV, SF_JSON } scale_fmt_t;
 
@@ -64,85 +41,29 @@ static ar_status s_point(void *ctx, size_t t, law_point_t *lp, size_t *sphere)
     return claim_s_point(c->d, c->betas[t], c->eps, c->co, lp);
 }
 
-int sweep_scale(int argc, char **argv)
+int sweep_scale_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf)
 {
-    opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "beta", 1, NULL }, { "eps", 1, NULL },
-                  { "family", 1, NULL }, { "n", 1, NULL }, { "n-max", 1, NULL }, { "continuum", 0, NULL },
-                  { "no-packing", 0, NULL }, { "seed", 1, NULL }, { "format", 1, NULL }, { "engine", 1, NULL },
-                  { "no-instance", 0, NULL }, { "help", 0, NULL }, { "shard", 1, NULL }, { "out", 1, NULL },
-                  { "key", 1, NULL } };
-    size_t no = sizeof o / sizeof o[0];
     ar_status st;
-    if (sweep_scale_is_ball(argc, argv))           /* claim B: ball sweeps */
-        return sweep_scale_ball(argc, argv);
-    if ((st = args_parse(argc, argv, 2, o, no, "scale")))
+    if (spec->claim == SCALE_CLAIM_B)           /* claim B: ball sweeps */
+        return sweep_scale_ball_exec(spec, r, files, nf);
+    if ((st = scale_spec_validate(spec)))
         return sweep_fail(st);
-    int rc0 = scale_sweep_start(o, no, help);
-    if (rc0 >= 0)
-        return rc0;
-    const char *claim = args_get(o, no, "claim");
-    if (!claim || strcmp(claim, "S") != 0) {
-        ar_error_set(claim ? "scale: --claim must be S or B, the claims with a sweep (got '%s')"
-                           : "scale: --claim S or --claim B is required%s", claim ? claim : "");
-        return sweep_fail(AR_EINVAL);
-    }
-    size_t d = 0, count = 0;
-    double lo, hi, eps;
-    if (!args_get(o, no, "d")) {
-        ar_error_set("scale: --d is required");
-        return sweep_fail(AR_EINVAL);
-    }
-    if ((st = args_size("d", args_get(o, no, "d"), 2, 16, &d)) ||
-        (st = args_beta_grid(args_get(o, no, "beta"), SCALE_MAX, &lo, &hi, &count)) ||
-        (st = args_eps(args_get(o, no, "eps"), &eps)))
-        return sweep_fail(st);
-    scale_fmt_t fmt = SF_MD;
-    const char *fs = args_get(o, no, "format");
-    if (fs && !strcmp(fs, "tsv"))
-        fmt = SF_TSV;
-    else if (fs && !strcmp(fs, "json"))
-        fmt = SF_JSON;
-    else if (fs && strcmp(fs, "md")) {
-        ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
-        return sweep_fail(AR_EINVAL);
-    }
+    size_t d = spec->d, count = spec->beta_count;
+    double lo = spec->beta_lo, hi = spec->beta_hi, eps = spec->eps;
+    scale_fmt_t fmt = r->format == SWEEP_FORMAT_TSV ? SF_TSV : r->format == SWEEP_FORMAT_JSON ? SF_JSON : SF_MD;
     claim_s_opts_t co;
     claim_s_opts_default(&co);
-    co.family = args_get(o, no, "family");
-    if (co.family && strcmp(co.family, "polygon") && strcmp(co.family, "fibonacci") &&
-        strcmp(co.family, "uniform")) {
-        ar_error_set("--family: expected polygon, fibonacci or uniform, got '%s'", co.family);
-        return sweep_fail(AR_EINVAL);
-    }
-    if (co.family && ((!strcmp(co.family, "polygon") && d != 2) || (!strcmp(co.family, "fibonacci") && d != 3))) {
-        ar_error_set("--family %s does not exist in d = %zu", co.family, d);
-        return sweep_fail(AR_EINVAL);
-    }
-    if (args_get(o, no, "n") && (st = args_size("n", args_get(o, no, "n"), 2, 1u << 24, &co.n)))
-        return sweep_fail(st);
-    if (args_get(o, no, "n-max") && (st = args_size("n-max", args_get(o, no, "n-max"), 2, 1u << 24, &co.n_max)))
-        return sweep_fail(st);
-    if (args_get(o, no, "seed") && (st = args_u64("seed", args_get(o, no, "seed"), &co.seed)))
-        return sweep_fail(st);
-    co.continuum = args_get(o, no, "continuum") != NULL;
-    co.instance = args_get(o, no, "no-instance") == NULL;
-    const char *eng = args_get(o, no, "engine");
-    if (eng && !strcmp(eng, "dense"))
-        co.engine = CLAIM_S_DENSE;
-    else if (eng && strcmp(eng, "scale")) {
-        ar_error_set("--engine: expected scale or dense, got '%s'", eng);
-        return sweep_fail(AR_EINVAL);
-    }
-    co.packing = args_get(o, no, "no-packing") == NULL;
+    co.family = scale_family_name(spec->family);
+    if (spec->n)
+        co.n = spec->n;
+    if (spec->n_max)
+        co.n_max = spec->n_max;
+    co.seed = spec->seed;
+    co.continuum = spec->continuum;
+    co.instance = spec->instance;
+    co.engine = spec->engine == SCALE_ENGINE_DENSE ? CLAIM_S_DENSE : CLAIM_S_SCALE;
+    co.packing = spec->packing;
 
-    if (!args_get(o, no, "shard") != !args_get(o, no, "out")) {
-        ar_error_set("scale: --shard K/N and --out FILE go together");
-        return sweep_fail(AR_EINVAL);
-    }
-    if (args_get(o, no, "key") && !args_get(o, no, "shard")) {
-        ar_error_set("scale: --key is for --shard K/N --out FILE");
-        return sweep_fail(AR_EINVAL);
-    }
     claim_s_point_t *pts = calloc(count, sizeof *pts);
     double *betas = calloc(count, sizeof *betas);
     if (!pts || !betas) {
@@ -155,22 +76,21 @@ int sweep_scale(int argc, char **argv)
         betas[t] = count == 1 ? lo : lo * pow(hi / lo, (double)t / (double)(count - 1));
     s_ctx_t sc = { (int)d, eps, &co, betas };
     scale_sweep_t sw;
-    if ((st = scale_sweep_init(&sw, "S", (int)d, eps, o, no, betas, count, 0.5 * (double)(d - 1)))) {
+    if ((st = scale_sweep_init(&sw, spec, betas, count, 0.5 * (double)(d - 1), files, nf))) {
         free(pts);
         free(betas);
         return sweep_fail(st);
     }
-    if (args_get(o, no, "shard")) {
-        int rc = scale_sweep_shard(&sw, args_get(o, no, "shard"), args_get(o, no, "out"), args_get(o, no, "key"),
-                                   s_point, &sc);
+    if (r->shard && !files) {
+        int rc = scale_sweep_shard(&sw, r, s_point, &sc);
         scale_sweep_clear(&sw);
         free(pts);
         free(betas);
         return rc;
     }
-    int merging = scale_sweep_merging();
+    int merging = files != NULL;
     st = merging ? scale_sweep_collect(&sw) : AR_OK;
-    int tty = isatty(2) && !merging;
+    int tty = r->progress && !merging;
     for (size_t t = 0; st == AR_OK && t < count; t++) {
         size_t sph;
         if (tty)
@@ -179,9 +99,15 @@ int sweep_scale(int argc, char **argv)
     }
     if (tty)
         fprintf(stderr, "\r\033[K");
+    char prov_line[512];
+    char *prov_json = NULL;
+    if (st == AR_OK && !(prov_json = scale_prov_json(&sw)))
+        st = AR_ENOMEM;
+    scale_prov_line(&sw, prov_line, sizeof prov_line);
     scale_sweep_clear(&sw);
     free(betas);
     if (st) {
+        free(prov_json);
         free(pts);
         return sweep_fail(st);
     }
@@ -207,7 +133,7 @@ int sweep_scale(int argc, char **argv)
         printf("| d | beta | n | lower | lower points | lower certificate | upper | upper certificate | continuum | law (1+beta)^%.3g | lower/law | upper/law | seconds |\n", pred);
         printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     } else if (fmt == SF_TSV) {
-        printf("# attnrank scale --claim S --d %zu --eps %g; %s\n", d, eps, scale_prov_line());
+        printf("# attnrank scale --claim S --d %zu --eps %g; %s\n", d, eps, prov_line);
         printf("d\tbeta\tn\tlower\tlower_points\tlower_certificate\tupper\tupper_err\tupper_certificate\tcontinuum\tcontinuum_certificate\tlaw\tlower_over_law\tupper_over_law\tstatus\tseconds\n");
     }
     for (size_t t = 0; t < count; t++) {
@@ -245,7 +171,7 @@ int sweep_scale(int argc, char **argv)
             printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
             printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law), p->status, p->seconds,
-                   scale_prov_json());
+                   prov_json);
         }
     }
     if (fmt == SF_JSON) {
@@ -262,6 +188,12 @@ int sweep_scale(int argc, char **argv)
         if (hc) printf(" continuum %.3f +- %.3f;", fc.slope, fc.slope_se);
         printf("\n");
     }
+    free(prov_json);
     free(pts);
     return 0;
+}
+
+int sweep_scale_run(const scale_spec_t *spec, const sweep_run_t *r)
+{
+    return sweep_scale_exec(spec, r, NULL, 0);
 }
