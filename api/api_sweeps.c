@@ -14,6 +14,7 @@ typedef struct {
     const void *spec;
     char *const *paths;
     size_t nf;
+    void *out;
 } sweep_call_t;
 
 static int call(const sweep_call_t *c, const sweep_run_t *r0)
@@ -34,13 +35,13 @@ static int call(const sweep_call_t *c, const sweep_run_t *r0)
         rc = sweep_verify_run(c->spec, &r);
         break;
     case SW_SCALE:
-        rc = sweep_scale_run(c->spec, &r);
+        rc = sweep_scale_run(c->spec, &r, c->out);
         break;
     case SW_CALIB:
-        rc = sweep_calib_run(c->spec, &r);
+        rc = sweep_calib_run(c->spec, &r, c->out);
         break;
     case SW_MERGE:
-        rc = sweep_merge_run(c->paths, c->nf, &r);
+        rc = sweep_merge_run(c->paths, c->nf, &r, c->out);
         break;
     }
     blas_single_end();
@@ -50,25 +51,25 @@ static int call(const sweep_call_t *c, const sweep_run_t *r0)
 
 int api_sweep_verify(const verify_spec_t *s, const sweep_run_t *r)
 {
-    sweep_call_t c = { SW_VERIFY, s, NULL, 0 };
+    sweep_call_t c = { SW_VERIFY, s, NULL, 0, NULL };
     return call(&c, r);
 }
 
-int api_sweep_scale(const scale_spec_t *s, const sweep_run_t *r)
+int api_sweep_scale(const scale_spec_t *s, const sweep_run_t *r, scale_result_t *out)
 {
-    sweep_call_t c = { SW_SCALE, s, NULL, 0 };
+    sweep_call_t c = { SW_SCALE, s, NULL, 0, out };
     return call(&c, r);
 }
 
-int api_sweep_calib(const calib_spec_t *s, const sweep_run_t *r)
+int api_sweep_calib(const calib_spec_t *s, const sweep_run_t *r, calib_results_t *out)
 {
-    sweep_call_t c = { SW_CALIB, s, NULL, 0 };
+    sweep_call_t c = { SW_CALIB, s, NULL, 0, out };
     return call(&c, r);
 }
 
-int api_sweep_merge(char *const *paths, size_t nf, const sweep_run_t *r)
+int api_sweep_merge(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out)
 {
-    sweep_call_t c = { SW_MERGE, NULL, paths, nf };
+    sweep_call_t c = { SW_MERGE, NULL, paths, nf, out };
     return call(&c, r);
 }
 

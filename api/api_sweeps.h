@@ -4,7 +4,8 @@
  * configuration (api/api_config.c; a bad variable is bad input, exit code
  * 2), takes the configuration's shard key (ATTNRANK_SHARD_KEY) when r has
  * no --key, and runs the whole sweep in one BLAS region
- * (numerics/blas_select.h).  Returns the sweep's exit code. */
+ * (numerics/blas_select.h).  Returns the sweep's exit code; the results
+ * as sweeps/sweeps.h says (the caller prints and clears them). */
 #ifndef ATTNRANK_API_API_SWEEPS_H
 #define ATTNRANK_API_API_SWEEPS_H
 
@@ -12,8 +13,8 @@
 #include "sweeps/sweeps.h"
 
 int api_sweep_verify(const verify_spec_t *s, const sweep_run_t *r);
-int api_sweep_scale(const scale_spec_t *s, const sweep_run_t *r);
-int api_sweep_calib(const calib_spec_t *s, const sweep_run_t *r);
-int api_sweep_merge(char *const *paths, size_t nf, const sweep_run_t *r);
+int api_sweep_scale(const scale_spec_t *s, const sweep_run_t *r, scale_result_t *out);
+int api_sweep_calib(const calib_spec_t *s, const sweep_run_t *r, calib_results_t *out);
+int api_sweep_merge(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out);
 
 #endif

@@ -301,7 +301,7 @@ static ar_status check_fn(size_t u, void *vctx, const json_t *rec, const char *w
 }
 
 int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const calib_spec_t *spec,
-                    shard_sel_t sel, const char *out, const shardfile_key_t *key)
+                    shard_sel_t sel, const char *out, const shardfile_key_t *key, const shards_notice_t *nt)
 {
     ar_status st;
     json_t *params = params_of(D, nd, spec);
@@ -331,7 +331,7 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
         st = AR_ENOMEM;
     if (!st) {
         run_ctx_t c = { D, co, &p };
-        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, 1, key);
+        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, nt, key);
     }
     json_decref(h);
     free(owner);
@@ -376,7 +376,7 @@ ar_status calib_shard_collect(const calib_opts_t *co, const shardfile_t *f, size
     return st;
 }
 
-int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r)
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r, calib_results_t *out)
 {
     ar_status st;
     if ((st = shards_old_header(files[0].header, files[0].what)))
@@ -394,5 +394,5 @@ int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r)
     calib_spec_t spec;
     if ((st = calib_spec_from_json(sp, what, &spec)))
         return sweep_fail(st);
-    return sweep_calib_exec(&spec, r, files, nf);
+    return sweep_calib_exec(&spec, r, files, nf, out);
 }

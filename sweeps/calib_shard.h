@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "numerics/shard.h"
+#include "sweeps/shards.h"
 #include "sweeps/sweeps.h"
 #include "constructions/formats/shardfile.h"
 #include "constructions/pointsets/model_heads.h"
@@ -36,7 +37,7 @@
  * options co (spec: the sweep's spec, for the header) into `out`
  * (sweeps/shards.h: resumable) under key (NULL: none); exit code. */
 int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const calib_spec_t *spec,
-                    shard_sel_t sel, const char *out, const shardfile_key_t *key);
+                    shard_sel_t sel, const char *out, const shardfile_key_t *key, const shards_notice_t *nt);
 
 /* Under merge: the results R[0..*nd) rebuilt from the shard files f[0..nf)
  * for options co, every setting from its record, then summarised and
@@ -48,9 +49,10 @@ ar_status calib_shard_collect(const calib_opts_t *co, const shardfile_t *f, size
 void calib_spec_opts(const calib_spec_t *s, calib_opts_t *co);
 
 /* calib computing (files NULL) or merging the shard files files[0..nf) (sweep_calib.c). */
-int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf);
+int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf,
+                     calib_results_t *out);
 
 /* `attnrank merge` of calib shards: the spec read from the header, the results from the records. */
-int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r);
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r, calib_results_t *out);
 
 #endif

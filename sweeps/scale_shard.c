@@ -156,7 +156,8 @@ int scale_sweep_shard(scale_sweep_t *s, const sweep_run_t *r, scale_point_fn fn,
     }
     json_t *h = shards_header("scale", json_incref(s->params), s->digest, sel, shards_precision());
     run_ctx_t c = { s, fn, ctx, ids };
-    st = h ? shards_run(r->out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, 1, key)
+    shards_notice_t nt = { r->ev.notice, r->ev.ctx, 1 };
+    st = h ? shards_run(r->out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, &nt, key)
            : AR_ENOMEM;
     json_decref(h);
     free(owner);
@@ -192,7 +193,7 @@ ar_status scale_sweep_record(const scale_sweep_t *s, size_t t, law_point_t *lp, 
     return parse_rec(s, t, s->rec[t], where, lp, sphere);
 }
 
-int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r)
+int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r, scale_result_t *out)
 {
     ar_status st;
     if ((st = shards_old_header(files[0].header, files[0].what)))
@@ -218,7 +219,7 @@ int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r)
     scale_spec_t spec;
     if ((st = scale_spec_from_json(sp, what, &spec)))
         return sweep_fail(st);
-    return sweep_scale_exec(&spec, r, files, nf);
+    return sweep_scale_exec(&spec, r, files, nf, out);
 }
 
 char *scale_prov_json(const scale_sweep_t *s)

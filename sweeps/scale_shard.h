@@ -61,10 +61,12 @@ void scale_prov_line(const scale_sweep_t *s, char *buf, size_t cap);
 
 /* The sweeps of claim S (sweep_scale.c) and claim B (sweep_scale_ball.c),
  * computing (files NULL) or merging the shard files files[0..nf). */
-int sweep_scale_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf);
-int sweep_scale_ball_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf);
+int sweep_scale_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf,
+                     scale_result_t *out);
+int sweep_scale_ball_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf,
+                          scale_result_t *out);
 
-/* `attnrank merge` of scale shards: the spec read from the header, the sweep printed from the records. */
-int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r);
+/* `attnrank merge` of scale shards: the spec read from the header, the sweep rebuilt from the records into *out. */
+int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r, scale_result_t *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "sweeps/shards.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,13 +105,26 @@ static const json_t *find_rec(const shardfile_t *f, const char *id)
     return i < f->nrec ? f->rec[i] : NULL;
 }
 
+/* One notice line (without its newline) to the run's user, if any. */
+static void say(const shards_notice_t *nt, const char *fmt, ...)
+{
+    if (!nt || !nt->fn)
+        return;
+    char line[1600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    nt->fn(nt->ctx, line);
+}
+
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 shards_check_fn check, void *ctx, const shards_notice_t *nt, size_t mine,
                                  const shardfile_key_t *key);
 
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, const shards_notice_t *nt,
                      const shardfile_key_t *key)
 {
     ar_status st = shardfile_check_target(out);   /* before anything is computed */
@@ -128,14 +142,14 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
         return AR_ENOMEM;
     }
     free(ht);
-    st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, progress, mine, key);
+    st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, nt, mine, key);
     json_decref(hr);
     return st;
 }
 
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 shards_check_fn check, void *ctx, const shards_notice_t *nt, size_t mine,
                                  const shardfile_key_t *key)
 {
     char eout[1024];   /* the path as it may be printed */
@@ -155,12 +169,12 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
             }
             shardfile_clear(&f);
             if (ok) {
-                fprintf(stderr, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped\n", sel.k, sel.n, eout,
+                say(nt, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped", sel.k, sel.n, eout,
                         mine);
                 return AR_OK;
             }
         }
-        fprintf(stderr, "attnrank: shard %zu/%zu: %s is not this shard's complete result (%s); computing it again\n",
+        say(nt, "attnrank: shard %zu/%zu: %s is not this shard's complete result (%s); computing it again",
                 sel.k, sel.n, eout, *ar_error_get() ? ar_error_get() : "another run");
     }
     /* an interrupted run's lines (not under a key: a partial file has no HMAC
@@ -176,7 +190,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     shardfile_t pf;
     int have_pf = 0;
     if (regular(partial) && key)
-        fprintf(stderr, "attnrank: shard %zu/%zu: %s.partial not resumed under a shard key; computing every point\n",
+        say(nt, "attnrank: shard %zu/%zu: %s.partial not resumed under a shard key; computing every point",
                 sel.k, sel.n, eout);
     else if (regular(partial) && shardfile_read(partial, 0, NULL, &pf) == AR_OK) {
         have_pf = same_header(pf.header, hr);
@@ -197,8 +211,8 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
             st = shardfile_put_text(w, pf.text[oi]);   /* the line as it was written */
             reused++;
         } else {
-            if (progress)
-                fprintf(stderr, "[shard %zu/%zu] %zu/%zu %s\n", sel.k, sel.n, done + 1, mine, ids[u]);
+            if (nt && nt->progress)
+                say(nt, "[shard %zu/%zu] %zu/%zu %s", sel.k, sel.n, done + 1, mine, ids[u]);
             st = fn(u, ctx, &rec);
             if (st == AR_OK)
                 st = shardfile_put(w, rec);
@@ -215,7 +229,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     }
     st = shardfile_end(w);
     if (st == AR_OK && reused)
-        fprintf(stderr, "attnrank: shard %zu/%zu: %zu of %zu points kept from %s.partial\n", sel.k, sel.n, reused,
+        say(nt, "attnrank: shard %zu/%zu: %zu of %zu points kept from %s.partial", sel.k, sel.n, reused,
                 mine, eout);
     return st;
 }

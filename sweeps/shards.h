@@ -24,9 +24,18 @@ typedef ar_status (*shards_unit_fn)(size_t u, void *ctx, json_t **rec);
 /* Checks a record of unit u read back (the sweep's strict reader). */
 typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, const char *where);
 
+/* Where a shard run's notices go: fn(ctx, line) with one line without
+ * its newline ("skipped", "computing it again", "kept from .partial" and,
+ * with progress, one "[shard K/N] i/m ID" line per point computed). */
+typedef struct {
+    void (*fn)(void *ctx, const char *line);
+    void *ctx;
+    int progress;
+} shards_notice_t;
+
 /* Run shard sel.k of the units (ids, owner from shard_assign) into `out`:
  *   out complete, valid, with this header and exactly this shard's points:
- *     nothing to do ("skipped" on stderr);
+ *     nothing to do ("skipped", a notice to nt);
  *   out.partial of this header left by an interrupted run: its valid
  *     records are kept, the other points computed;
  *   otherwise every point of the shard is computed.
@@ -36,7 +45,7 @@ typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, con
  * computed).  key (NULL: none): the file gets its HMAC, a complete file
  * is taken only when its HMAC is the key's, and no partial file is resumed. */
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, const shards_notice_t *nt,
                      const shardfile_key_t *key);
 
 /* Read every file (complete; with key, each must carry the key's HMAC) and

@@ -2,13 +2,13 @@
 /* sweep_calib.c -- `attnrank calib`: claim E on real attention heads (USE
  * lite over the license corpus, PP-OCRv4 over rendered text lines, both
  * fetched by `make calib-data`, or a user's model through a manifest):
- * parses, loads, calls theory/heads/calib and prints (sweeps/calib_print). */
+ * loads the spec's models, calls theory/heads/calib and hands the results
+ * to the caller (printed by cli/calib_print.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sweeps/calib_print.h"
 #include "sweeps/calib_shard.h"
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
@@ -21,15 +21,11 @@
 #include "theory/heads/calib.h"
 #include "theory/heads/visible.h"
 
+/* calib's progress callback: the run's instances event. */
 static void progress(size_t done, size_t total, void *ctx)
 {
-    (void)ctx;
-    if (done % 16 == 0 || done == total) {
-        fprintf(stderr, "\r\033[Kcalib: %zu/%zu instances", done, total);
-        if (done == total)
-            fputc('\n', stderr);
-        fflush(stderr);
-    }
+    const sweep_run_t *r = ctx;
+    r->ev.instances(r->ev.ctx, done, total);
 }
 
 /* USE lite from the cache root `data` over the first m corpus sentences. */
@@ -91,18 +87,29 @@ static ar_status load_ppocr(const char *data, size_t m, model_heads_t *D)
     return st;
 }
 
-/* The pooled association (several models), the printed results; frees R. */
-static int print_results(calib_result_t *R, size_t nd, sweep_format_t format, int per_sentence)
+/* The pooled association (several models) with the results R[0..nd),
+ * handed over to *out (R cleared on failure). */
+static int hand_over(calib_result_t *R, size_t nd, calib_results_t *out)
 {
-    calib_assoc_t pooled;
     ar_status st = AR_OK;
     if (nd > 1)
-        st = calib_assoc_pooled(R, nd, &pooled);
-    if (!st)
-        calib_print(R, nd, nd > 1 ? &pooled : NULL, format, per_sentence);
+        st = calib_assoc_pooled(R, nd, &out->pooled);
+    if (st) {
+        for (size_t i = 0; i < nd; i++)
+            calib_result_clear(&R[i]);
+        return sweep_fail(st);
+    }
     for (size_t i = 0; i < nd; i++)
-        calib_result_clear(&R[i]);
-    return st ? sweep_fail(st) : 0;
+        out->R[i] = R[i];
+    out->nd = nd;
+    return 0;
+}
+
+void calib_results_clear(calib_results_t *r)
+{
+    for (size_t i = 0; i < r->nd; i++)
+        calib_result_clear(&r->R[i]);
+    memset(r, 0, sizeof *r);
 }
 
 void calib_spec_opts(const calib_spec_t *s, calib_opts_t *co)
@@ -121,9 +128,11 @@ void calib_spec_opts(const calib_spec_t *s, calib_opts_t *co)
     co->threads = (int)s->threads;
 }
 
-int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf)
+int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf,
+                     calib_results_t *out)
 {
     ar_status st;
+    memset(out, 0, sizeof *out);
     if ((st = calib_spec_validate(spec)))
         return sweep_fail(st);
     calib_opts_t co;
@@ -148,7 +157,7 @@ int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shard
     if (files) {                             /* attnrank merge: every setting from its record */
         if ((st = calib_shard_collect(&co, files, nf, R, &nd)))
             return sweep_fail(st);
-        return print_results(R, nd, r->format, per_sentence);
+        return hand_over(R, nd, out);
     }
     const char *data = spec->data;
     model_heads_t D[2];
@@ -165,13 +174,16 @@ int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shard
         return sweep_fail(st);
     }
     if (shard) {                             /* one shard of the settings into a shard file */
-        int rc = calib_shard_run(D, nd, &co, spec, r->sel, r->out, key);
+        shards_notice_t nt = { r->ev.notice, r->ev.ctx, 1 };
+        int rc = calib_shard_run(D, nd, &co, spec, r->sel, r->out, key, &nt);
         for (size_t i = 0; i < nd; i++)
             model_heads_clear(&D[i]);
         return rc;
     }
-    if (r->progress)
+    if (r->progress && r->ev.instances) {
         co.progress = progress;
+        co.progress_ctx = (void *)r;
+    }
     for (size_t i = 0; !st && i < nd; i++)
         st = calib_run(&D[i], &co, &R[i]);
     for (size_t i = 0; i < nd; i++)
@@ -181,10 +193,10 @@ int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shard
             calib_result_clear(&R[i]);
         return sweep_fail(st);
     }
-    return print_results(R, nd, r->format, per_sentence);
+    return hand_over(R, nd, out);
 }
 
-int sweep_calib_run(const calib_spec_t *spec, const sweep_run_t *r)
+int sweep_calib_run(const calib_spec_t *spec, const sweep_run_t *r, calib_results_t *out)
 {
-    return sweep_calib_exec(spec, r, NULL, 0);
+    return sweep_calib_exec(spec, r, NULL, 0, out);
 }

@@ -32,8 +32,16 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
     return vo.not_pass ? 3 : 0;
 }
 
-int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r)
+void sweep_merged_clear(sweep_merged_t *m)
 {
+    scale_result_clear(&m->scale);
+    calib_results_clear(&m->calib);
+    m->kind = SWEEP_MERGED_NONE;
+}
+
+int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out)
+{
+    memset(out, 0, sizeof *out);
     if (nf == 0) {
         ar_error_set("merge: no shard files given (attnrank merge [--format text|json] FILES...)");
         return sweep_fail(AR_EINVAL);
@@ -57,12 +65,16 @@ int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r)
         if (r->format == SWEEP_FORMAT_TSV) {
             ar_error_set("merge: --format tsv is for scale sweeps; verify merges print text or json");
             rc = sweep_fail(AR_EINVAL);
-        } else
+        } else {
+            out->kind = SWEEP_MERGED_VERIFY;
             rc = merge_verify(files, nf, r->format == SWEEP_FORMAT_JSON);
+        }
     } else if (!strcmp(sweep, "scale")) {
-        rc = sweep_merge_scale(files, nf, r);
+        out->kind = SWEEP_MERGED_SCALE;
+        rc = sweep_merge_scale(files, nf, r, &out->scale);
     } else if (!strcmp(sweep, "calib")) {
-        rc = sweep_merge_calib(files, nf, r);
+        out->kind = SWEEP_MERGED_CALIB;
+        rc = sweep_merge_calib(files, nf, r, &out->calib);
     } else {
         ar_error_set("%s: a shard of 'attnrank %s', which this attnrank cannot merge", files[0].what, sweep);
         rc = sweep_fail(AR_EINVAL);

@@ -2,13 +2,13 @@
 /* sweep_scale_ball.c -- `attnrank scale --claim B`: a beta sweep of claim B
  * (ball instances with Gaussian multiplicities), one claim_b_point per beta,
  * with the sphere packing at the same beta as a contrast column and the
- * fitted exponents.  Called from sweep_scale when --claim B is given. */
+ * fitted exponents (printed by the caller: cli/scale_print.c).  Called from
+ * sweep_scale_exec for claim B. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sweeps/sweeps.h"
-#include "numerics/textout.h"
 #include "sweeps/scale_shard.h"
 #include "numerics/version.h"
 #include "theory/certificates/cert_packing.h"
@@ -38,14 +38,14 @@ static ar_status b_point(void *ctx, size_t t, law_point_t *lp, size_t *sph)
     return st;
 }
 
-int sweep_scale_ball_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf)
+int sweep_scale_ball_exec(const scale_spec_t *spec, const sweep_run_t *r, const shardfile_t *files, size_t nf,
+                          scale_result_t *out)
 {
     ar_status st;
     if ((st = scale_spec_validate(spec)))
         return sweep_fail(st);
     size_t d = spec->d, count = spec->beta_count;
     double lo = spec->beta_lo, hi = spec->beta_hi, eps = spec->eps;
-    int fmt = r->format == SWEEP_FORMAT_TSV ? 1 : r->format == SWEEP_FORMAT_JSON ? 2 : 0;   /* 0 md, 1 tsv, 2 json */
     claim_b_opts_t co;
     claim_b_opts_default(&co);
     co.rho0 = spec->rho0;
@@ -123,80 +123,29 @@ int sweep_scale_ball_exec(const scale_spec_t *spec, const sweep_run_t *r, const 
             fit_loglog(xs, yc, count, &fc);
     }
     double ex = 0.5 * (double)d;
-    if (fmt == 1)
-        printf("# attnrank scale --claim B --d %zu --eps %g --rho0 %g%s; %s\n"
-               "beta\tlower\tupper\tsphere\tlaw\tlog10_n\tlower_certificate\tupper_certificate\tn\tseconds"
-               "\tcontinuum\tcontinuum_certificate\n",
-               d, eps, co.rho0, co.unweighted ? " --unweighted" : "", prov_line);
-    else if (fmt == 0)
-        printf("claim B, d = %zu, eps = %g, rho0 = %g%s (law beta^%g)\n\n"
-               "| beta | lower | upper | continuum | sphere | beta^(d/2) | log10 n | n >= e^(beta/8) | lower cert | upper cert |\n"
-               "|---|---|---|---|---|---|---|---|---|---|\n",
-               d, eps, co.rho0, co.unweighted ? ", unweighted" : "", ex);
-    for (size_t t = 0; t < count; t++) {
-        const law_point_t *p = &pts[t];
-        double law = pow(p->beta, ex);
-        int cond = p->log10_n >= p->beta / 8.0 / log(10.0);
-        char ub[32] = "-";
-        if (p->upper)
-            snprintf(ub, sizeof ub, "%zu%s", p->upper, p->upper_capped ? " (= n)" : "");
-        const char *um = p->upper_method[0] ? p->upper_method : "-";
-        const char *cm = p->continuum_method[0] ? p->continuum_method : "-";
-        if (fmt == 1) {   /* the strings may come from shard files: out_text, out_json_string */
-            printf("%.6g\t%zu\t%zu\t%zu\t%.6g\t%.3f\t", p->beta, p->lower, p->upper, sph[t], law, p->log10_n);
-            out_text(stdout, p->lower_method, 0);
-            fputc('\t', stdout);
-            out_text(stdout, um, 0);
-            printf("\t%zu\t%.3f\t%zu\t", p->n, p->seconds, p->continuum);
-            out_text(stdout, cm, 0);
-            fputc('\n', stdout);
-        } else if (fmt == 0) {
-            char cb[32] = "-";
-            if (p->continuum)
-                snprintf(cb, sizeof cb, "%zu", p->continuum);
-            printf("| %g | %zu | %s | %s | %zu | %.4g | %.1f | %s | ", p->beta, p->lower, ub, cb, sph[t], law,
-                   p->log10_n, cond ? "yes" : "no");
-            out_text(stdout, p->lower_method, 1);
-            printf(" | ");
-            out_text(stdout, um, 1);
-            printf(" |\n");
-        } else {
-            printf("{\"claim\":\"B\",\"d\":%zu,\"beta\":%s,\"eps\":%s,\"rho0\":%s,\"weighted\":%s,"
-                   "\"lower\":%zu,\"lower_points\":%zu,\"lower_certificate\":", d, real_str(p->beta), real_str(eps), real_str(co.rho0),
-                   co.unweighted ? "false" : "true", p->lower, p->lower_points);
-            out_json_string(stdout, p->lower_method);
-            printf(",\"upper\":");
-            out_json_count(stdout, p->upper);
-            printf(",\"upper_capped\":%s,\"upper_certificate\":", p->upper_capped ? "true" : "false");
-            out_json_string(stdout, p->upper_method);
-            printf(",\"n\":");
-            out_json_count(stdout, p->n);
-            printf(",\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":", p->log10_n,
-                   cond ? "true" : "false");
-            out_json_count(stdout, sph[t]);
-            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law), p->status,
-                   p->seconds);
-            out_json_count(stdout, p->continuum);
-            printf(",\"continuum_certificate\":");
-            out_json_string(stdout, p->continuum_method);
-            printf(",\"note\":");
-            out_json_string(stdout, p->note);
-            printf("}\n");
-        }
+    double *law = calloc(count, sizeof *law);
+    if (!law) {
+        ar_error_set("scale: out of memory");
+        rc = sweep_fail(AR_ENOMEM);
+        goto done;
     }
-    if (fmt == 0 && have_fit) {
-        printf("\nfitted exponents (log-log least squares): lower %.3f", fl.slope);
-        if (co.upper)
-            printf(", upper %.3f", fu.slope);
-        if (co.continuum)
-            printf(", continuum %.3f", fc.slope);
-        if (sphere)
-            printf(", sphere packing %.3f (ball/sphere: %.3f)", fsph.slope, fl.slope - fsph.slope);
-        printf("; law %g\n", ex);
-    } else if (fmt == 1 && have_fit) {
-        printf("# fit lower %.4f upper %.4f sphere %.4f continuum %.4f law %g\n", fl.slope, fu.slope, fsph.slope,
-               fc.slope, ex);
-    }
+    for (size_t t = 0; t < count; t++)
+        law[t] = pow(pts[t].beta, ex);
+    out->spec = *spec;
+    out->count = count;
+    out->pts = pts;
+    out->sphere = sph;
+    out->law = law;
+    out->law_exponent = ex;
+    out->fit_lower = fl;
+    out->fit_upper = fu;
+    out->fit_sphere = fsph;
+    out->fit_continuum = fc;
+    out->has_fit = have_fit;
+    out->prov_json = NULL;
+    snprintf(out->prov_line, sizeof out->prov_line, "%s", prov_line);
+    pts = NULL;
+    sph = NULL;
 done:
     scale_sweep_clear(&sw);
     free(betas);

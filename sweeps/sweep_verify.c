@@ -37,7 +37,8 @@ static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *wh
     return vplan_parse_record(((vctx_t *)ctx)->p, u, rec, where, &r);
 }
 
-static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const shardfile_key_t *key, int progress)
+static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const shardfile_key_t *key,
+                     const shards_notice_t *nt)
 {
     size_t *owner;
     const char **ids;
@@ -52,7 +53,7 @@ static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const s
         return sweep_fail(AR_ENOMEM);
     }
     vctx_t c = { p };
-    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, progress, key);
+    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, nt, key);
     json_decref(h);
     free(owner);
     free((void *)ids);
@@ -81,7 +82,8 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
         return sweep_fail(AR_EINVAL);
     }
     if (r->shard) {
-        int rc = run_shard(&p, r->sel, r->out, key, r->progress);
+        shards_notice_t nt = { r->ev.notice, r->ev.ctx, r->progress };
+        int rc = run_shard(&p, r->sel, r->out, key, &nt);
         vplan_clear(&p);
         return rc;
     }
@@ -90,7 +92,7 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
         vplan_clear(&p);
         return sweep_fail(AR_ENOMEM);
     }
-    int tty = r->progress, rc = 0;
+    int tty = r->progress && r->ev.unit, rc = 0;
     int json = r->format == SWEEP_FORMAT_JSON;
     verify_out_t vo = { .json = json };
     for (size_t g = 0; g < p.ngroups && rc == 0; g++) {
@@ -98,11 +100,11 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
             if (tty) {
                 char msg[160];
                 vplan_describe(&p, u, msg, sizeof msg);
-                verify_print_progress(msg, NULL);
+                r->ev.unit(r->ev.ctx, msg);
             }
             st = vplan_compute(&p, u, &res[u]);
             if (tty)
-                fprintf(stderr, "\r\033[K");
+                r->ev.unit(r->ev.ctx, NULL);
             if (st) {
                 rc = sweep_fail(st);
                 break;

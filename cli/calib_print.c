@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_print.c -- text, TSV and JSON output of `attnrank calib` (see
  * calib_print.h).  Uncertified measures are always labelled as such. */
-#include "sweeps/calib_print.h"
+#include "cli/calib_print.h"
 
 #include <math.h>
 #include <stdio.h>
 #include "numerics/textout.h"
-#include "theory/heads/visible.h"
 
 static void json_num(double x)
 {
@@ -308,4 +307,15 @@ void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled
         print_tsv(R, nr, pooled);
     else
         print_text(R, nr, pooled);
+}
+
+void calib_print_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    if (done % 16 == 0 || done == total) {
+        fprintf(stderr, "\r\033[Kcalib: %zu/%zu instances", done, total);
+        if (done == total)
+            fputc('\n', stderr);
+        fflush(stderr);
+    }
 }
