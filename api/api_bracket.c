@@ -29,12 +29,12 @@ static ar_status fill_common(const route_result_t *rr, double beta, double eps, 
     const bracket_t *b = &rr->b;
     r->lower = b->lower;
     r->upper = b->upper;
-    api_copy(r->status, sizeof r->status, b->status);
+    api_copy(r->status, sizeof r->status, ar_cert_status_name(b->status));
     api_copy(r->routes, sizeof r->routes, rr->routes);
-    api_copy(r->lower_route, sizeof r->lower_route, rr->lower_route);
-    api_copy(r->upper_route, sizeof r->upper_route, rr->upper_route);
-    api_copy(r->lower_certificate, sizeof r->lower_certificate, b->lo.method);
-    api_copy(r->upper_certificate, sizeof r->upper_certificate, b->up.method);
+    api_copy(r->lower_route, sizeof r->lower_route, ar_route_name(rr->lower_route));
+    api_copy(r->upper_route, sizeof r->upper_route, ar_route_name(rr->upper_route));
+    api_copy(r->lower_certificate, sizeof r->lower_certificate, ar_method_name(b->lo.method));
+    api_copy(r->upper_certificate, sizeof r->upper_certificate, ar_method_name(b->up.method));
     r->upper_err_bound = b->up.err;
     r->beta = beta;
     r->eps = eps;

@@ -94,9 +94,11 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     const char *lo_route = "direct", *up_route = "direct";
     size_t vlo = 0, vup = 0;                      /* through the rank-r visible logits */
     double veta = NAN;
-    const char *vstat = "not run";
+    const char *vstat = "not run";                /* printed: "not run", "no slack ..." or the status */
+    int vcertified = 0;
     if (v.r >= 1) {
-        st = visible_bracket_via(&v, v.r, K->w, eps, NULL, &vlo, &vup, &veta, &vstat);
+        ar_cert_status_t vs = AR_CERT_INCONCLUSIVE;
+        st = visible_bracket_via(&v, v.r, K->w, eps, NULL, &vlo, &vup, &veta, &vs);
         if (st == AR_EINVAL) {
             vstat = "no slack (eta >= eps)";
             vlo = vup = 0;
@@ -104,6 +106,8 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
         } else if (st) {
             goto out;
         } else {
+            vstat = ar_cert_status_name(vs);
+            vcertified = vs == AR_CERT_CERTIFIED;
             if (vlo > lower) { lower = vlo; lo_route = "visible"; }
             if (vup < upper) { upper = vup; up_route = "visible"; }
         }
@@ -138,8 +142,7 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     }
     /* both ends are rigorous whatever their route; "certified" unless neither
      * the direct bracket nor the visible route could certify anything */
-    const char *status = (!strcmp(b.status, "certified") || !strcmp(vstat, "certified")) ? "certified"
-                                                                                         : "inconclusive";
+    ar_cert_status_t status = b.status == AR_CERT_CERTIFIED || vcertified ? AR_CERT_CERTIFIED : AR_CERT_INCONCLUSIVE;
     h->seconds = clock_now() - t0;
     h->r = v.r;
     h->r_exact = v.r_exact;
@@ -147,7 +150,7 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     h->tol_safety = v.tol_safety;
     h->lower = lower;
     h->upper = upper;
-    api_copy(h->status, sizeof h->status, status);
+    api_copy(h->status, sizeof h->status, ar_cert_status_name(status));
     api_copy(h->lower_route, sizeof h->lower_route, lo_route);
     api_copy(h->upper_route, sizeof h->upper_route, up_route);
     h->head_dim = dh;
@@ -157,9 +160,9 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     h->eps = eps;
     h->direct_lower = b.lower;
     h->direct_upper = b.upper;
-    api_copy(h->direct_status, sizeof h->direct_status, b.status);
-    api_copy(h->direct_lower_certificate, sizeof h->direct_lower_certificate, b.lo.method);
-    api_copy(h->direct_upper_certificate, sizeof h->direct_upper_certificate, b.up.method);
+    api_copy(h->direct_status, sizeof h->direct_status, ar_cert_status_name(b.status));
+    api_copy(h->direct_lower_certificate, sizeof h->direct_lower_certificate, ar_method_name(b.lo.method));
+    api_copy(h->direct_upper_certificate, sizeof h->direct_upper_certificate, ar_method_name(b.up.method));
     h->visible_lower = vlo;
     h->visible_upper = vup;
     h->visible_eta = veta;

@@ -111,7 +111,7 @@ static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnran
                 api_copy(p->upper_method, sizeof p->upper_method, q->p.upper_method);
                 api_copy(p->continuum_method, sizeof p->continuum_method, q->p.continuum_method);
                 p->upper_fitted = q->upper_fitted;
-                api_copy(p->status, sizeof p->status, q->p.status);
+                api_copy(p->status, sizeof p->status, ar_cert_status_name(q->p.status));
                 p->seconds = q->p.seconds;
             }
         }

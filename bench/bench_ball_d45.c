@@ -79,7 +79,7 @@ static int lower(int d, double beta, ball_family_t fam, uint64_t seed)
         }
         printf("%d\t%g\t%s%s\t%.2f\t%zu\t%zu\t%s\t%.4f\t%.2f\t%.2f\t%.2f\n", d, beta, ball_family_name(fam),
                fam == BALL_PACKED ? (seed ? "/hole" : "/point") : "", sck,
-               c.certified, P.n, c.method, c.max_R, tg, clock_now() - t0, load1());
+               c.certified, P.n, ar_method_name(c.method), c.max_R, tg, clock_now() - t0, load1());
         fflush(stdout);
         pointset_clear(&P);
     }
@@ -130,8 +130,8 @@ static int route(int d, double beta, double scale)
         pointset_clear(&P);
         return 1;
     }
-    printf("%d\t%g\t%.3f\t%zu\t%zu\t%s\t%zu\t%s\t%s\t%.2f\t%.2f\n", d, beta, scale, P.n, rr.b.lower, rr.b.lo.method,
-           rr.b.upper, rr.b.up.method, rr.b.status, clock_now() - t0, load1());
+    printf("%d\t%g\t%.3f\t%zu\t%zu\t%s\t%zu\t%s\t%s\t%.2f\t%.2f\n", d, beta, scale, P.n, rr.b.lower,
+           ar_method_name(rr.b.lo.method), rr.b.upper, ar_method_name(rr.b.up.method), ar_cert_status_name(rr.b.status), clock_now() - t0, load1());
     fflush(stdout);
     pointset_clear(&P);
     return 0;

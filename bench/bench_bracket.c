@@ -93,10 +93,11 @@ int main(int argc, char **argv)
         if (b.up_rsvd.rank > 0 && (rand_rank == 0 || b.up_rsvd.rank < rand_rank))
             rand_rank = b.up_rsvd.rank;
         printf("%zu\t%g\t%g\t%.2f\t%.2f\t%.2f\t%.2f\t%zu\t%zu\t%s\t%s\t%s\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%.2f\t%zu\t%zu\t%zu\t%.2f\n", n, beta,
-               eps, tsvd, tbr, tbr / tsvd, b.seconds_enclose, b.lower, b.upper, b.lo.method, b.up.method, b.status,
+               eps, tsvd, tbr, tbr / tsvd, b.seconds_enclose, b.lower, b.upper, ar_method_name(b.lo.method),
+               ar_method_name(b.up.method), ar_cert_status_name(b.status),
                peak_mib(), b.up_svd.seconds, b.up_symeig.seconds, b.up_pchol.seconds, b.seconds_lower, rr.routes,
-               rr.upper_route, b.up_rsvd.seconds + b.up_rsym.seconds, rand_rank, b.rsvd.sketch, b.rsvd.passes,
-               rr.poly_seconds);
+               ar_route_name(rr.upper_route), b.up_rsvd.seconds + b.up_rsym.seconds, rand_rank, b.rsvd.sketch,
+               b.rsvd.passes, rr.poly_seconds);
         fflush(stdout);
         pointset_clear(&P);
     }

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             printf("%zu\t%g\t%g\t%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%.6g\t%.6g\t%d\t%.2f\t%.2f\t%.2f\t%.2f\n",
-                   r.n, r.beta, r.eps, r.status, r.lower, r.upper, r.upper_lp, r.upper_projection,
+                   r.n, r.beta, r.eps, ar_cert_status_name(r.status), r.lower, r.upper, r.upper_lp, r.upper_projection,
                    r.lower_m_step, r.lower_invnorm, r.upper_err, r.lp_skipped, r.seconds,
                    r.seconds_lower, r.seconds_projection, r.seconds_lp);
             fflush(stdout);

@@ -166,7 +166,8 @@ int main(int argc, char **argv)
     double berr, tbase = baseline_rsvd(A.a, n, k, &berr);
     smx_clear(&A);
     printf("%s\t%zu\t%zu\t%zu\t%.2f\t%s\t%d\t%zu\t%zu\t%.2f\t%.2f\t%.2f\t%.1f\t%.2f\t%.2f\t%.2f\t%.2f\t%.4f\t%.2f\t%.2f\t%.2f\n",
-           self ? "self" : "cross", n, b.lower, b.upper, (double)b.upper / (double)b.lower, b.lo.method, b.streamed,
+           self ? "self" : "cross", n, b.lower, b.upper, (double)b.upper / (double)b.lower,
+           ar_method_name(b.lo.method), b.streamed,
            b.rsvd.sketch, b.rsvd.passes, b.seconds, b.seconds_lower, b.seconds_upper, rate * 1e-9, tform, tlimit,
            b.seconds / tlimit, tbase, berr, b.seconds / (tform + tbase), l0, load1());
     pointset_clear(&Q);

@@ -106,7 +106,7 @@ int main(int argc, char **argv)
             }
             printf("%zu\t%g\t%zu\t%zu\t%.3f%s\t%.6g\t%s\t%.2f\n", d, beta, mdiag[d][b],
                    c.certified, (double)c.certified / (double)mdiag[d][b],
-                   c.certified >= 3000 ? "+" : "", c.theta, c.method, c.seconds);
+                   c.certified >= 3000 ? "+" : "", c.theta, ar_method_name(c.method), c.seconds);
             fflush(stdout);
         }
     }

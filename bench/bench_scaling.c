@@ -110,7 +110,8 @@ int main(int argc, char **argv)
         smx_clear(&A);
     }
     printf("%s\t%zu\t%g\t%g\t%zu\t%zu\t%s\t%s\t%d\t%zu\t%zu\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t", cross ? "cross" : "self",
-           n, beta, eps, b.lower, b.upper, b.up.method, b.status, b.streamed, b.rsvd.sketch, b.rsvd.passes,
+           n, beta, eps, b.lower, b.upper, ar_method_name(b.up.method), ar_cert_status_name(b.status), b.streamed,
+           b.rsvd.sketch, b.rsvd.passes,
            b.seconds_enclose, b.seconds_lower, b.seconds_upper, b.seconds, w.mib_enclose, w.mib_lower, mib_total);
     if (svd)
         printf("%.2f\t%.2f\t%.0f\n", tsvd, b.seconds / tsvd, mib_svd);

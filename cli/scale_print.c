@@ -59,7 +59,8 @@ static void print_s(const scale_result_t *r, sweep_format_t format)
             out_text(stdout, um, 0);
             printf("\t%zu\t", p->continuum);
             out_text(stdout, cm, 0);
-            printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law, p->status, p->seconds);
+            printf("\t%.6g\t%.6g\t%.6g\t%s\t%.3f\n", law, p->lower / law, p->upper / law,
+                   ar_cert_status_name(p->status), p->seconds);
         } else {
             printf("{\"claim\":\"S\",\"d\":%zu,\"beta\":%s,\"eps\":%s,\"n\":%zu,\"lower\":%zu,\"lower_points\":%zu,"
                    "\"lower_certificate\":", d, real_str(p->beta), real_str(eps), p->n, p->lower, p->lower_points);
@@ -74,7 +75,8 @@ static void print_s(const scale_result_t *r, sweep_format_t format)
             out_json_count(stdout, p->continuum);
             printf(",\"continuum_certificate\":");
             out_json_string(stdout, p->continuum_method);
-            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law), p->status, p->seconds,
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,%s}\n", real_str(law),
+                   ar_cert_status_name(p->status), p->seconds,
                    prov_json);
         }
     }
@@ -159,7 +161,8 @@ static void print_b(const scale_result_t *r, sweep_format_t format)
             printf(",\"log10_n\":%.6f,\"n_condition_holds\":%s,\"sphere_lower\":", p->log10_n,
                    cond ? "true" : "false");
             out_json_count(stdout, r->sphere[t]);
-            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law), p->status,
+            printf(",\"law\":%s,\"status\":\"%s\",\"seconds\":%.3f,\"continuum\":", real_str(law),
+                   ar_cert_status_name(p->status),
                    p->seconds);
             out_json_count(stdout, p->continuum);
             printf(",\"continuum_certificate\":");

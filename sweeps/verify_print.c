@@ -88,7 +88,7 @@ void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
         out_json_count(f, p->p.continuum);
         fprintf(f, ",\"upper_fitted\":");
         out_json_count(f, p->upper_fitted);
-        fprintf(f, ",\"status\":\"%s\",\"lower_certificate\":", p->p.status);
+        fprintf(f, ",\"status\":\"%s\",\"lower_certificate\":", ar_cert_status_name(p->p.status));
         out_json_string(f, p->p.lower_method);
         fprintf(f, ",\"upper_certificate\":");
         out_json_string(f, p->p.upper_method);
@@ -257,7 +257,7 @@ void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
             fprintf(f, "%s%zu", k ? "," : "", t->rt[k]);
     }
     fprintf(f, "],\"lower\":%zu,\"upper\":%zu,\"status\":", t->lower, t->upper);
-    out_json_string(f, t->status);
+    out_json_string(f, ar_cert_status_name(t->status));
     fprintf(f, ",\"chain\":[");
     for (size_t q = 0; q < t->nchain; q++) {
         if (t->chain_k[q] == VISIBLE_NONE)

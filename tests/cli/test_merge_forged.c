@@ -276,7 +276,7 @@ START_TEST(test_claim_t_judge_nan)
     t.ntau = 1;
     t.tau[0] = 0.05;   /* >= 2 eta_noise and < eta_below: r(tau) must be r0 */
     t.rt[0] = 1;
-    snprintf(t.status, sizeof t.status, "certified");
+    t.status = AR_CERT_CERTIFIED;
     char reason[256];
     ck_assert_int_eq(claim_t_judge(&t, reason, sizeof reason), 0);
     t.eta_noise = NAN;

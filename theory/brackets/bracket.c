@@ -142,7 +142,7 @@ ar_status bracket_begin(const pointset_t *Q, const pointset_t *K, double beta, d
         return AR_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
+    out->status = AR_CERT_INCONCLUSIVE;
     if (!Q || !K) {
         ar_error_set("bracket_compute: NULL argument");
         return AR_EINVAL;
@@ -171,15 +171,15 @@ void bracket_set_trivial(bracket_t *out, size_t m, size_t n)
 {
     out->m = m;
     out->n = n;
-    out->status = "inconclusive";
+    out->status = AR_CERT_INCONCLUSIVE;
     out->lower = 1;
     out->upper = m < n ? m : n;
     out->lo.rank = 1;
     out->lo.invnorm = 1.0;
-    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    out->lo.method = AR_METHOD_TRIVIAL;
     out->up.rank = out->upper;
     out->up.err = 0.0;
-    snprintf(out->up.method, sizeof out->up.method, "trivial");
+    out->up.method = AR_METHOD_TRIVIAL;
 }
 
 /* A query index with its squared norm, for the outer order's sort (no global state: brackets
@@ -287,12 +287,12 @@ ar_status bracket_blocks_fps(const smx_t *A, const pointset_t *Q, int outer, dou
              * near-identity image: a real head's self-attention at d = 128), no peel */
             if ((st = lower_dominant_rows(A, order, failed, eps, cap, &pl, NULL)))
                 return st;
-            if (strcmp(pl.method, "trivial") != 0 && pl.rank > lc->rank)
+            if (pl.method != AR_METHOD_TRIVIAL && pl.rank > lc->rank)
                 *lc = pl;
             if (lc->rank + 1 < failed) {
                 if ((st = lower_peel_cap(A, order, failed, eps, cap, &pc, &pl, NULL)))
                     return st;
-                if (strcmp(pl.method, "trivial") != 0 && pl.rank > lc->rank)
+                if (pl.method != AR_METHOD_TRIVIAL && pl.rank > lc->rank)
                     *lc = pl;
             }
         }
@@ -356,12 +356,12 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
     ar_status st = AR_OK;
     memset(&lc, 0, sizeof lc);
     lc.rank = 1;
-    snprintf(lc.method, sizeof lc.method, "trivial");
+    lc.method = AR_METHOD_TRIVIAL;
     if (peel) {
         bracket_say(o, "lower: peeling %zu pivoted-QR rows of the certified factor", smax);
         st = lower_peel_cap(A, cand, len, eps, cap, ctl, &lc, rows);
     }
-    size_t sp = strcmp(lc.method, "trivial") ? lc.rank : 0;
+    size_t sp = lc.method != AR_METHOD_TRIVIAL ? lc.rank : 0;
     if (peel && ctl->repeat) {                 /* the same rows as a peel before: nothing new to find */
         free(rows);
         free(in);
@@ -377,7 +377,7 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
         if (!rows_g)
             st = AR_ENOMEM;
         else if ((st = lower_grow_ctl(A, cand, len, eps, cap, ctl, &lg, rows_g)) == AR_OK &&
-                 strcmp(lg.method, "trivial") != 0 && lg.rank > sp) {
+                 lg.method != AR_METHOD_TRIVIAL && lg.rank > sp) {
             lc = lg;
             memcpy(rows, rows_g, lg.rank * sizeof *rows);
         }
@@ -385,7 +385,7 @@ ar_status bracket_grow_lower(const smx_t *A, size_t *cand, size_t len, double ep
     }
     ctl->budget = whole;
     if (st == AR_OK) {
-        size_t s0 = strcmp(lc.method, "trivial") ? lc.rank : 0;
+        size_t s0 = lc.method != AR_METHOD_TRIVIAL ? lc.rank : 0;
         if (lc.rank > out->lo.rank)
             out->lo = lc;
         /* the certified rows first, then the other candidates in their order */
@@ -412,8 +412,9 @@ ar_status bracket_finish(bracket_t *out)
     out->upper = out->up.rank;
     if (out->lower > out->upper) {
         ar_error_set("bracket_compute: BUG: certified lower bound %zu (%s) exceeds certified "
-                     "upper bound %zu (%s)", out->lower, out->lo.method, out->upper, out->up.method);
-        out->status = "inconclusive";
+                     "upper bound %zu (%s)", out->lower, ar_method_name(out->lo.method), out->upper,
+                     ar_method_name(out->up.method));
+        out->status = AR_CERT_INCONCLUSIVE;
         return AR_ENUMERIC;
     }
     out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
@@ -433,7 +434,7 @@ static double logt_spread(const double *logt, size_t n)
 
 int bracket_svd_needed(size_t n, const double *logt, const upper_cert_t *best)
 {
-    if (!logt || !best || strcmp(best->method, "trivial") == 0 || best->rank == 0)
+    if (!logt || !best || best->method == AR_METHOD_TRIVIAL || best->rank == 0)
         return 1;                      /* symeig and pchol did not apply or certified nothing */
     if (n <= BRACKET_SVD_ALWAYS_N)
         return 1;
@@ -517,7 +518,7 @@ static ar_status full_one(const smx_t *A, upper_method_t method, const double *l
     int want = fo && fo->ord[slot];
     ar_status st = upper_certify(A, method, logt, eps, c, want ? &U : NULL, want ? &V : NULL);
     out->upper_flops += bracket_full_flops(method, A->m, A->n);
-    if (st == AR_OK && U && c->rank > 0 && strcmp(c->method, "trivial") != 0)
+    if (st == AR_OK && U && c->rank > 0 && c->method != AR_METHOD_TRIVIAL)
         fo->len[slot] = rsvd_pivots_worth(A->m, A->n, c->rank) ? la_row_pivots(A->m, c->rank, U, fo->ord[slot])
                                                                : bracket_peak_order(A, fo->ord[slot]);
     free(U);
@@ -545,7 +546,7 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
                 goto done;
         }
         /* pivoted Cholesky: when asked, or (auto) when symeig certified nothing non-trivial */
-        if (o->use_pchol > 0 || (pchol_on && strcmp(out->up.method, "symeig") != 0)) {
+        if (o->use_pchol > 0 || (pchol_on && out->up.method != AR_METHOD_SYMEIG)) {
             bracket_say(o, "upper: pivoted Cholesky (n = %zu)", A->n);
             if ((st = full_one(A, UPPER_PCHOL, logt, eps, &out->up_pchol, out, fo, 2)))
                 goto done;
@@ -558,7 +559,7 @@ static ar_status full_uppers(const smx_t *A, const pointset_t *K, int self, int 
     int svd_auto = !self || bracket_svd_needed(A->n, logt, &out->up);
     /* unweighted self-attention above BRACKET_SVD_UNWEIGHTED_MAX_N: symeig's end stands */
     if (self && svd_auto && logt && A->n > BRACKET_SVD_UNWEIGHTED_MAX_N && !pointset_has_multiplicities(K) &&
-        strcmp(out->up.method, "trivial") != 0 && out->up.rank > 0 && logt_spread(logt, A->n) > BRACKET_SVD_SPREAD)
+        out->up.method != AR_METHOD_TRIVIAL && out->up.rank > 0 && logt_spread(logt, A->n) > BRACKET_SVD_SPREAD)
         svd_auto = 0;
     if (o->use_svd > 0 || (o->use_svd < 0 && !rsvd_auto && svd_auto)) {
         bracket_say(o, "upper: truncated SVD (%zu x %zu)", A->m, A->n);
@@ -595,7 +596,7 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
     if (self && !(logt = make_logt(A, K)))
         return AR_ENOMEM;
     /* bracket_svd_needed with a non-trivial certificate: n <= BRACKET_SVD_ALWAYS_N or log t spreads */
-    upper_cert_t some = { .rank = 1, .method = "rsym" };
+    upper_cert_t some = { .rank = 1, .method = AR_METHOD_RSYM };
     int svd_first = !self || bracket_svd_needed(A->n, logt, &some);
     int sym_on = self;
     if (self && o->one_random) {          /* one factorisation: rsym on weighted sets, rsvd otherwise */
@@ -611,13 +612,13 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
             goto done;
         out->rsvd = info;
         take_upper(out, &out->up_rsvd);
-        if (strcmp(out->up_rsvd.method, "rsvd") == 0 && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
+        if (out->up_rsvd.method == AR_METHOD_RSVD && (ro.cap == 0 || out->up_rsvd.rank < ro.cap))
             ro.cap = out->up_rsvd.rank;
         /* rsym then seeks only ranks below rsvd's (sketches of at most cap + 16 columns): it
          * starts at that size, rsvd's sketch having shown what the rank needs, instead of
          * growing to it again from the lower end's guess (issue 24: 3 rounds -> 1 on the
          * 4000-point self-attention instance of bench_dense) */
-        if (strcmp(out->up_rsvd.method, "rsvd") == 0 && ro.l0 < ro.cap + 16)
+        if (out->up_rsvd.method == AR_METHOD_RSVD && ro.l0 < ro.cap + 16)
             ro.l0 = ro.cap + 16 < info.sketch ? ro.cap + 16 : info.sketch;
     }
     if (sym_on) {
@@ -634,12 +635,12 @@ static ar_status random_uppers(const smx_t *A, const pointset_t *K, int self, do
                 free(o2);
             goto done;
         }
-        if (!svd_first || (!strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank))
+        if (!svd_first || (out->up_rsym.method == AR_METHOD_RSYM && out->up_rsym.rank < out->up.rank))
             out->rsvd = info;
-        else if (!strcmp(out->up_rsym.method, "rsym"))
+        else if (out->up_rsym.method == AR_METHOD_RSYM)
             out->rsvd.exhausted = 0;        /* something randomized was certified */
         if (o2 != order) {                  /* keep the order of the better certificate */
-            if (len2 && !strcmp(out->up_rsym.method, "rsym") && out->up_rsym.rank < out->up.rank) {
+            if (len2 && out->up_rsym.method == AR_METHOD_RSYM && out->up_rsym.rank < out->up.rank) {
                 memcpy(order, o2, len2 * sizeof *order);
                 *order_len = len2;
             }
@@ -776,9 +777,9 @@ ar_status bracket_compute(const pointset_t *Q, const pointset_t *K, double beta,
         goto done;
     /* a randomized certificate above half the full rank leaves no pivoted order (cert_rsvd.h) */
     if (grow && fo.len[0] == 0 && !rsvd_pivots_worth(m, n, out->up.rank) &&
-        strcmp(out->up.method, "trivial") != 0)
+        out->up.method != AR_METHOD_TRIVIAL)
         fo.len[0] = bracket_peak_order(&A, fo.ord[0]);
-    if (rsvd_auto && out->rsvd.exhausted && !strcmp(out->up.method, "trivial")) {
+    if (rsvd_auto && out->rsvd.exhausted && out->up.method == AR_METHOD_TRIVIAL) {
         bracket_say(o, "upper: randomized sketches exhausted at %zu columns, full factorisation", r / 2);
         rsvd_auto = 0;
     }

@@ -23,6 +23,7 @@
 #include "theory/certificates/cert_upper.h"
 #include "theory/certificates/cert_lower.h"
 #include "theory/certificates/cert_rsvd.h"
+#include "theory/certificates/cert_status.h"
 
 typedef void (*bracket_progress_fn)(void *ctx, const char *msg);
 
@@ -159,13 +160,13 @@ typedef struct {
     size_t lower, upper;      /* the bracket */
     lower_cert_t lo;          /* winning lower certificate */
     upper_cert_t up;          /* winning upper certificate */
-    const char *status;       /* "certified" or "inconclusive" */
+    ar_cert_status_t status;  /* certified or inconclusive */
     double maxerr;            /* enclosure error of A (max row l1) */
     long prec;                /* Arb precision used */
     double seconds;           /* total wall time */
     double seconds_enclose;   /* time in smx_compute */
     upper_cert_t up_svd, up_symeig, up_pchol, up_rsvd, up_rsym;  /* each upper method's result
-                                  (method "" and rank 0 when not run) */
+                                  (method none and rank 0 when not run) */
     rsvd_info_t rsvd;         /* the sketch of the better randomized certificate (when one ran) */
     int streamed;             /* 1: the image was streamed in row blocks, never stored */
     const char *enclosure;    /* "double" or "arb" (NULL before the enclosure) */

@@ -59,7 +59,7 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         return AR_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
+    out->status = AR_CERT_INCONCLUSIVE;
     double t0 = clock_now();
     if (!P) {
         ar_error_set("bracket_compute_ball: P is NULL");
@@ -80,19 +80,19 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
      * upward): the Arb check can hold where the bound rounded to a double cannot show it (issue 32:
      * "||M^-1|| <= 1, eps * bound = 1 < 1" at eps = 1 - 2^-53); such a certificate is not reported */
     double vb = info->cluster.certified ? varah_bound(info->cluster.max_R) : INFINITY;
-    if (info->cluster.certified && strcmp(info->cluster.method, "trivial") != 0 && lower_certifies(eps, vb)) {
+    if (info->cluster.certified && info->cluster.method != AR_METHOD_TRIVIAL && lower_certifies(eps, vb)) {
         out->lo.invnorm = vb;
-        snprintf(out->lo.method, sizeof out->lo.method, "ball-%s", info->cluster.method);
+        out->lo.method = ar_method_ball(info->cluster.method);
     } else {
         out->lo.rank = 1;
         out->lo.invnorm = 1.0;
-        snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+        out->lo.method = AR_METHOD_TRIVIAL;
     }
     out->seconds_lower = info->cluster.seconds;
     /* upper: tensor Chebyshev (trivial n if not applicable) */
     out->up.rank = n;
     out->up.err = 0.0;
-    snprintf(out->up.method, sizeof out->up.method, "trivial");
+    out->up.method = AR_METHOD_TRIVIAL;
     if (coords_in_cube(P)) {
         bracket_say(o, "ball: tensor-Chebyshev upper certificate");
         if ((st = ball_upper_tensor(P, beta, eps, &info->tensor)))
@@ -101,7 +101,7 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
         if (!info->tensor.capped) {
             out->up.rank = info->tensor.rank;
             out->up.err = info->tensor.err;
-            snprintf(out->up.method, sizeof out->up.method, "tensor-cheb");
+            out->up.method = AR_METHOD_TENSOR_CHEB;
         }
     }
     /* dense certificates when affordable */
@@ -130,8 +130,8 @@ ar_status bracket_compute_ball_ex(const pointset_t *P, double beta, double eps,
     out->seconds = clock_now() - t0;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",
-                     out->lower, out->lo.method, out->upper, out->up.method);
-        out->status = "inconclusive";
+                     out->lower, ar_method_name(out->lo.method), out->upper, ar_method_name(out->up.method));
+        out->status = AR_CERT_INCONCLUSIVE;
         return AR_ENUMERIC;
     }
     return AR_OK;

@@ -43,7 +43,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
         o = &def;
     }
     memset(out, 0, sizeof *out);
-    out->status = "inconclusive";
+    out->status = AR_CERT_INCONCLUSIVE;
     double t0 = clock_now();
     if (!(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
         ar_error_set("bracket: need finite beta >= 0 and 0 < eps < 1");
@@ -69,7 +69,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     out->up.rank = pc.rank;
     out->up.err = pc.err;
     out->up.seconds = pc.seconds;
-    snprintf(out->up.method, sizeof out->up.method, "%s", pc.capped ? "trivial" : "polynomial");
+    out->up.method = pc.capped ? AR_METHOD_TRIVIAL : AR_METHOD_POLYNOMIAL;
     /* lower: block certificates on the rows of a farthest-point prefix */
     double t1 = clock_now();
     size_t M = pc.rank < n ? pc.rank : n;
@@ -97,7 +97,7 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
     out->prec = A.prec;
     out->lo.rank = 1;
     out->lo.invnorm = 1.0;
-    snprintf(out->lo.method, sizeof out->lo.method, "trivial");
+    out->lo.method = AR_METHOD_TRIVIAL;
     if (2.0 * A.maxerr < eps) {
         for (size_t t = 0; t < M; t++)
             order[t] = t;                      /* rows of A are already in farthest-point order */
@@ -112,16 +112,16 @@ ar_status bracket_compute_scale(const pointset_t *P, double beta, double eps, co
             out->lo = lc;
     } else {
         out->upper = out->up.rank = n;         /* enclosure too wide: trivial bracket only */
-        snprintf(out->up.method, sizeof out->up.method, "trivial");
+        out->up.method = AR_METHOD_TRIVIAL;
     }
     out->lower = out->lo.rank;
     out->status = bracket_status_decide(out->lower, out->lo.method, out->upper, out->up.method);
     out->seconds_lower = clock_now() - t1;
     if (out->lower > out->upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s) exceeds certified upper bound %zu (%s)",
-                     out->lower, out->lo.method, out->upper, out->up.method);
+                     out->lower, ar_method_name(out->lo.method), out->upper, ar_method_name(out->up.method));
         st = AR_ENUMERIC;
-        out->status = "inconclusive";
+        out->status = AR_CERT_INCONCLUSIVE;
     }
 done:
     smx_clear(&A);

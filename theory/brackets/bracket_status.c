@@ -2,16 +2,9 @@
 /* bracket_status.c -- certified or inconclusive (see bracket_status.h). */
 #include "theory/brackets/bracket_status.h"
 
-#include <string.h>
-
-int bracket_end_trivial(const char *method)
-{
-    return !method || !*method || strcmp(method, "trivial") == 0;
-}
-
-const char *bracket_status_decide(size_t lower, const char *lower_method, size_t upper, const char *upper_method)
+ar_cert_status_t bracket_status_decide(size_t lower, ar_method_t lower_method, size_t upper, ar_method_t upper_method)
 {
     int tight = lower == upper;
-    int informative = !bracket_end_trivial(lower_method) || !bracket_end_trivial(upper_method);
-    return tight || informative ? "certified" : "inconclusive";
+    int informative = !ar_method_is_trivial(lower_method) || !ar_method_is_trivial(upper_method);
+    return tight || informative ? AR_CERT_CERTIFIED : AR_CERT_INCONCLUSIVE;
 }

@@ -14,13 +14,12 @@
 #define ATTNRANK_THEORY_BRACKET_STATUS_H
 
 #include <stddef.h>
+#include "theory/certificates/cert_method.h"
+#include "theory/certificates/cert_status.h"
 
-/* "certified" or "inconclusive" (static strings) for the bracket [lower,
- * upper] whose ends were certified by lower_method and upper_method
- * ("trivial" for the trivial ends; NULL counts as trivial). */
-const char *bracket_status_decide(size_t lower, const char *lower_method, size_t upper, const char *upper_method);
-
-/* 1 if method names a trivial end ("trivial", or NULL / empty). */
-int bracket_end_trivial(const char *method);
+/* Certified or inconclusive for the bracket [lower, upper] whose ends were
+ * certified by lower_method and upper_method (trivial for the trivial ends;
+ * AR_METHOD_NONE counts as trivial, ar_method_is_trivial). */
+ar_cert_status_t bracket_status_decide(size_t lower, ar_method_t lower_method, size_t upper, ar_method_t upper_method);
 
 #endif

@@ -24,17 +24,16 @@ void route_opts_default(route_opts_t *o)
     o->dense_max = 4000;
 }
 
-static void add_route(route_result_t *r, const char *name)
+/* Append route's name to the printed list of the routes that ran. */
+static void add_route(route_result_t *r, ar_route_t route)
 {
     size_t len = strlen(r->routes);
-    snprintf(r->routes + len, sizeof r->routes - len, "%s%s", len ? "," : "", name);
+    snprintf(r->routes + len, sizeof r->routes - len, "%s%s", len ? "," : "", ar_route_name(route));
 }
 
 const char *route_id_name(route_id_t id)
 {
-    static const char *const names[ROUTE_ID_COUNT] = { "circulant", "ball", "packing", "polynomial", "scale",
-                                                       "dense" };
-    return (unsigned)id < ROUTE_ID_COUNT ? names[id] : "unknown";
+    return (unsigned)id < ROUTE_ID_COUNT ? ar_route_name((ar_route_t)id) : "unknown";
 }
 
 const char *route_decision_name(route_decision_t d)
@@ -70,7 +69,7 @@ static void plan_set(route_result_t *r, int id, route_decision_t d, const char *
 /* Keep a certified lower end if it beats the current one.  An end whose reported bound does not
  * show its own inequality (eps * invnorm < 1 rounded upward; NAN: a certificate without one, the
  * packing's) is never reported (issue 32). */
-static void take_lower(route_result_t *r, size_t rank, const char *route, const char *method, double invnorm,
+static void take_lower(route_result_t *r, size_t rank, ar_route_t route, ar_method_t method, double invnorm,
                        double seconds)
 {
     if (rank <= r->b.lower)
@@ -80,12 +79,12 @@ static void take_lower(route_result_t *r, size_t rank, const char *route, const 
     r->b.lower = r->b.lo.rank = rank;
     r->b.lo.invnorm = invnorm;
     r->b.lo.seconds = seconds;
-    snprintf(r->b.lo.method, sizeof r->b.lo.method, "%s", method);
-    snprintf(r->lower_route, sizeof r->lower_route, "%s", route);
+    r->b.lo.method = method;
+    r->lower_route = route;
 }
 
 /* Keep a certified upper end if it beats the current one. */
-static void take_upper(route_result_t *r, size_t rank, double err, const char *route, const char *method,
+static void take_upper(route_result_t *r, size_t rank, double err, ar_route_t route, ar_method_t method,
                        double seconds)
 {
     if (rank == 0 || rank >= r->b.upper)
@@ -93,8 +92,8 @@ static void take_upper(route_result_t *r, size_t rank, double err, const char *r
     r->b.upper = r->b.up.rank = rank;
     r->b.up.err = err;
     r->b.up.seconds = seconds;
-    snprintf(r->b.up.method, sizeof r->b.up.method, "%s", method);
-    snprintf(r->upper_route, sizeof r->upper_route, "%s", route);
+    r->b.up.method = method;
+    r->upper_route = route;
 }
 
 /* 1 if every multiplicity is 1 (or absent) and every coordinate lies in
@@ -165,7 +164,7 @@ static ar_status route_circulant(const pointset_t *P, double beta, double eps, r
         return AR_OK;                       /* the stored points are too far from the exact n-gon */
     r->polygon_n = P->n;
     r->polygon_eta = eta;
-    add_route(r, "circulant");
+    add_route(r, AR_ROUTE_CIRCULANT);
     /* lower: rank_{eps+eta}(A_exact) <= rank_eps(A); upper: rank_eps(A) <= rank_{eps-eta}(A_exact).
      * The endpoints are rounded outward so that the rounding of eps +- eta cannot help. */
     double eps_lo = nextafter(eps + eta, 1.0), eps_up = nextafter(eps - eta, 0.0);
@@ -173,12 +172,12 @@ static ar_status route_circulant(const pointset_t *P, double beta, double eps, r
     ar_status st = circ_bracket_split(P->n, beta, eps_lo, eps_up, 0, &cb);
     if (st)
         return st;
-    if (strcmp(cb.status, "certified") != 0)
+    if (cb.status != AR_CERT_CERTIFIED)
         return AR_OK;
     *certified = 1;
-    take_lower(r, cb.lower, "circulant", "circulant-blocks", cb.lower_invnorm, cb.seconds_lower);
-    take_upper(r, cb.upper, nextafter(cb.upper_err + eta, INFINITY), "circulant",
-               cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection",
+    take_lower(r, cb.lower, AR_ROUTE_CIRCULANT, AR_METHOD_CIRCULANT_BLOCKS, cb.lower_invnorm, cb.seconds_lower);
+    take_upper(r, cb.upper, nextafter(cb.upper_err + eta, INFINITY), AR_ROUTE_CIRCULANT,
+               cb.upper == cb.upper_lp ? AR_METHOD_CIRCULANT_L1LP : AR_METHOD_CIRCULANT_PROJECTION,
                cb.seconds_lp + cb.seconds_projection);
     if (r->b.maxerr < 2 * cb.arad)
         r->b.maxerr = 2 * cb.arad;
@@ -189,11 +188,11 @@ static ar_status route_circulant(const pointset_t *P, double beta, double eps, r
 
 /* Copy the non-trivial ends of a dense, ball or scale bracket into r: each end is
  * rigorous on its own, whether or not the bracket as a whole is certified. */
-static void take_bracket(route_result_t *r, const bracket_t *b, const char *route)
+static void take_bracket(route_result_t *r, const bracket_t *b, ar_route_t route)
 {
-    if (!bracket_end_trivial(b->lo.method))
+    if (!ar_method_is_trivial(b->lo.method))
         take_lower(r, b->lower, route, b->lo.method, b->lo.invnorm, b->seconds_lower);
-    if (!bracket_end_trivial(b->up.method))
+    if (!ar_method_is_trivial(b->up.method))
         take_upper(r, b->upper, b->up.err, route, b->up.method, b->up.seconds);
     double maxerr = r->b.maxerr, enc = r->b.seconds_enclose;
     long prec = r->b.prec;
@@ -219,7 +218,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         return AR_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    out->b.status = "inconclusive";
+    out->b.status = AR_CERT_INCONCLUSIVE;
     if (!Q || !K) {
         ar_error_set("route_bracket: NULL argument");
         return AR_EINVAL;
@@ -252,11 +251,10 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     /* the trivial bracket 1 <= rank_eps <= min(m, n) (eps < 1 = ||A||_r1) */
     out->b.lower = out->b.lo.rank = 1;
     out->b.lo.invnorm = 1.0;
-    snprintf(out->b.lo.method, sizeof out->b.lo.method, "trivial");
+    out->b.lo.method = AR_METHOD_TRIVIAL;
     out->b.upper = out->b.up.rank = m < n ? m : n;
-    snprintf(out->b.up.method, sizeof out->b.up.method, "trivial");
-    snprintf(out->lower_route, sizeof out->lower_route, "trivial");
-    snprintf(out->upper_route, sizeof out->upper_route, "trivial");
+    out->b.up.method = AR_METHOD_TRIVIAL;
+    out->lower_route = out->upper_route = AR_ROUTE_TRIVIAL;
 
     int biased = o->bracket.bias != NULL;
     int structured = self && !biased && o->engine != ROUTE_DENSE;
@@ -342,7 +340,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
         if ((st = cancel_check()))
             return st;
         if (ball) {
-            add_route(out, "ball");
+            add_route(out, AR_ROUTE_BALL);
             double tb = clock_now();
             bracket_t bb;
             /* the ball's dense certificates run one randomized factorisation (issue 24: rsvd and
@@ -353,14 +351,14 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                 return st;
             out->ball_run = 1;
             ran_structured = 1;
-            take_bracket(out, &bb, "ball");
+            take_bracket(out, &bb, AR_ROUTE_BALL);
             if (out->ball.dense_run)
                 out->upper_svd = bb.up_svd.rank;
             /* bracket_compute_ball also ran the dense certificates: name each end's true route */
-            if (!strcmp(out->lower_route, "ball") && strncmp(out->b.lo.method, "ball-", 5) != 0)
-                snprintf(out->lower_route, sizeof out->lower_route, "dense");
-            if (!strcmp(out->upper_route, "ball") && strcmp(out->b.up.method, "tensor-cheb") != 0)
-                snprintf(out->upper_route, sizeof out->upper_route, "dense");
+            if (out->lower_route == AR_ROUTE_BALL && !ar_method_is_ball(out->b.lo.method))
+                out->lower_route = AR_ROUTE_DENSE;
+            if (out->upper_route == AR_ROUTE_BALL && out->b.up.method != AR_METHOD_TENSOR_CHEB)
+                out->upper_route = AR_ROUTE_DENSE;
             plan_ran(out, ROUTE_ID_BALL);
             out->plan[ROUTE_ID_BALL].seconds = clock_now() - tb - out->ball.seconds_dense;
             if (out->ball.dense_run) {
@@ -385,7 +383,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                      "packing at this beta and eps");
         } else {
             pack_cert_t pk;
-            add_route(out, "packing");
+            add_route(out, AR_ROUTE_PACKING);
             out->plan[ROUTE_ID_PACKING].predicted = route_cost_packing(n, Q->d);
             double tp = clock_now();
             if ((st = pack_diagdom(Q, beta, eps, &pk)))
@@ -394,7 +392,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             out->plan[ROUTE_ID_PACKING].seconds = clock_now() - tp;
             if (pk.certified == n) {      /* rank_eps = n exactly */
                 ran_structured = 1;
-                take_lower(out, n, "packing", "packing-diagdom", NAN, pk.seconds);
+                take_lower(out, n, AR_ROUTE_PACKING, AR_METHOD_PACKING_DIAGDOM, NAN, pk.seconds);
                 polygon_done = 1;
             }
         }
@@ -415,7 +413,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
             if (dense_ok && n <= scale_max) {   /* the dense route gives the lower end; add the polynomial upper */
                 plan_set(out, ROUTE_ID_SCALE, ROUTE_SKIPPED, "the dense route gives the lower end at this size");
                 if (beta <= POLY_BETA_MAX) {     /* beyond it the dense route alone */
-                    add_route(out, "polynomial");
+                    add_route(out, AR_ROUTE_POLYNOMIAL);
                     out->plan[ROUTE_ID_POLYNOMIAL].predicted = route_cost_polynomial(n, Q->d, beta);
                     poly_cert_t pc;
                     if ((st = poly_upper_instance(Q, beta, eps, &pc)))
@@ -425,7 +423,7 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                     plan_ran(out, ROUTE_ID_POLYNOMIAL);
                     out->plan[ROUTE_ID_POLYNOMIAL].seconds = pc.seconds;
                     if (!pc.capped)
-                        take_upper(out, pc.rank, pc.err, "polynomial", "polynomial", pc.seconds);
+                        take_upper(out, pc.rank, pc.err, AR_ROUTE_POLYNOMIAL, AR_METHOD_POLYNOMIAL, pc.seconds);
                 } else {
                     plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_NOT_APPLICABLE, "beta above %g", POLY_BETA_MAX);
                 }
@@ -439,19 +437,19 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
                                  "engine dense (the dense route at any size)%s", beta, POLY_BETA_MAX, n, alt);
                     return AR_EINVAL;
                 }
-                add_route(out, "scale");
+                add_route(out, AR_ROUTE_SCALE);
                 out->plan[ROUTE_ID_SCALE].predicted = route_cost_scale(n, Q->d);
                 out->plan[ROUTE_ID_POLYNOMIAL].predicted = route_cost_polynomial(n, Q->d, beta);
                 double ts = clock_now();
                 bracket_t bs;
                 if ((st = bracket_compute_scale(Q, beta, eps, &o->bracket, &bs)))
                     return st;
-                take_bracket(out, &bs, "scale");
+                take_bracket(out, &bs, AR_ROUTE_SCALE);
                 plan_ran(out, ROUTE_ID_SCALE);
                 plan_set(out, ROUTE_ID_POLYNOMIAL, ROUTE_RAN, "inside the scale route");
                 out->plan[ROUTE_ID_SCALE].seconds = clock_now() - ts;
-                if (!strcmp(out->upper_route, "scale") && strcmp(bs.up.method, "polynomial") == 0)
-                    snprintf(out->upper_route, sizeof out->upper_route, "polynomial");
+                if (out->upper_route == AR_ROUTE_SCALE && bs.up.method == AR_METHOD_POLYNOMIAL)
+                    out->upper_route = AR_ROUTE_POLYNOMIAL;
             }
         }
         if (o->engine == ROUTE_SCALE && !ran_structured) {
@@ -472,17 +470,17 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     int decided = out->b.lower >= out->b.upper;
     int dense_more = o->engine == ROUTE_AUTO && !dense_ok && !out->ball.dense_run && dense_fits && !decided;
     if (dense_ok || dense_more || (o->engine == ROUTE_AUTO && !ran_structured)) {
-        add_route(out, "dense");
+        add_route(out, AR_ROUTE_DENSE);
         double td = clock_now();
         bracket_t bd;
         bracket_opts_t bo = o->bracket;
-        if (strcmp(out->upper_route, "trivial") != 0 && (bo.lower_cap == 0 || out->b.upper < bo.lower_cap))
+        if (out->upper_route != AR_ROUTE_TRIVIAL && (bo.lower_cap == 0 || out->b.upper < bo.lower_cap))
             bo.lower_cap = out->b.upper;  /* a certified upper end: lower probes above it are skipped */
         if ((st = bracket_compute(Q, K, beta, eps, &bo, &bd)))
             return st;
         out->upper_svd = bd.up_svd.rank;
         out->b.seconds_upper += bd.seconds_upper;
-        take_bracket(out, &bd, "dense");
+        take_bracket(out, &bd, AR_ROUTE_DENSE);
         if (bd.lower_cut)
             plan_set(out, ROUTE_ID_DENSE, ROUTE_CUT_SHORT, "a lower search stopped at its budget of %.3g flops "
                      "(the upper constructions' cost): a smaller, still certified lower end", bd.lower_budget);
@@ -499,9 +497,9 @@ ar_status route_bracket(const pointset_t *Q, const pointset_t *K, double beta, d
     out->b.seconds = clock_now() - t0;
     if (out->b.lower > out->b.upper) {
         ar_error_set("bracket: BUG: certified lower bound %zu (%s/%s) exceeds certified upper bound %zu (%s/%s)",
-                     out->b.lower, out->lower_route, out->b.lo.method, out->b.upper, out->upper_route,
-                     out->b.up.method);
-        out->b.status = "inconclusive";
+                     out->b.lower, ar_route_name(out->lower_route), ar_method_name(out->b.lo.method), out->b.upper,
+                     ar_route_name(out->upper_route), ar_method_name(out->b.up.method));
+        out->b.status = AR_CERT_INCONCLUSIVE;
         return AR_ENUMERIC;
     }
     return AR_OK;

@@ -43,6 +43,7 @@
 #include "constructions/pointsets/pointset.h"
 #include "theory/brackets/bracket.h"
 #include "theory/brackets/bracket_ball.h"
+#include "theory/brackets/route_kind.h"
 
 typedef enum {
     ROUTE_AUTO = 0,    /* every applicable and affordable route (default) */
@@ -60,13 +61,13 @@ void route_opts_default(route_opts_t *o);
 
 /* The routes, in the order the chooser considers them. */
 typedef enum {
-    ROUTE_ID_CIRCULANT = 0,
-    ROUTE_ID_BALL,
-    ROUTE_ID_PACKING,
-    ROUTE_ID_POLYNOMIAL,
-    ROUTE_ID_SCALE,
-    ROUTE_ID_DENSE,
-    ROUTE_ID_COUNT
+    ROUTE_ID_CIRCULANT = AR_ROUTE_CIRCULANT,   /* the same values as the routes' enum (route_kind.h) */
+    ROUTE_ID_BALL = AR_ROUTE_BALL,
+    ROUTE_ID_PACKING = AR_ROUTE_PACKING,
+    ROUTE_ID_POLYNOMIAL = AR_ROUTE_POLYNOMIAL,
+    ROUTE_ID_SCALE = AR_ROUTE_SCALE,
+    ROUTE_ID_DENSE = AR_ROUTE_DENSE,
+    ROUTE_ID_COUNT = AR_ROUTE_TRIVIAL
 } route_id_t;
 
 /* What the chooser did with a route. */
@@ -93,8 +94,8 @@ const char *route_decision_name(route_decision_t d);
 typedef struct {
     bracket_t b;               /* lower/upper, lo/up (method names), maxerr, prec, seconds */
     route_plan_t plan[ROUTE_ID_COUNT];   /* every route's estimate and decision (issue 32) */
-    char lower_route[16];      /* route of the winning lower end ("dense", "circulant", ...) */
-    char upper_route[16];      /* route of the winning upper end */
+    ar_route_t lower_route;    /* route of the winning lower end (dense, circulant, ...; trivial: none) */
+    ar_route_t upper_route;    /* route of the winning upper end */
     char routes[96];           /* routes that ran, comma-separated, in order */
     int self;                  /* 1: self-attention (bracket_is_self) */
     double eps;                /* the eps of the bracket */

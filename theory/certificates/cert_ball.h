@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include "numerics/status.h"
+#include "theory/certificates/cert_method.h"
 #include "constructions/pointsets/pointset.h"
 #include "theory/certificates/cert_lower.h"
 
@@ -42,7 +43,7 @@ typedef struct {
     double phi2;         /* squared radius of the evaluated pairs */
     size_t near_pairs;   /* (centre, point) pairs evaluated in Arb */
     double seconds;
-    char method[16];     /* "diagdom" (delta = 0), "cluster" or "trivial" */
+    ar_method_t method;  /* diagdom (delta = 0), cluster or trivial */
 } ball_lower_t;
 
 /* Cluster certificate with the greedy delta-net (in index order) of P as

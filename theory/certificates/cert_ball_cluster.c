@@ -194,7 +194,7 @@ static ar_status cluster_lower(const pointset_t *P, double beta, double eps, dou
     out->max_tail = maxT;
     out->phi2 = phi2;
     out->near_pairs = near;
-    snprintf(out->method, sizeof out->method, "%s", delta == 0 ? "diagdom" : "cluster");
+    out->method = delta == 0 ? AR_METHOD_DIAGDOM : AR_METHOD_CLUSTER;
 done0:
     free(is_centre);
     free(block);
@@ -225,7 +225,7 @@ ar_status ball_lower_search_ctl(const pointset_t *P, double beta, double eps, co
     ball_lower_t c, best;
     memset(&best, 0, sizeof best);
     best.m = best.certified = 1;
-    snprintf(best.method, sizeof best.method, "trivial");
+    best.method = AR_METHOD_TRIVIAL;
     say_probe(ctl, 0.0);
     ar_status st = cluster_lower(P, beta, eps, 0.0, ctl, &c);
     if (st)

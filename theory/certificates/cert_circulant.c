@@ -383,15 +383,14 @@ ar_status circ_upper_search(const circ_instance_t *I, circ_upper_method_t method
         out->rank = n;
         out->K = SIZE_MAX;
         out->err = 0.0;
-        snprintf(out->method, sizeof out->method, "trivial");
+        out->method = AR_METHOD_TRIVIAL;
     } else {
         out->rank = 2 * S.bestK + 1;
         out->K = S.bestK;
         out->err = S.besterr;
         out->lpval = S.bestlp;
         out->stride = method == CIRC_L1LP ? S.beststride : 0;
-        snprintf(out->method, sizeof out->method, "%s",
-                 method == CIRC_L1LP ? "l1lp" : "projection");
+        out->method = method == CIRC_L1LP ? AR_METHOD_L1LP : AR_METHOD_PROJECTION;
         if (coef) {
             *coef = malloc((S.bestK + 1) * sizeof **coef);
             if (*coef)
@@ -535,7 +534,7 @@ ar_status circ_bracket_split(size_t n, double beta, double eps_lower, double eps
     out->lower_invnorm = 1.0;
     out->upper_err = out->upper_err_projection = out->upper_err_lp = 0.0;
     if (!(2.0 * I.arad < eps)) {
-        out->status = "inconclusive";
+        out->status = AR_CERT_INCONCLUSIVE;
         circ_instance_clear(&I);
         out->seconds = clock_now() - t0;
         return AR_OK;
@@ -589,7 +588,7 @@ ar_status circ_bracket_split(size_t n, double beta, double eps_lower, double eps
         st = AR_ENUMERIC;
         goto fail;
     }
-    out->status = "certified";
+    out->status = AR_CERT_CERTIFIED;
     circ_instance_clear(&I);
     out->seconds = clock_now() - t0;
     return AR_OK;

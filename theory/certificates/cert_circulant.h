@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <arb.h>
 #include "numerics/status.h"
+#include "theory/certificates/cert_method.h"
+#include "theory/certificates/cert_status.h"
 
 /* The enclosed first row of one instance. */
 typedef struct {
@@ -59,7 +61,7 @@ typedef struct {
     double lpval;       /* LP optimum estimate of the last accepted LP (lp only; else 0) */
     size_t stride;      /* sample stride of the accepted LP (lp only; else 0) */
     size_t probes;      /* candidates certified during the search */
-    char method[16];    /* "projection", "l1lp" or "trivial" */
+    ar_method_t method; /* projection, l1lp or trivial */
     double seconds;
 } circ_upper_t;
 
@@ -123,7 +125,7 @@ typedef struct {
     double upper_err_projection, upper_err_lp;
     double lower_invnorm;         /* certified ||M^{-1}||_inf of the lower certificate */
     double arad;                  /* enclosure width of the first row (row l1) */
-    const char *status;           /* "certified" or "inconclusive" */
+    ar_cert_status_t status;      /* certified or inconclusive */
     double seconds, seconds_enclose, seconds_lower, seconds_projection, seconds_lp;
 } circ_bracket_t;
 

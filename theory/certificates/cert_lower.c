@@ -23,7 +23,7 @@ void lower_set_trivial(lower_cert_t *out)
 {
     out->rank = 1;
     out->invnorm = 1.0;
-    snprintf(out->method, sizeof out->method, "trivial");
+    out->method = AR_METHOD_TRIVIAL;
 }
 
 /* Contract: cert_lower.h.  eps * bound < 1, evaluated with the product rounded upward so that

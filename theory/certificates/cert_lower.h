@@ -18,12 +18,13 @@
 #include <stdint.h>
 #include "numerics/status.h"
 #include "numerics/softmax.h"
+#include "theory/certificates/cert_method.h"
 
 typedef struct {
     size_t rank;        /* rank_eps(A) >= rank is certified */
     double invnorm;     /* certified bound on ||M^{-1}||_inf, eps * invnorm < 1
                            (trivial: 1, the 1x1 test matrix of the all-ones W) */
-    char method[32];    /* "diagdom", "invnorm" or "trivial" (rank 1: ||A||_r1 = 1 > eps) */
+    ar_method_t method; /* diagdom, invnorm or trivial (rank 1: ||A||_r1 = 1 > eps) */
     double seconds;
 } lower_cert_t;
 

@@ -87,7 +87,7 @@ void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double e
     if (lower_certifies(eps, vb)) {
         out->rank = m;
         out->invnorm = vb;
-        snprintf(out->method, sizeof out->method, "diagdom");
+        out->method = AR_METHOD_DIAGDOM;
         return;
     }
     if (m == 1)
@@ -96,7 +96,7 @@ void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double e
     if (lower_certifies(eps, ib)) {
         out->rank = m;
         out->invnorm = ib;
-        snprintf(out->method, sizeof out->method, "invnorm");
+        out->method = AR_METHOD_INVNORM;
     }
 }
 
@@ -213,7 +213,7 @@ ar_status lower_blocks_gallop(const smx_t *A, const size_t *order, size_t norder
             lower_set_trivial(&probe);            /* cannot certify: cap bounds the rank from above */
         else
             lower_blocks_probe(A, order, len, eps, blk, M, &probe);
-        if (probe.rank == len && strcmp(probe.method, "trivial") != 0) {
+        if (probe.rank == len && probe.method != AR_METHOD_TRIVIAL) {
             lo = len;
             best = probe;
             if (len == top)
@@ -243,7 +243,7 @@ ar_status lower_blocks_gallop(const smx_t *A, const size_t *order, size_t norder
                 lower_set_trivial(&probe);
             else
                 lower_blocks_probe(A, order, mid, eps, blk, M, &probe);
-            if (probe.rank == mid && strcmp(probe.method, "trivial") != 0) {
+            if (probe.rank == mid && probe.method != AR_METHOD_TRIVIAL) {
                 lo = mid;
                 best = probe;
             } else {

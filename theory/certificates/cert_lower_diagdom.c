@@ -81,7 +81,7 @@ ar_status lower_diagdom(const smx_t *A, const size_t *rows, const size_t *cols, 
          * ||M^{-1}||_inf <= 1/minmargin for M = A_{rows, cols} (Varah). */
         out->rank = m;
         out->invnorm = inv;
-        snprintf(out->method, sizeof out->method, "diagdom");
+        out->method = AR_METHOD_DIAGDOM;
     }
     out->seconds = clock_now() - t0;
     return AR_OK;

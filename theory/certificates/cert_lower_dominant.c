@@ -58,7 +58,7 @@ ar_status lower_dominant_rows(const smx_t *A, const size_t *cand, size_t ncand, 
     if (k >= 2) {
         /* the kept rows' own blocks (columns of dropped rows reassigned) only raise each kept
          * row's diagonal; the rigorous certificate is lower_blocks_rows' */
-        if ((st = lower_blocks_rows(A, keep, k, eps, out)) == AR_OK && strcmp(out->method, "trivial") != 0 &&
+        if ((st = lower_blocks_rows(A, keep, k, eps, out)) == AR_OK && out->method != AR_METHOD_TRIVIAL &&
             rows_out)
             memcpy(rows_out, keep, k * sizeof *rows_out);
     }

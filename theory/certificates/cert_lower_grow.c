@@ -164,7 +164,7 @@ ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, doubl
             rows[a] = cand[S[a]];
         lower_cert_t probe;
         lower_blocks_probe(A, rows, s, eps, blk, M, &probe);
-        if (probe.rank == s && strcmp(probe.method, "trivial") != 0) {
+        if (probe.rank == s && probe.method != AR_METHOD_TRIVIAL) {
             *out = probe;
             if (rows_out)
                 memcpy(rows_out, rows, s * sizeof *rows);

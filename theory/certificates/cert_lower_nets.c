@@ -106,7 +106,7 @@ ar_status lower_nets_ctl(const smx_t *A, const double *x, size_t d, double eps, 
             } else {
                 lower_set_trivial(&probe);
             }
-            if (k >= 2 && probe.rank == k && strcmp(probe.method, "trivial") != 0) {
+            if (k >= 2 && probe.rank == k && probe.method != AR_METHOD_TRIVIAL) {
                 if (k > best.rank)
                     best = probe;
                 hi_d = mid;

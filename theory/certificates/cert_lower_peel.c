@@ -204,11 +204,11 @@ ar_status lower_peel_cap(const smx_t *A, const size_t *cand, size_t ncand, doubl
         lower_cert_t c;
         lower_blocks_certify(A, rows, s, eps, fblk, Mmid, R, &c);
         double fresh = 4.0 * (double)s * (double)s * (double)s;
-        if (!(c.rank == s && strcmp(c.method, "trivial") != 0) && !lower_over_budget(ctl, fresh)) {
+        if (!(c.rank == s && c.method != AR_METHOD_TRIVIAL) && !lower_over_budget(ctl, fresh)) {
             lower_spend(ctl, fresh);
             lower_blocks_certify(A, rows, s, eps, fblk, Mmid, NULL, &c);   /* a fresh LU */
         }
-        if (c.rank == s && strcmp(c.method, "trivial") != 0) {
+        if (c.rank == s && c.method != AR_METHOD_TRIVIAL) {
             *out = c;
             if (rows_out)
                 memcpy(rows_out, rows, s * sizeof *rows);

@@ -224,14 +224,14 @@ static void wgt_probe(const smx_t *A, const size_t *rows, size_t s, const double
     if (lower_certifies(eps, vb)) {
         out->rank = s;
         out->invnorm = vb;
-        snprintf(out->method, sizeof out->method, "diagdom");
+        out->method = AR_METHOD_DIAGDOM;
         return;
     }
     double ib = s >= 2 ? invnorm_inf_bound(s, Mmid, pc.enorm) : INFINITY;
     if (lower_certifies(eps, ib)) {
         out->rank = s;
         out->invnorm = ib;
-        snprintf(out->method, sizeof out->method, "invnorm");
+        out->method = AR_METHOD_INVNORM;
     }
 }
 
@@ -328,7 +328,7 @@ ar_status lower_weighted_ctl(const smx_t *A, const size_t *cand, size_t ncand, s
         double est = len <= cap ? wgt_irls(&w, WGT_ITERS, 1.0 / eps) : INFINITY;
         if (est < INFINITY && eps * est < 1.0 - 1e-6)
             wgt_probe(A, cand, len, w.X, w.Z, Wt, Mmid, eps, &pr);
-        int cert = pr.rank == len && strcmp(pr.method, "trivial") != 0;
+        int cert = pr.rank == len && pr.method != AR_METHOD_TRIVIAL;
         if (cert) {
             best = len;
             bestc = pr;

@@ -54,7 +54,7 @@ int pack_check_args(const pointset_t *P, double beta, double eps, const char *wh
 }
 
 /* Contract: cert_packing_impl.h. */
-void pack_cert_init(pack_cert_t *out, const pointset_t *P, double beta, double eps, const char *method)
+void pack_cert_init(pack_cert_t *out, const pointset_t *P, double beta, double eps, ar_method_t method)
 {
     memset(out, 0, sizeof *out);
     out->d = P->d;
@@ -112,7 +112,7 @@ ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t
     }
     double t0 = clock_now();
     size_t m = P->n;
-    pack_cert_init(out, P, beta, eps, "invnorm");
+    pack_cert_init(out, P, beta, eps, AR_METHOD_INVNORM);
     out->max_R = NAN;
     smx_t A;
     memset(&A, 0, sizeof A);
@@ -133,8 +133,8 @@ ar_status pack_invnorm(const pointset_t *P, double beta, double eps, pack_cert_t
     if (st != AR_OK)
         return st;
     out->certified = lc.rank == m ? m : 0;
-    if (out->certified && strcmp(lc.method, "diagdom") == 0)
-        out->method = "invnorm-varah";
+    if (out->certified && lc.method == AR_METHOD_DIAGDOM)
+        out->method = AR_METHOD_INVNORM_VARAH;
     out->seconds = clock_now() - t0;
     return AR_OK;
 }

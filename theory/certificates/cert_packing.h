@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "numerics/status.h"
+#include "theory/certificates/cert_method.h"
 #include "constructions/pointsets/pointset.h"
 #include <arb.h>
 
@@ -32,7 +33,7 @@ typedef struct {
     size_t certified;          /* m if rank_eps(A) >= m is certified, else 0 */
     double max_R;              /* rigorous upper bound of max_i R_i (NaN for "invnorm") */
     double seconds;            /* wall time (pack_lower_search*: of the whole search) */
-    const char *method;        /* "diagdom", "invnorm", "trivial" (static string) */
+    ar_method_t method;        /* diagdom, invnorm, invnorm-varah or trivial */
     double max_tail;           /* largest tail bound (pairs not evaluated) included in max_R */
     double phi2;               /* chord^2 threshold used for the evaluated pairs */
     size_t near_pairs;         /* unordered pairs evaluated one by one */

@@ -410,7 +410,7 @@ ar_status pack_diagdom_run(const pointset_t *P, double beta, double eps, double 
         return AR_EINVAL;
     }
     double t0 = clock_now();
-    pack_cert_init(out, P, beta, eps, "diagdom");
+    pack_cert_init(out, P, beta, eps, AR_METHOD_DIAGDOM);
     size_t m = P->n;
     double tau = (1.0 - eps) / (1.0 + eps);     /* only used to choose T */
     if (beta == 0 || m == 1) {

@@ -18,7 +18,7 @@
 int pack_check_args(const pointset_t *P, double beta, double eps, const char *who);
 
 /* *out zeroed, then d, beta, eps, m = P->n, method; theta = NAN. */
-void pack_cert_init(pack_cert_t *out, const pointset_t *P, double beta, double eps, const char *method);
+void pack_cert_init(pack_cert_t *out, const pointset_t *P, double beta, double eps, ar_method_t method);
 
 /* pack_dominance_holds for every R in [0, maxR] (the bound is decreasing in R). */
 int pack_dominance_holds_up_to(double maxR, double eps);

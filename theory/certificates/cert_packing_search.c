@@ -76,7 +76,7 @@ ar_status pack_lower_search_gen(size_t d, double beta, double eps, uint64_t seed
     best.eps = eps;
     best.theta = M_PI;
     best.m = best.certified = 1;
-    best.method = "trivial";
+    best.method = AR_METHOD_TRIVIAL;
     int probes = 0;
     ar_status st;
     double last_theta = 0.0;

@@ -80,7 +80,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
     size_t m = M->m, n = M->n, r = m < n ? m : n;
     size_t passes0 = M->passes;
     out->rank = r;
-    snprintf(out->method, sizeof out->method, "trivial");
+    out->method = AR_METHOD_TRIVIAL;
     info->seed = o->seed;
     info->power = o->power;
     size_t l = o->l0 ? o->l0 : 64, lmax = r;
@@ -142,7 +142,7 @@ static ar_status upper_random(amat_t *M, const double *t, double eps, const rsvd
         if (hi > 0) {
             out->rank = hi;
             out->err = best;
-            snprintf(out->method, sizeof out->method, t ? "rsym" : "rsvd");
+            out->method = t ? AR_METHOD_RSYM : AR_METHOD_RSVD;
             break;
         }
         if (l >= lmax) {
@@ -199,7 +199,7 @@ ar_status upper_rsym(amat_t *M, const double *logt, double eps, const rsvd_opts_
         if (info)
             memset(info, 0, sizeof *info);
         out->rank = n;
-        snprintf(out->method, sizeof out->method, "trivial");
+        out->method = AR_METHOD_TRIVIAL;
     } else {
         mean /= (double)n;
         for (size_t i = 0; i < n; i++)

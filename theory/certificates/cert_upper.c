@@ -16,21 +16,28 @@
 #include "numerics/amat.h"
 #include "theory/certificates/cert_rsvd.h"
 
-static const char *method_name(upper_method_t m)
+/* The certificate method of construction m (its printed name: ar_method_name). */
+static ar_method_t method_of(upper_method_t m)
 {
     switch (m) {
-    case UPPER_SVD: return "svd";
-    case UPPER_SYMEIG: return "symeig";
-    case UPPER_PCHOL: return "pchol";
+    case UPPER_SVD: return AR_METHOD_SVD;
+    case UPPER_SYMEIG: return AR_METHOD_SYMEIG;
+    case UPPER_PCHOL: return AR_METHOD_PCHOL;
     }
-    return "?";
+    return AR_METHOD_NONE;
+}
+
+static const char *method_name(upper_method_t m)
+{
+    ar_method_t a = method_of(m);
+    return a == AR_METHOD_NONE ? "?" : ar_method_name(a);
 }
 
 static void set_trivial(const smx_t *A, upper_cert_t *out)
 {
     out->rank = A->m < A->n ? A->m : A->n;
     out->err = 0.0;                       /* B = A itself */
-    snprintf(out->method, sizeof out->method, "trivial");
+    out->method = AR_METHOD_TRIVIAL;
 }
 
 /* Scaling t = exp(logt - mean(logt)) into t (n doubles).  Returns 0 if the
@@ -253,7 +260,7 @@ ar_status upper_certify(const smx_t *A, upper_method_t method, const double *log
     if (hi > 0) {
         out->rank = hi;
         out->err = best;
-        snprintf(out->method, sizeof out->method, "%s", method_name(method));
+        out->method = method_of(method);
         if (U && V) {
             double *Uc = ar_calloc(m * hi, sizeof *Uc, "certified U");
             double *Vc = ar_calloc(n * hi, sizeof *Vc, "certified V");

@@ -15,11 +15,12 @@
 #include <stddef.h>
 #include "numerics/status.h"
 #include "numerics/softmax.h"
+#include "theory/certificates/cert_method.h"
 
 typedef struct {
     size_t rank;        /* rank_eps(A) <= rank is certified */
     double err;         /* rigorous bound on ||A - B||_r1 for the B found (<= eps) */
-    char method[32];    /* "svd", "symeig", "pchol" or "trivial" */
+    ar_method_t method; /* svd, symeig, pchol, rsvd, rsym, ... or trivial (none: not run) */
     double seconds;     /* wall time spent */
 } upper_cert_t;
 

@@ -38,7 +38,7 @@ static ar_status shells_lower(size_t d, double beta, double eps, const claim_b_o
 {
     memset(best, 0, sizeof *best);
     best->certified = 1;
-    snprintf(best->method, sizeof best->method, "trivial");
+    best->method = AR_METHOD_TRIVIAL;
     *log10N = 0;
     *log10wmax = 0;
     *family = "shells";
@@ -102,7 +102,7 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
     out->d = (int)d;
     out->beta = beta;
     out->eps = eps;
-    out->status = "certified";
+    out->status = AR_CERT_CERTIFIED;
     if (d < 2 || d > 16 || !(beta > 0) || !isfinite(beta) || !(eps > 0 && eps < 1)) {
         ar_error_set("claim_b_point: need 2 <= d <= 16, beta > 0 finite, 0 < eps < 1");
         return AR_EINVAL;
@@ -119,12 +119,12 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
         out->lower = c.certified;
         out->lower_points = c.m;
         if (strcmp(fam, "packed") == 0)
-            snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/D%zu", c.method, d);
+            snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/D%zu", ar_method_name(c.method), d);
         else
-            snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/shells", c.method);
+            snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/shells", ar_method_name(c.method));
         out->log10_n = l10N;
-        if (!c.certified || strcmp(c.method, "trivial") == 0)
-            out->status = "inconclusive";
+        if (!c.certified || c.method == AR_METHOD_TRIVIAL)
+            out->status = AR_CERT_INCONCLUSIVE;
         double need = beta / 8.0 / log(10.0);
         snprintf(out->note, sizeof out->note,
                  "%s rho0=%.4g%s: N = 10^%.1f points, max multiplicity 10^%.1f; n >= e^{beta/8} = 10^%.1f %s",
@@ -137,14 +137,14 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
             return st;
         out->lower = pk.certified ? pk.certified : 1;
         out->lower_points = pk.m;
-        snprintf(out->lower_method, sizeof out->lower_method, "sphere-packing/%s", pk.method);
+        snprintf(out->lower_method, sizeof out->lower_method, "sphere-packing/%s", ar_method_name(pk.method));
         out->log10_n = log10((double)pk.m);
         snprintf(out->note, sizeof out->note,
                  "sphere packing %zu vs ball shells (rho0=%.4g) %.0f: ball/sphere = %.3g, /sqrt(beta) = %.3g",
                  out->lower, o->rho0, ball_lower, ball_lower / (double)out->lower,
                  ball_lower / (double)out->lower / sqrt(beta));
         if (!pk.certified)
-            out->status = "inconclusive";
+            out->status = AR_CERT_INCONCLUSIVE;
     }
     if (o->upper) {
         ball_spec_t s;
@@ -167,12 +167,14 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
             out->upper = b.upper;
             out->upper_capped = b.upper >= P.n;
             out->upper_err = b.up.err;
-            snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", b.up.method, ball_family_name(f));
+            snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", ar_method_name(b.up.method),
+                     ball_family_name(f));
             if (b.lower > out->lower) {
                 out->lower = b.lower;
                 out->lower_points = P.n;
                 out->lower_on_instance = 1;
-                snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", b.lo.method, ball_family_name(f));
+                snprintf(out->lower_method, sizeof out->lower_method, "%s/%s", ar_method_name(b.lo.method),
+                         ball_family_name(f));
             }
             if (!o->lower) {
                 fmpz_t N;
@@ -180,8 +182,8 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
                 out->log10_n = ball_total_count(&P, N);
                 fmpz_clear(N);
             }
-            if (strcmp(b.status, "certified") != 0)
-                out->status = "inconclusive";
+            if (b.status != AR_CERT_CERTIFIED)
+                out->status = AR_CERT_INCONCLUSIVE;
         }
         pointset_clear(&P);
         if (st)
@@ -198,11 +200,11 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
             return st;
         route_result_t rr;
         st = route_bracket(&P, &P, beta, eps, NULL, &rr);
-        if (st == AR_OK && !strcmp(rr.b.status, "certified") && rr.b.lower > out->lower) {
+        if (st == AR_OK && rr.b.status == AR_CERT_CERTIFIED && rr.b.lower > out->lower) {
             out->lower = rr.b.lower;
             out->lower_points = P.n;
             out->lower_on_instance = 0;
-            snprintf(out->lower_method, sizeof out->lower_method, "%s/shells", rr.b.lo.method);
+            snprintf(out->lower_method, sizeof out->lower_method, "%s/shells", ar_method_name(rr.b.lo.method));
         }
         pointset_clear(&P);
         if (st)
@@ -225,7 +227,7 @@ ar_status claim_b_point(size_t d, double beta, double eps, const claim_b_opts_t 
                 snprintf(out->continuum_method, sizeof out->continuum_method, "shells-continuum hs=%.3g Q=%zu L=%lu",
                          hc.h_sqrt_beta, hc.Q, hc.L);
             } else
-                out->status = "inconclusive";
+                out->status = AR_CERT_INCONCLUSIVE;
             char extra[96];   /* no time here: a point's numbers and notes do not depend on the machine */
             snprintf(extra, sizeof extra, "%scontinuum: %zu spheres, h sqrt(beta) = %.2f, err %.4f",
                      out->note[0] ? "; " : "", hc.Q, hc.h_sqrt_beta, hc.err);

@@ -28,7 +28,7 @@ static double log10_total(const pointset_t *K)
  * nothing about the end used. */
 static int end_certified(const bracket_t *b, int which)
 {
-    return !bracket_end_trivial(which ? b->up.method : b->lo.method);
+    return !ar_method_is_trivial(which ? b->up.method : b->lo.method);
 }
 
 /* bracket with only the lower (which = 0) or only the upper (which = 1) end */
@@ -71,11 +71,11 @@ static ar_status random_point(int r, double beta, double eps, const claim_r_opts
         out->lower = b.lower;
         out->lower_points = Q.n;
         out->lower_on_instance = 1;
-        snprintf(out->lower_method, sizeof out->lower_method, "random/%s", b.lo.method);
+        snprintf(out->lower_method, sizeof out->lower_method, "random/%s", ar_method_name(b.lo.method));
         out->upper = b.upper;
-        out->upper_capped = strcmp(b.up.method, "trivial") == 0;
+        out->upper_capped = b.up.method == AR_METHOD_TRIVIAL;
         out->upper_err = b.up.err;
-        snprintf(out->upper_method, sizeof out->upper_method, "random/%s", b.up.method);
+        snprintf(out->upper_method, sizeof out->upper_method, "random/%s", ar_method_name(b.up.method));
         out->status = b.status;
         snprintf(out->note, sizeof out->note, "%zu queries, %zu keys uniform in the unit %d-ball, seed %llu",
                  Q.n, K.n, r, (unsigned long long)o->seed);
@@ -92,7 +92,7 @@ ar_status claim_r_point(int r, double beta, double eps, const claim_r_opts_t *o,
     out->d = r;
     out->beta = beta;
     out->eps = eps;
-    out->status = "inconclusive";
+    out->status = AR_CERT_INCONCLUSIVE;
     if (r < 1 || !(beta >= 0) || !isfinite(beta) || !(eps > 0 && eps < 1) || !o) {
         ar_error_set("claim R point: need r >= 1, finite beta >= 0, 0 < eps < 1 and options");
         return AR_EINVAL;
@@ -120,13 +120,13 @@ ar_status claim_r_point(int r, double beta, double eps, const claim_r_opts_t *o,
         goto done;
     out->lower = bl.lower;
     out->lower_points = Ql.n;
-    snprintf(out->lower_method, sizeof out->lower_method, "lattice h=%.3g/%.20s", hl, bl.lo.method);
+    snprintf(out->lower_method, sizeof out->lower_method, "lattice h=%.3g/%.20s", hl, ar_method_name(bl.lo.method));
     out->n = Qu.n;
     out->log10_n = log10_total(&Ku);
     out->upper = bu.upper;
-    out->upper_capped = strcmp(bu.up.method, "trivial") == 0;
+    out->upper_capped = bu.up.method == AR_METHOD_TRIVIAL;
     out->upper_err = bu.up.err;
-    snprintf(out->upper_method, sizeof out->upper_method, "lattice h=%.3g/%.20s", hu, bu.up.method);
+    snprintf(out->upper_method, sizeof out->upper_method, "lattice h=%.3g/%.20s", hu, ar_method_name(bu.up.method));
     int certified = end_certified(&bl, 0) && end_certified(&bu, 1);
     int same = 1;
     char dhs[64] = "";
@@ -175,7 +175,7 @@ ar_status claim_r_point(int r, double beta, double eps, const claim_r_opts_t *o,
         snprintf(out->note, sizeof out->note,
                  "same lower and upper in dh = %d%s (exact Hadamard rotation, key offset, invisible query parts); "
                  "visible r = %d", r, dhs, r);
-    out->status = certified && same ? "certified" : "inconclusive";
+    out->status = certified && same ? AR_CERT_CERTIFIED : AR_CERT_INCONCLUSIVE;
 done:
     pointset_clear(&Ql); pointset_clear(&Kl); pointset_clear(&Qu); pointset_clear(&Ku);
     out->seconds = clock_now() - t0;

@@ -84,15 +84,15 @@ static ar_status point_dense(int d, double beta, double eps, const claim_s_opts_
     if (st)
         return st;
     const bracket_t *b = &rr.b;
-    if (strcmp(b->status, "certified") != 0)
-        out->status = "inconclusive";
+    if (b->status != AR_CERT_CERTIFIED)
+        out->status = AR_CERT_INCONCLUSIVE;
     char m[48];
     out->n = n;
     out->upper = b->upper;
     out->upper_capped = b->upper >= n;
     out->upper_err = b->up.err;
-    snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name, b->up.method);
-    snprintf(m, sizeof m, "%s/%s", fam_name, b->lo.method);
+    snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name, ar_method_name(b->up.method));
+    snprintf(m, sizeof m, "%s/%s", fam_name, ar_method_name(b->lo.method));
     set_lower(out, b->lower, n, m, 1);
     return AR_OK;
 }
@@ -105,14 +105,14 @@ static ar_status point_circulant(double beta, double eps, const claim_s_opts_t *
     ar_status st = circ_bracket(n, beta, eps, 0, &cb);
     if (st)
         return st;
-    if (strcmp(cb.status, "certified") != 0)
-        out->status = "inconclusive";
+    if (cb.status != AR_CERT_CERTIFIED)
+        out->status = AR_CERT_INCONCLUSIVE;
     out->n = n;
     out->upper = cb.upper;
     out->upper_capped = cb.upper >= n;
     out->upper_err = cb.upper_err;
     snprintf(out->upper_method, sizeof out->upper_method, "polygon/%s",
-             cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection");
+             ar_method_name(cb.upper == cb.upper_lp ? AR_METHOD_CIRCULANT_L1LP : AR_METHOD_CIRCULANT_PROJECTION));
     set_lower(out, cb.lower, n, "polygon/circulant-blocks", 1);
     return AR_OK;
 }
@@ -135,7 +135,8 @@ static ar_status point_poly(int d, double beta, double eps, const claim_s_opts_t
     out->upper = pc.rank;
     out->upper_capped = pc.capped;
     out->upper_err = pc.err;
-    snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name, pc.capped ? "trivial" : "polynomial");
+    snprintf(out->upper_method, sizeof out->upper_method, "%s/%s", fam_name,
+             ar_method_name(pc.capped ? AR_METHOD_TRIVIAL : AR_METHOD_POLYNOMIAL));
     return AR_OK;
 }
 
@@ -163,7 +164,7 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
     out->d = d;
     out->beta = beta;
     out->eps = eps;
-    out->status = "certified";
+    out->status = AR_CERT_CERTIFIED;
     set_lower(out, 1, 1, "trivial", 0);
     ar_status st = AR_OK;
     if (o->instance) {
@@ -183,7 +184,7 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
             return st;
         if (pk.certified) {
             char m[48];
-            snprintf(m, sizeof m, "packing/%s", pk.method);
+            snprintf(m, sizeof m, "packing/%s", ar_method_name(pk.method));
             set_lower(out, pk.certified, pk.m, m, 0);
         }
     }

@@ -104,7 +104,7 @@ static ar_status compute(size_t i, claim_t_record_t *out)
         goto done;
     out->lower = b.lower;
     out->upper = b.upper;
-    snprintf(out->status, sizeof out->status, "%s", b.status);
+    out->status = b.status;
     size_t ks[2] = { c->r0, out->rt[nt - 1] };
     for (int q = 0; q < 2; q++) {
         if (q == 1 && ks[1] == ks[0])
@@ -114,13 +114,13 @@ static ar_status compute(size_t i, claim_t_record_t *out)
         out->nchain = (size_t)q + 1;
         if (k == VISIBLE_NONE)
             continue;
-        const char *s = "";
+        ar_cert_status_t s = AR_CERT_INCONCLUSIVE;
         if ((st = visible_upper_via(&v, k, K.w, eps, NULL, &out->chain_upper_via[q], &out->chain_eta_upper[q],
                                     NULL)) ||
             (st = visible_bracket_via(&v, k, K.w, eps, NULL, &out->chain_lo[q], &out->chain_up[q], &out->chain_eta[q],
                                       &s)))
             goto done;
-        snprintf(out->chain_method[q], sizeof out->chain_method[q], "%s", s);
+        snprintf(out->chain_method[q], sizeof out->chain_method[q], "%s", ar_cert_status_name(s));
     }
     out->seconds = clock_now() - t0;
 done:
@@ -177,8 +177,9 @@ int claim_t_judge(const claim_t_record_t *t, char *reason, size_t cap)
             return 0;
         }
     }
-    if (strcmp(t->status, "certified") != 0) {
-        snprintf(reason, cap, "the direct bracket [%zu, %zu] is %s", t->lower, t->upper, t->status);
+    if (t->status != AR_CERT_CERTIFIED) {
+        snprintf(reason, cap, "the direct bracket [%zu, %zu] is %s", t->lower, t->upper,
+                 ar_cert_status_name(t->status));
         return 0;
     }
     for (size_t q = 0; q < t->nchain; q++) {

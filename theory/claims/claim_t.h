@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include "numerics/status.h"
+#include "theory/certificates/cert_status.h"
 
 #define CLAIM_T_MAX_TAU 8
 
@@ -48,14 +49,14 @@ typedef struct {
     size_t rt[CLAIM_T_MAX_TAU];    /* r(tau) (VISIBLE_NONE: none certified) */
     double et[CLAIM_T_MAX_TAU];    /* eta(r(tau)) */
     size_t lower, upper;           /* the direct bracket of A */
-    char status[16];               /* its status */
+    ar_cert_status_t status;       /* its status */
     size_t nchain;                 /* 1 or 2: k = r0 and k = r(0.05) when different */
     size_t chain_k[2];
     size_t chain_upper_via[2];     /* upper(A_k at eps - eta) */
     double chain_eta_upper[2];
     size_t chain_lo[2], chain_up[2];   /* the bracket through A_k */
     double chain_eta[2];
-    char chain_method[2][48];
+    char chain_method[2][48];     /* the chain bracket's status, as printed and serialised ("method") */
     double seconds;
 } claim_t_record_t;
 

@@ -9,6 +9,7 @@
 #define ATTNRANK_THEORY_LAW_POINT_H
 
 #include <stddef.h>
+#include "theory/certificates/cert_status.h"
 
 typedef struct {
     int d;                      /* d (claims S, B) or r (claim R) */
@@ -26,7 +27,7 @@ typedef struct {
     char upper_method[48];
     size_t continuum;           /* certified continuum upper bound (0: not computed) */
     char continuum_method[48];
-    const char *status;         /* "certified" or "inconclusive" */
+    ar_cert_status_t status;    /* certified or inconclusive */
     double seconds;
     char note[320];             /* one line shown under the point (e.g. a size condition), "" if none */
 } law_point_t;

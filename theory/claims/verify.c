@@ -62,10 +62,10 @@ static ar_status judge_saturation(const law_t *law, const law_point_t *pts, size
             pt->p.lower_points = n;
             pt->p.lower_on_instance = 0;
             snprintf(pt->p.lower_method, sizeof pt->p.lower_method, "%s/%s",
-                     n <= pk->m ? "packing-subset" : "packing-multiset", pk->method);
+                     n <= pk->m ? "packing-subset" : "packing-multiset", ar_method_name(pk->method));
         }
         pt->upper_fitted = pt->p.upper;
-        if (strcmp(pt->p.status, "certified") != 0)
+        if (pt->p.status != AR_CERT_CERTIFIED)
             certified = 0;
         if (n <= pk->certified && pt->p.lower != n)
             ok = 0;                          /* below the packing size: must be certified full rank */
@@ -162,7 +162,7 @@ ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, co
         row->seconds += pts[t].seconds;
         row->npts++;
         pt->upper_fitted = continuum ? pt->p.continuum : pt->p.upper;
-        if (strcmp(pt->p.status, "certified") != 0 || pt->upper_fitted == 0)
+        if (pt->p.status != AR_CERT_CERTIFIED || pt->upper_fitted == 0)
             all_certified = 0;
         /* an instance upper end pinned at n means the instance was too small to see the law */
         if (!continuum && pt->p.upper_capped)

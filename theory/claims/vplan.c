@@ -256,7 +256,7 @@ int law_point_json(json_t *o, const law_point_t *lp)
     SET(o, "upper_method", json_string(lp->upper_method));
     SET(o, "continuum", json_integer((json_int_t)lp->continuum));
     SET(o, "continuum_method", json_string(lp->continuum_method));
-    SET(o, "status", json_string(lp->status ? lp->status : "inconclusive"));
+    SET(o, "status", json_string(ar_cert_status_name(lp->status)));
     bad |= shardrec_set_real(o, "seconds", lp->seconds);
     SET(o, "note", json_string(lp->note));
     return bad;
@@ -289,22 +289,11 @@ ar_status law_point_from_json(const json_t *o, const char *where, law_point_t *l
         (st = shardrec_string(o, "note", SHARDREC_NOTE, lp->note, sizeof lp->note, where)))
         return st;
     lp->d = (int)d;
-    if (!strcmp(status, "certified"))
-        lp->status = "certified";
-    else if (!strcmp(status, "inconclusive"))
-        lp->status = "inconclusive";
-    else {
+    if (ar_cert_status_parse(status, &lp->status) != AR_OK) {
         ar_error_set("%s: 'status' must be \"certified\" or \"inconclusive\", got '%s'", where, status);
         return AR_EINVAL;
     }
     return AR_OK;
-}
-
-/* 1 if the method names a trivial end ("trivial" or ".../trivial"). */
-static int method_trivial(const char *m)
-{
-    size_t n = strlen(m);
-    return n == 0 || (n >= 7 && !strcmp(m + n - 7, "trivial"));
 }
 
 ar_status law_point_check(const law_point_t *lp, int d, double beta, double eps, const char *where)
@@ -328,7 +317,7 @@ ar_status law_point_check(const law_point_t *lp, int d, double beta, double eps,
         why = buf;
     } else if (!isnan(lp->upper_err) && !(lp->upper_err >= 0)) {
         why = "a negative upper error";
-    } else if (lp->upper && !lp->upper_capped && !method_trivial(lp->upper_method) &&
+    } else if (lp->upper && !lp->upper_capped && !ar_method_label_trivial(lp->upper_method) &&
                !(lp->upper_err >= 0 && lp->upper_err <= eps)) {
         snprintf(buf, sizeof buf, "a certified upper end whose error upper_err = %.17g is not in [0, eps = %.17g]",
                  lp->upper_err, eps);
@@ -353,7 +342,7 @@ static int pack_json(json_t *o, const pack_cert_t *pk)
     SET(o, "m", json_integer((json_int_t)pk->m));
     SET(o, "certified", json_integer((json_int_t)pk->certified));
     bad |= shardrec_set_real(o, "max_R", pk->max_R);
-    SET(o, "method", json_string(pk->method ? pk->method : ""));
+    SET(o, "method", json_string(ar_method_name(pk->method)));
     bad |= shardrec_set_real(o, "max_tail", pk->max_tail);
     bad |= shardrec_set_real(o, "phi2", pk->phi2);
     SET(o, "near_pairs", json_integer((json_int_t)pk->near_pairs));
@@ -377,11 +366,9 @@ static ar_status pack_from_json(const json_t *o, const char *where, pack_cert_t 
         (st = shardrec_size(o, "near_pairs", MAXN, where, &pk->near_pairs)) ||
         (st = shardrec_real(o, "seconds", 0, where, &pk->seconds)))
         return st;
-    static const char *const methods[] = { "diagdom", "invnorm", "invnorm-varah", "trivial" };
-    for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++)
-        if (!strcmp(method, methods[k]))
-            pk->method = methods[k];
-    if (!pk->method) {
+    if (ar_method_parse(method, &pk->method) != AR_OK ||
+        (pk->method != AR_METHOD_DIAGDOM && pk->method != AR_METHOD_INVNORM &&
+         pk->method != AR_METHOD_INVNORM_VARAH && pk->method != AR_METHOD_TRIVIAL)) {
         ar_error_set("%s: unknown packing method '%s'", where, method);
         return AR_EINVAL;
     }
@@ -438,7 +425,7 @@ static int t_json(json_t *o, const claim_t_record_t *t)
     SET(o, "eta_tau", reals_json(t->et, t->ntau));
     SET(o, "lower", json_integer((json_int_t)t->lower));
     SET(o, "upper", json_integer((json_int_t)t->upper));
-    SET(o, "status", json_string(t->status));
+    SET(o, "status", json_string(ar_cert_status_name(t->status)));
     SET(o, "chain_k", sizes_json(t->chain_k, t->nchain));
     SET(o, "chain_upper_via", sizes_json(t->chain_upper_via, t->nchain));
     SET(o, "chain_eta_upper", reals_json(t->chain_eta_upper, t->nchain));
@@ -465,7 +452,7 @@ static ar_status t_check(const claim_t_record_t *t, const char *where)
         why = "a visible dimension above the head dimension";
     else if (t->lower < 1 || t->lower > t->upper)
         why = "its bracket is not 1 <= lower <= upper";
-    else if (strcmp(t->status, "certified") && strcmp(t->status, "inconclusive"))
+    else if ((unsigned)t->status >= AR_CERT_STATUS_COUNT)   /* t_from_json's mark of an unknown name */
         why = "'status' is neither certified nor inconclusive";
     for (size_t k = 0; !why && k < 4; k++) {
         double e = k == 0 ? t->eta_noise : k == 1 ? t->eta_below : k == 2 ? t->eta_at : t->eta_above;
@@ -494,6 +481,7 @@ static ar_status t_check(const claim_t_record_t *t, const char *where)
 static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_t *t)
 {
     memset(t, 0, sizeof *t);
+    char status[16];
     const json_t *a;
     ar_status st;
     if ((st = shardrec_size(o, "r0", 1000, where, &t->r0)) || (st = shardrec_size(o, "dh", 100000, where, &t->dh)) ||
@@ -506,9 +494,11 @@ static ar_status t_from_json(const json_t *o, const char *where, claim_t_record_
         (st = shardrec_real(o, "eta_above", 0, where, &t->eta_above)) ||
         (st = shardrec_size(o, "lower", MAXN, where, &t->lower)) ||
         (st = shardrec_size(o, "upper", MAXN, where, &t->upper)) ||
-        (st = shardrec_string(o, "status", SHARDREC_NAME, t->status, sizeof t->status, where)) ||
+        (st = shardrec_string(o, "status", SHARDREC_NAME, status, sizeof status, where)) ||
         (st = shardrec_real(o, "seconds", 0, where, &t->seconds)))
         return st;
+    if (ar_cert_status_parse(status, &t->status) != AR_OK)
+        t->status = AR_CERT_STATUS_COUNT;   /* rejected by t_check, in its order of checks */
     a = json_object_get(o, "tau");
     t->ntau = json_is_array(a) ? json_array_size(a) : 0;
     a = json_object_get(o, "chain_k");

@@ -224,7 +224,7 @@ static ar_status one_sentence(const model_heads_t *D, const calib_opts_t *o, cal
             const bracket_t *b = &rr.b;
             S->lower[s] = vlo > b->lower ? vlo : b->lower;
             S->upper[s] = vup && vup < b->upper ? vup : b->upper;
-            S->ncertified += strcmp(b->status, "certified") == 0;
+            S->ncertified += b->status == AR_CERT_CERTIFIED;
             if (S->lower[s] > S->upper[s]) {
                 ar_error_set("calib: BUG: certified lower %zu exceeds certified upper %zu", S->lower[s],
                              S->upper[s]);

@@ -109,7 +109,7 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
  * trivial end, 1 or min(m, n)); *eta_used = eta(k); status is
  * bracket_status_decide on the two ends (theory/brackets/bracket_status.h). */
 ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
-                              size_t *lower, size_t *upper, double *eta_used, const char **status);
+                              size_t *lower, size_t *upper, double *eta_used, ar_cert_status_t *status);
 
 /* Exact rank of Q (K - 1 k_1^T)^T (= rank Lc for beta > 0) for the stored
  * doubles, by FLINT integer arithmetic (doubles scaled to integers by a

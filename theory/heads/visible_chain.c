@@ -88,7 +88,7 @@ ar_status visible_upper_via(visible_t *v, size_t k, const fmpz *w, double eps,
 }
 
 ar_status visible_bracket_via(visible_t *v, size_t k, const fmpz *w, double eps, const bracket_opts_t *bo,
-                              size_t *lower, size_t *upper, double *eta_used, const char **status)
+                              size_t *lower, size_t *upper, double *eta_used, ar_cert_status_t *status)
 {
     ar_status st;
     double e;

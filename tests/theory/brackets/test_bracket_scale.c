@@ -15,7 +15,7 @@ static void check_overlap(const pointset_t *P, double beta, double eps, const ch
     bracket_t bd, bs;
     ck_assert_msg(bracket_compute(P, P, beta, eps, NULL, &bd) == AR_OK, "%s: %s", what, ar_error_get());
     ck_assert_msg(bracket_compute_scale(P, beta, eps, NULL, &bs) == AR_OK, "%s: %s", what, ar_error_get());
-    ck_assert_msg(!strcmp(bd.status, "certified") && !strcmp(bs.status, "certified"), "%s: not certified", what);
+    ck_assert_msg(bd.status == AR_CERT_CERTIFIED && bs.status == AR_CERT_CERTIFIED, "%s: not certified", what);
     ck_assert_msg(1 <= bs.lower && bs.lower <= bs.upper && bs.upper <= P->n, "%s: scale bracket [%zu, %zu]", what,
                   bs.lower, bs.upper);
     ck_assert_msg(bs.lower <= bd.upper && bd.lower <= bs.upper,

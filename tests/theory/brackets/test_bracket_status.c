@@ -17,17 +17,18 @@
 
 START_TEST(rule)
 {
-    ck_assert_str_eq(bracket_status_decide(3, "invnorm", 9, "svd"), "certified");
-    ck_assert_str_eq(bracket_status_decide(1, "trivial", 400, "trivial"), "inconclusive");
-    ck_assert_str_eq(bracket_status_decide(1, "trivial", 5, "svd"), "certified");          /* the upper end is proven */
-    ck_assert_str_eq(bracket_status_decide(7, "ball-cluster", 400, "trivial"), "certified"); /* the lower end is */
-    ck_assert_str_eq(bracket_status_decide(203, "diagdom", 203, "trivial"), "certified");   /* tight: rank = n */
-    ck_assert_str_eq(bracket_status_decide(1, "trivial", 1, "svd"), "certified");          /* tight: rank 1 */
-    ck_assert_str_eq(bracket_status_decide(1, "trivial", 1, "trivial"), "certified");      /* one key: rank 1 */
-    ck_assert_str_eq(bracket_status_decide(2, NULL, 5, NULL), "inconclusive");
-    ck_assert_str_eq(bracket_status_decide(1, "", 5, ""), "inconclusive");
-    ck_assert(bracket_end_trivial("trivial") && bracket_end_trivial(NULL) && bracket_end_trivial(""));
-    ck_assert(!bracket_end_trivial("ball-diagdom") && !bracket_end_trivial("tensor-cheb"));
+    const ar_cert_status_t C = AR_CERT_CERTIFIED, I = AR_CERT_INCONCLUSIVE;
+    const ar_method_t T = AR_METHOD_TRIVIAL;
+    ck_assert_int_eq(bracket_status_decide(3, AR_METHOD_INVNORM, 9, AR_METHOD_SVD), C);
+    ck_assert_int_eq(bracket_status_decide(1, T, 400, T), I);
+    ck_assert_int_eq(bracket_status_decide(1, T, 5, AR_METHOD_SVD), C);            /* the upper end is proven */
+    ck_assert_int_eq(bracket_status_decide(7, AR_METHOD_BALL_CLUSTER, 400, T), C); /* the lower end is */
+    ck_assert_int_eq(bracket_status_decide(203, AR_METHOD_DIAGDOM, 203, T), C);    /* tight: rank = n */
+    ck_assert_int_eq(bracket_status_decide(1, T, 1, AR_METHOD_SVD), C);            /* tight: rank 1 */
+    ck_assert_int_eq(bracket_status_decide(1, T, 1, T), C);                        /* one key: rank 1 */
+    ck_assert_int_eq(bracket_status_decide(2, AR_METHOD_NONE, 5, AR_METHOD_NONE), I);   /* no certificate ran */
+    ck_assert(ar_method_is_trivial(T) && ar_method_is_trivial(AR_METHOD_NONE));
+    ck_assert(!ar_method_is_trivial(AR_METHOD_BALL_DIAGDOM) && !ar_method_is_trivial(AR_METHOD_TENSOR_CHEB));
 }
 END_TEST
 
@@ -54,9 +55,9 @@ START_TEST(ball_route_trivial_is_inconclusive)
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 0.05, 0.1, NULL, &b, &info), AR_OK);
     ck_assert(!info.dense_run);
     ck_assert_msg(b.lower == 1 && b.upper == 300, "[%zu, %zu]", b.lower, b.upper);
-    ck_assert_str_eq(b.lo.method, "trivial");
-    ck_assert_str_eq(b.up.method, "trivial");
-    ck_assert_str_eq(b.status, "inconclusive");
+    ck_assert_str_eq(ar_method_name(b.lo.method), "trivial");
+    ck_assert_str_eq(ar_method_name(b.up.method), "trivial");
+    ck_assert_str_eq(ar_cert_status_name(b.status), "inconclusive");
     /* through the route chooser, structured routes only (no dense route to rescue it) */
     route_opts_t ro;
     route_opts_default(&ro);
@@ -65,13 +66,14 @@ START_TEST(ball_route_trivial_is_inconclusive)
     ck_assert_int_eq(route_bracket(&P, &P, 0.05, 0.1, &ro, &rr), AR_OK);
     ck_assert(rr.ball_run);
     ck_assert_msg(rr.b.lower == 1 && rr.b.upper == 300, "[%zu, %zu]", rr.b.lower, rr.b.upper);
-    ck_assert_str_eq(rr.b.status, "inconclusive");
+    ck_assert_str_eq(ar_cert_status_name(rr.b.status), "inconclusive");
     /* with the dense certificates back, the same instance is certified (tight at rank 1) */
     ar_config_install(NULL);
     ck_assert_int_eq(bracket_compute_ball_ex(&P, 0.05, 0.1, NULL, &b, &info), AR_OK);
     ck_assert(info.dense_run);
-    ck_assert_str_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));
-    ck_assert_msg(!strcmp(b.status, "certified"), "[%zu, %zu] %s/%s", b.lower, b.upper, b.lo.method, b.up.method);
+    ck_assert_int_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));
+    ck_assert_msg(b.status == AR_CERT_CERTIFIED, "[%zu, %zu] %s/%s", b.lower, b.upper, ar_method_name(b.lo.method),
+                  ar_method_name(b.up.method));
     pointset_clear(&P);
 }
 END_TEST
@@ -85,11 +87,10 @@ START_TEST(routes_follow_the_rule)
     for (size_t k = 0; k < 3; k++) {
         route_result_t rr;
         ck_assert_int_eq(route_bracket(&P, &P, betas[k], 0.1, NULL, &rr), AR_OK);
-        ck_assert_str_eq(rr.b.status,
-                         bracket_status_decide(rr.b.lower, rr.b.lo.method, rr.b.upper, rr.b.up.method));
+        ck_assert_int_eq(rr.b.status, bracket_status_decide(rr.b.lower, rr.b.lo.method, rr.b.upper, rr.b.up.method));
         bracket_t b;
         ck_assert_int_eq(bracket_compute(&P, &P, betas[k], 0.1, NULL, &b), AR_OK);
-        ck_assert_str_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));
+        ck_assert_int_eq(b.status, bracket_status_decide(b.lower, b.lo.method, b.upper, b.up.method));
     }
     pointset_clear(&P);
 }

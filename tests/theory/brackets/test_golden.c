@@ -64,14 +64,15 @@ static void golden_row(const golden_case_t *c, char *buf, size_t cap)
     /* Golden ends must not sit at a certification threshold, where another
      * BLAS core's rounding (~1e-15 relative) could move them: the certified
      * quantities must clear eps (upper) and 1 (lower) by GOLDEN_MARGIN. */
-    if (strcmp(b->up.method, "trivial") != 0)
+    if (b->up.method != AR_METHOD_TRIVIAL)
         ck_assert_msg(b->up.err <= c->eps * (1 - GOLDEN_MARGIN), "%s: upper end at a threshold (err %.17g, eps %g)",
                       c->name, b->up.err, c->eps);
-    if (isfinite(b->lo.invnorm) && strcmp(b->lo.method, "trivial") != 0)
+    if (isfinite(b->lo.invnorm) && b->lo.method != AR_METHOD_TRIVIAL)
         ck_assert_msg(c->eps * b->lo.invnorm <= 1 - GOLDEN_MARGIN, "%s: lower end at a threshold (eps*bound %.17g)",
                       c->name, c->eps * b->lo.invnorm);
-    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s/%s\t%s/%s\t%s", c->name, P.n, b->lower, b->upper, rr.lower_route,
-             b->lo.method, rr.upper_route, b->up.method, b->status);
+    snprintf(buf, cap, "%s\t%zu\t%zu\t%zu\t%s/%s\t%s/%s\t%s", c->name, P.n, b->lower, b->upper,
+             ar_route_name(rr.lower_route), ar_method_name(b->lo.method), ar_route_name(rr.upper_route),
+             ar_method_name(b->up.method), ar_cert_status_name(b->status));
     pointset_clear(&P);
     pointset_clear(&K);
 }
@@ -82,7 +83,7 @@ static size_t golden_structured(char rows[][256], size_t k)
     circ_bracket_t cb;
     ck_assert_msg(circ_bracket(2520, 1000, 0.1, 0, &cb) == AR_OK, "circulant: %s", ar_error_get());
     snprintf(rows[k++], 256, "circulant-2520-gon\t2520\t%zu\t%zu\tcirculant-blocks\t%s\t%s", cb.lower, cb.upper,
-             cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection", cb.status);
+             cb.upper == cb.upper_lp ? "circulant-l1lp" : "circulant-projection", ar_cert_status_name(cb.status));
     pointset_t P = { 0 };
     ck_assert_int_eq(sphere_generate(&P, FAMILY_FIBONACCI, 3000, 3, 0, 1), AR_OK);
     poly_cert_t pc;
@@ -93,7 +94,8 @@ static size_t golden_structured(char rows[][256], size_t k)
     snprintf(rows[k++], 256, "continuum-d4\t-\t-\t%zu\t-\tpolynomial L=%lu\tcertified", pc.rank, pc.L);
     pack_cert_t pk;
     ck_assert_msg(pack_lower_search(4, 50, 0.1, 1, 60000, &pk) == AR_OK, "packing: %s", ar_error_get());
-    snprintf(rows[k++], 256, "packing-search-d4\t%zu\t%zu\t-\t%s\t-\tcertified", pk.m, pk.certified, pk.method);
+    snprintf(rows[k++], 256, "packing-search-d4\t%zu\t%zu\t-\t%s\t-\tcertified", pk.m, pk.certified,
+             ar_method_name(pk.method));
     return k;
 }
 

@@ -35,21 +35,21 @@ static void check_result(const route_result_t *rr, size_t m, size_t n, double ep
     size_t r = m < n ? m : n;
     ck_assert_msg(b->lower >= 1 && b->lower <= b->upper && b->upper <= r, "%s: [%zu, %zu] of %zu x %zu", what,
                   b->lower, b->upper, m, n);
-    if (!bracket_end_trivial(b->lo.method) && !isnan(b->lo.invnorm)) {
+    if (!ar_method_is_trivial(b->lo.method) && !isnan(b->lo.invnorm)) {
         ck_assert_msg(b->lo.invnorm >= 1.0 || b->lower == 1, "%s: bound %.17g below 1", what, b->lo.invnorm);
         ck_assert_msg(eps * b->lo.invnorm < 1.0 && fround_mul_up(eps, b->lo.invnorm) < 1.0,
-                      "%s: lower %zu (%s) with eps * bound = %.17g", what, b->lower, b->lo.method,
+                      "%s: lower %zu (%s) with eps * bound = %.17g", what, b->lower, ar_method_name(b->lo.method),
                       eps * b->lo.invnorm);
     }
-    if (!bracket_end_trivial(b->up.method))
+    if (!ar_method_is_trivial(b->up.method))
         ck_assert_msg(b->up.err <= eps && b->up.err >= 0, "%s: upper %zu (%s) with err %.17g > eps %.17g", what,
-                      b->upper, b->up.method, b->up.err, eps);
-    ck_assert_str_eq(b->status, bracket_status_decide(b->lower, b->lo.method, b->upper, b->up.method));
+                      b->upper, ar_method_name(b->up.method), b->up.err, eps);
+    ck_assert_int_eq(b->status, bracket_status_decide(b->lower, b->lo.method, b->upper, b->up.method));
     for (int id = 0; id < ROUTE_ID_COUNT; id++) {
         const route_plan_t *p = &rr->plan[id];
         ck_assert((unsigned)p->decision <= ROUTE_CUT_SHORT);
-        if (strcmp(rr->lower_route, route_id_name((route_id_t)id)) == 0 ||
-            strcmp(rr->upper_route, route_id_name((route_id_t)id)) == 0)
+        if (rr->lower_route == (ar_route_t)id ||
+            rr->upper_route == (ar_route_t)id)
             ck_assert_msg(p->decision == ROUTE_RAN || p->decision == ROUTE_CUT_SHORT,
                           "%s: an end from route %s, which did not run (%s)", what, route_id_name((route_id_t)id),
                           route_decision_name(p->decision));

@@ -215,7 +215,7 @@ START_TEST(test_upper_recomputed)
             ck_assert_uint_lt(up.rank, n);
             double truth = hp_upper_err(a, n, c, up.K);
             ck_assert_msg(truth <= up.err && up.err <= eps,
-                          "upper %s n=%zu beta=%g eps=%g K=%zu: exact %.17g cert %.17g", up.method, n,
+                          "upper %s n=%zu beta=%g eps=%g K=%zu: exact %.17g cert %.17g", ar_method_name(up.method), n,
                           beta, eps, up.K, truth, up.err);
             ck_assert_msg(up.err <= truth + 1e-12, "certified error vacuous: %g vs %g", up.err, truth);
             free(c);
@@ -242,7 +242,7 @@ START_TEST(test_vs_dense_bracket)
         ck_assert_msg(cb.lower <= db.upper && db.lower <= cb.upper,
                       "brackets disjoint: n=%zu beta=%.17g eps=%.17g circ [%zu,%zu] dense [%zu,%zu]", n,
                       beta, eps, cb.lower, cb.upper, db.lower, db.upper);
-        ck_assert_str_eq(cb.status, "certified");
+        ck_assert_str_eq(ar_cert_status_name(cb.status), "certified");
         pointset_clear(&P);
     }
 }
@@ -320,10 +320,10 @@ START_TEST(test_bad_input)
     circ_instance_clear(&I);
     /* too little precision for a tiny eps: inconclusive, trivial bounds */
     ck_assert_int_eq(circ_bracket(50, 20.0, 1e-5, 16, &cb), AR_OK);
-    ck_assert_str_eq(cb.status, "inconclusive");
+    ck_assert_str_eq(ar_cert_status_name(cb.status), "inconclusive");
     ck_assert(cb.lower == 1 && cb.upper == 50);
     ck_assert_int_eq(circ_bracket(50, 20.0, 1e-5, 0, &cb), AR_OK);
-    ck_assert_str_eq(cb.status, "certified");
+    ck_assert_str_eq(ar_cert_status_name(cb.status), "certified");
 }
 END_TEST
 
@@ -332,7 +332,7 @@ START_TEST(test_figure_20160)
 {
     circ_bracket_t cb;
     ck_assert_int_eq(circ_bracket(20160, 1e4, 0.1, 0, &cb), AR_OK);
-    ck_assert_str_eq(cb.status, "certified");
+    ck_assert_str_eq(ar_cert_status_name(cb.status), "certified");
     ck_assert_msg(cb.lower >= 440 && cb.upper <= 460, "bracket [%zu, %zu] not inside [440, 460]",
                   cb.lower, cb.upper);
 }

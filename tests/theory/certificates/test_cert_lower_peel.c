@@ -39,7 +39,7 @@ START_TEST(test_peel_fmpq_soundness)
         lower_cert_t c;
         ck_assert_int_eq(lower_peel_cap(&A, cand, Am, eps, cap, NULL, &c, rows), AR_OK);
         ck_assert_uint_le(c.rank, cap);
-        if (strcmp(c.method, "trivial") == 0) {
+        if (c.method == AR_METHOD_TRIVIAL) {
             ck_assert_uint_eq(c.rank, 1);
             continue;
         }
@@ -64,7 +64,7 @@ START_TEST(test_peel_fmpq_soundness)
         fmpq_mul(lhs, lhs, inv);
         ck_assert_msg(invertible && fmpq_cmp_ui(lhs, 1) < 0, "seed=%llu it=%d: peeled set of %zu rows certified "
                       "(%s) but exact (eps+rowerr)||M^-1|| = %g", (unsigned long long)test_seed(), it, c.rank,
-                      c.method, fmpq_get_d(lhs));
+                      ar_method_name(c.method), fmpq_get_d(lhs));
         fmpq_set_double(x, c.invnorm);
         ck_assert_msg(fmpq_cmp(x, inv) >= 0, "seed=%llu it=%d: reported invnorm %.17g < exact %.17g",
                       (unsigned long long)test_seed(), it, c.invnorm, fmpq_get_d(inv));
@@ -106,12 +106,12 @@ START_TEST(test_peel_budget)
     /* the same set again: skipped, nothing spent */
     lower_cert_t c2;
     ck_assert_int_eq(lower_peel_cap(&A, cand, m, eps, (size_t)-1, &ctl, &c2, NULL), AR_OK);
-    ck_assert_str_eq(c2.method, "trivial");
+    ck_assert_str_eq(ar_method_name(c2.method), "trivial");
     ck_assert_double_eq(ctl.spent, peel_spent);
     /* budgets */
     lower_ctl_t small = { .budget = 0.5 * lower_peel_cost(m, m) };
     ck_assert_int_eq(lower_peel_cap(&A, cand, m, eps, (size_t)-1, &small, &c2, NULL), AR_OK);
-    ck_assert_str_eq(c2.method, "trivial");
+    ck_assert_str_eq(ar_method_name(c2.method), "trivial");
     ck_assert_int_eq(small.cut, 1);
     ck_assert_double_eq(small.spent, 0.0);
     lower_ctl_t gsmall = { .budget = gctl.spent / 20 };

@@ -165,7 +165,7 @@ START_TEST(test_upper_rsvd_gap_fill)
         ck_assert_int_eq(upper_rsvd(&M, 0.1, &o, &a, &ia), AR_OK);
         o.no_gap_fill = 1;
         ck_assert_int_eq(upper_rsvd(&M, 0.1, &o, &b, &ib), AR_OK);
-        ck_assert_str_eq(a.method, "rsvd");
+        ck_assert_str_eq(ar_method_name(a.method), "rsvd");
         ck_assert_uint_eq(ib.gap_fills, 0);
         ck_assert_msg(a.rank == b.rank && a.err <= 0.1 && b.err <= 0.1,
                       "held %d: with the gap fill rank %zu (err %.17g), with full passes %zu (%.17g)", held, a.rank,

@@ -329,7 +329,7 @@ START_TEST(test_chain)
             if (!(eta < eps / 2))
                 continue;
             size_t up, lo;
-            const char *s;
+            ar_cert_status_t s;
             ck_assert_int_eq(visible_upper_via(&v, k, Kh.w, eps, NULL, &up, &eta, NULL), AR_OK);
             ck_assert_msg(b.lower <= up, "k=%zu: lower(A) %zu > upper via A_k %zu (eta %g)", k, b.lower, up, eta);
             ck_assert_int_eq(visible_bracket_via(&v, k, Kh.w, eps, NULL, &lo, &up, &eta, &s), AR_OK);
