@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sweeps/shards.h"
 #include "sweeps/verify_print.h"
+#include "numerics/config.h"
 #include "numerics/path.h"
 #include "numerics/status.h"
 #include "theory/claims/laws.h"
