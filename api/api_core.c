@@ -84,7 +84,7 @@ attnrank_status attnrank_check_environment(void)
     flint_set_num_threads((int)sc.cfg.flint_threads);
     st = process_env_check();
     if (!st)
-        st = shards_key_env_check();
+        st = shards_key_env_check(sc.cfg.shard_key);
     api_config_leave(&sc);
     return (attnrank_status)st;
 }

@@ -1,44 +1,85 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* api_sweeps.c -- the sweep commands (sweeps/sweeps.h) behind the public API. */
+/* api_sweeps.c -- the typed sweeps at the boundary (see api_sweeps.h), and
+ * the deprecated argv entry of the public API. */
+#include "api/api_sweeps.h"
+
 #include "base/blas.h"
 #include "api/api_impl.h"
+#include "base/version.h"
 
-#include <string.h>
-#include "sweeps/sweeps.h"
+typedef enum { SW_VERIFY, SW_SCALE, SW_CALIB, SW_MERGE } sweep_kind_t;
 
-static int sweep_command_impl(int argc, char **argv)
-{
-    ar_error_set("%s", "");
-    if (argc < 2 || !argv || !argv[1]) {
-        ar_error_set("sweep: no command (verify, scale, calib or merge)");
-        return 2;
-    }
-    const char *c = argv[1];
-    if (!strcmp(c, "verify"))
-        return sweep_verify(argc, argv);
-    if (!strcmp(c, "scale"))
-        return sweep_scale(argc, argv);
-    if (!strcmp(c, "calib"))
-        return sweep_calib(argc, argv);
-    if (!strcmp(c, "merge"))
-        return sweep_merge(argc, argv);
-    ar_error_set("sweep: unknown command '%s' (verify, scale, calib or merge)", c);
-    return 2;
-}
+typedef struct {
+    sweep_kind_t kind;
+    const void *spec;
+    char *const *paths;
+    size_t nf;
+    void *out;
+} sweep_call_t;
 
-/* The public entry: the environment read once into the call's configuration
- * (api/api_config.c; a bad variable is bad input, 2), and the whole call in one
- * BLAS region (base/blas.h): its numbers do not depend on
- * OPENBLAS_NUM_THREADS or on calls in other threads. */
-int attnrank_sweep_command(int argc, char **argv)
+static int call(const sweep_call_t *c, const sweep_run_t *r0)
 {
     api_config_scope_t sc;
     ar_error_set("%s", "");
     if (api_config_enter(&sc) != AR_OK)
         return 2;
+    sweep_run_t r = *r0;
+    if (!r.key && sc.cfg.shard_key[0]) {     /* ATTNRANK_SHARD_KEY, as the boundary read it */
+        r.key = sc.cfg.shard_key;
+        r.key_from_env = 1;
+    }
     blas_single_begin();
-    int st = sweep_command_impl(argc, argv);
+    int rc = 2;
+    switch (c->kind) {
+    case SW_VERIFY:
+        rc = sweep_verify_run(c->spec, &r);
+        break;
+    case SW_SCALE:
+        rc = sweep_scale_run(c->spec, &r, c->out);
+        break;
+    case SW_CALIB:
+        rc = sweep_calib_run(c->spec, &r, c->out);
+        break;
+    case SW_MERGE:
+        rc = sweep_merge_run(c->paths, c->nf, &r, c->out);
+        break;
+    }
     blas_single_end();
     api_config_leave(&sc);
-    return st;
+    return rc;
+}
+
+int api_sweep_verify(const verify_spec_t *s, const sweep_run_t *r)
+{
+    sweep_call_t c = { SW_VERIFY, s, NULL, 0, NULL };
+    return call(&c, r);
+}
+
+int api_sweep_scale(const scale_spec_t *s, const sweep_run_t *r, scale_result_t *out)
+{
+    sweep_call_t c = { SW_SCALE, s, NULL, 0, out };
+    return call(&c, r);
+}
+
+int api_sweep_calib(const calib_spec_t *s, const sweep_run_t *r, calib_results_t *out)
+{
+    sweep_call_t c = { SW_CALIB, s, NULL, 0, out };
+    return call(&c, r);
+}
+
+int api_sweep_merge(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out)
+{
+    sweep_call_t c = { SW_MERGE, NULL, paths, nf, out };
+    return call(&c, r);
+}
+
+/* Deprecated (see include/attnrank.h): the sweeps' options are parsed by the
+ * attnrank command now (cli/sweep_args.c), never inside the library. */
+int attnrank_sweep_command(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    ar_error_set("attnrank_sweep_command is deprecated and no longer runs sweeps (attnrank %s parses the sweeps' "
+                 "options in the attnrank command only): run 'attnrank verify|scale|calib|merge'", ATTNRANK_VERSION);
+    return 2;
 }

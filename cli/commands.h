@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands.h -- the attnrank subcommands.  Each parses its own options
- * (argv[2..]), calls the public API (include/attnrank.h) and prints (the
- * sweeps' options are parsed below the API, sweeps/sweeps.h); returns the process exit code
+ * (argv[2..]), calls the public API (include/attnrank.h; the sweeps: their
+ * typed specs, api/api_sweeps.h) and prints; returns the process exit code
  * (0 ok, 1 runtime failure, 2 usage error).  Errors go to stderr as one line
  * "attnrank: <message>" and nothing is printed on stdout. */
 #ifndef ATTNRANK_CLI_COMMANDS_H
@@ -17,7 +17,7 @@ int cmd_generate(int argc, char **argv);
 int cmd_funkhecke(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_head(int argc, char **argv);
-/* The sweeps (cli/cmd_sweep.c): attnrank_sweep_command, its one error line printed. */
+/* The sweeps (cli/cmd_sweep.c): options parsed into typed specs (cli/sweep_args.c), run at the boundary (api/api_sweeps.h). */
 int cmd_verify(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_calib(int argc, char **argv);

@@ -464,18 +464,14 @@ ATTNRANK_EXPORT attnrank_status attnrank_law_run(size_t i, const attnrank_option
 
 /* ---- the sweeps of the CLI: verify, scale, calib, merge ----
  *
- * Runs one sweep command as `attnrank` does: argv[1] is "verify", "scale",
- * "calib" or "merge" and argv[2..argc) its options (`attnrank COMMAND
- * --help`; README "Sweeps on a cluster"), argv[0] ignored.  The report
- * (tables, fits, verdicts, JSON lines) is written to standard output, shard
- * files where --out says, progress on standard error when it is a terminal.
- * Returns the command's exit code: 0, 1 (runtime failure), 2 (bad input), 3
- * (verify --strict or a verify merge: an asserted row did not pass); on 1
- * and 2 attnrank_error_message() holds the one-line reason, which this
- * function does not print.  The options are parsed here, below the CLI,
- * because a merge re-reads the options recorded in the shard headers with
- * the sweep's own parser.  Not re-entrant across threads (the sweeps keep
- * process-wide state: the shard key, the merge's records). */
+ * DEPRECATED (0.2.0; removed in the next version): returns 2 and sets
+ * attnrank_error_message() to one line saying so, whatever argv holds.
+ * It used to parse the sweep options inside the library and print the
+ * tables from it; the sweeps now take typed specs (scale, verify, calib:
+ * the C structs of sweeps/sweep_spec.h, with a JSON form that the shard
+ * headers store), their options are parsed by the attnrank command
+ * (cli/sweep_args.c), and merges read the spec stored in the shard headers.
+ * Run the sweeps with the `attnrank verify|scale|calib|merge` command. */
 ATTNRANK_EXPORT int attnrank_sweep_command(int argc, char **argv);
 
 #ifdef __cplusplus

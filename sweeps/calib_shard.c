@@ -14,21 +14,6 @@
 #include "numerics/shard.h"
 #include "theory/heads/calib_record.h"
 
-const shardfile_t *calib_merge_files;
-size_t calib_merge_nf;
-
-static const char *const skip[] = { "format", "shard", "out", "per-sentence", "help", "key" };
-
-/* The options a merge reads from a calib header: those that define the
- * settings and the printed statistics (sweep_calib.c); --data, --licenses,
- * --manifest and --threads are recorded but never used by a merge, which
- * reads no model data. */
-static const shards_allowed_t allowed[] = {
-    { "data", 0 }, { "licenses", 0 }, { "sentences", 0 }, { "eps", 0 }, { "scales", 0 }, { "taus", 0 },
-    { "tau-main", 0 }, { "perms", 0 }, { "seed", 0 }, { "threads", 0 }, { "model", 0 }, { "manifest", 0 },
-    { "boot", 0 }, { "level", 0 },
-};
-
 /* The point list of the models in params (R allocated, one per model). */
 typedef struct {
     size_t nd;
@@ -57,7 +42,7 @@ static void plan_clear(calib_plan_t *p)
 }
 
 /* params {"options", "models"} of the loaded heads */
-static json_t *params_of(const model_heads_t *D, size_t nd, const opt_t *o, size_t no)
+static json_t *params_of(const model_heads_t *D, size_t nd, const calib_spec_t *spec)
 {
     json_t *models = json_array(), *pa = NULL;
     int bad = !models;
@@ -83,9 +68,9 @@ static json_t *params_of(const model_heads_t *D, size_t nd, const opt_t *o, size
         }
         bad |= !M || json_array_append_new(models, M);
     }
-    json_t *op = bad ? NULL : shards_options_json(o, no, skip, sizeof skip / sizeof skip[0]);
+    json_t *op = bad ? NULL : calib_spec_json(spec);
     if (op)
-        pa = json_pack("{s:o,s:o}", "options", op, "models", models);
+        pa = json_pack("{s:o,s:o}", "spec", op, "models", models);
     else
         json_decref(models);
     return pa;
@@ -169,7 +154,7 @@ static ar_status plan_digest(const json_t *params, const calib_opts_t *co, const
     }
     sha256_stream_t h;
     sha256_stream_init(&h);
-    const char *head = "attnrank calib plan 1\n";
+    const char *head = "attnrank calib plan 2\n";
     sha256_stream_update(&h, head, strlen(head));
     sha256_stream_update(&h, ptxt, strlen(ptxt));
     free(ptxt);
@@ -315,14 +300,11 @@ static ar_status check_fn(size_t u, void *vctx, const json_t *rec, const char *w
     return get_rec(c->p, c->co, u, rec, where);
 }
 
-int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const opt_t *o, size_t no,
-                    const char *shard, const char *out, const shardfile_key_t *key)
+int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, const calib_spec_t *spec,
+                    shard_sel_t sel, const char *out, const shardfile_key_t *key, const shards_notice_t *nt)
 {
-    shard_sel_t sel;
     ar_status st;
-    if ((st = shard_parse("shard", shard, &sel)))
-        return sweep_fail(st);
-    json_t *params = params_of(D, nd, o, no);
+    json_t *params = params_of(D, nd, spec);
     if (!params) {
         ar_error_set("calib: out of memory for the shard header");
         return sweep_fail(AR_ENOMEM);
@@ -349,7 +331,7 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
         st = AR_ENOMEM;
     if (!st) {
         run_ctx_t c = { D, co, &p };
-        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, 1, key);
+        st = shards_run(out, h, (const char *const *)p.ids, owner, p.nunits, sel, unit_fn, check_fn, &c, nt, key);
     }
     json_decref(h);
     free(owner);
@@ -358,18 +340,10 @@ int calib_shard_run(const model_heads_t *D, size_t nd, const calib_opts_t *co, c
     return st ? sweep_fail(st) : 0;
 }
 
-ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no, calib_result_t *R, size_t *nd)
+ar_status calib_shard_collect(const calib_opts_t *co, const shardfile_t *f, size_t nf, calib_result_t *R, size_t *nd)
 {
-    const shardfile_t *f = calib_merge_files;
     *nd = 0;
     const json_t *params = json_object_get(f[0].header, "params");
-    json_t *op = shards_options_json(o, no, skip, sizeof skip / sizeof skip[0]);
-    int same = op && json_equal(op, json_object_get(params, "options"));
-    json_decref(op);
-    if (!same) {
-        ar_error_set("%s: header: 'params.options' are not the options calib was given", f[0].what);
-        return AR_EINVAL;
-    }
     calib_plan_t p;
     ar_status st = plan_of(params, co, f[0].what, f[0].plan, &p);
     if (st)
@@ -378,10 +352,10 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
     const json_t **rec = calloc(p.nunits, sizeof *rec);
     st = owner && rec ? shard_assign(p.cost, p.nunits, f[0].shards, owner) : AR_ENOMEM;
     if (!st)
-        st = shardset_collect(f, calib_merge_nf, (const char *const *)p.ids, owner, p.nunits, rec);
+        st = shardset_collect(f, nf, (const char *const *)p.ids, owner, p.nunits, rec);
     for (size_t u = 0; !st && u < p.nunits; u++) {
         char where[600];
-        shardset_where(f, calib_merge_nf, rec[u], where, sizeof where);
+        shardset_where(f, nf, rec[u], where, sizeof where);
         st = get_rec(&p, co, u, rec[u], where);
     }
     for (size_t m = 0; !st && m < p.nd; m++) {
@@ -402,31 +376,23 @@ ar_status calib_shard_collect(const calib_opts_t *co, const opt_t *o, size_t no,
     return st;
 }
 
-int sweep_merge_calib(const shardfile_t *files, size_t nf, const char *format, int per_sentence)
+int sweep_merge_calib(const shardfile_t *files, size_t nf, const sweep_run_t *r, calib_results_t *out)
 {
+    ar_status st;
+    if ((st = shards_old_header(files[0].header, files[0].what)))
+        return sweep_fail(st);
     const json_t *pa = json_object_get(files[0].header, "params");
-    const json_t *op = json_object_get(pa, "options");
-    if (!json_is_object(pa) || json_object_size(pa) != 2 || !json_is_object(op) ||
+    const json_t *sp = json_object_get(pa, "spec");
+    if (!json_is_object(pa) || json_object_size(pa) != 2 || !json_is_object(sp) ||
         !json_is_array(json_object_get(pa, "models"))) {
-        ar_error_set("%s: header: 'params' must be {\"options\":{...},\"models\":[...]} of attnrank calib",
+        ar_error_set("%s: header: 'params' must be {\"spec\":{...},\"models\":[...]} of attnrank calib",
                      files[0].what);
         return sweep_fail(AR_EINVAL);
     }
-    ar_status st = shards_options_allowed(op, allowed, sizeof allowed / sizeof allowed[0], files[0].what);
-    if (st)
+    char what[600];
+    snprintf(what, sizeof what, "%s: header: params.spec", files[0].what);
+    calib_spec_t spec;
+    if ((st = calib_spec_from_json(sp, what, &spec)))
         return sweep_fail(st);
-    shards_argv_t a;
-    if ((st = shards_options_argv(op, "calib", files[0].what, 3, &a)))
-        return sweep_fail(st);
-    a.argv[a.argc++] = "--format";
-    a.argv[a.argc++] = (char *)(format ? format : "text");
-    if (per_sentence)
-        a.argv[a.argc++] = "--per-sentence";
-    calib_merge_files = files;
-    calib_merge_nf = nf;
-    int rc = sweep_calib(a.argc, a.argv);
-    calib_merge_files = NULL;
-    calib_merge_nf = 0;
-    shards_argv_free(&a);
-    return rc;
+    return sweep_calib_exec(&spec, r, files, nf, out);
 }

@@ -13,33 +13,19 @@
 #include "base/version.h"
 #include "theory/claims/vplan.h"
 
-const shardfile_t *scale_merge_files;
-size_t scale_merge_nf;
-
-static const char *const skip[] = { "format", "shard", "out", "help", "key" };
-
-/* The options a merge reads from a scale header: those that define the grid
- * and the points (sweep_scale.c, sweep_scale_ball.c), nothing else. */
-static const shards_allowed_t allowed_S[] = {
-    { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "family", 0 }, { "n", 0 }, { "n-max", 0 },
-    { "continuum", 1 }, { "no-packing", 1 }, { "seed", 0 }, { "engine", 0 }, { "no-instance", 1 },
-};
-static const shards_allowed_t allowed_B[] = {
-    { "claim", 0 }, { "d", 0 }, { "beta", 0 }, { "eps", 0 }, { "rho0", 0 }, { "unweighted", 1 }, { "upper", 1 },
-    { "n", 0 }, { "npoints", 0 }, { "no-sphere", 1 }, { "continuum", 1 }, { "hs", 0 },
-};
-
-ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double eps, const opt_t *o, size_t no,
-                           const double *betas, size_t count, double law_exponent)
+ar_status scale_sweep_init(scale_sweep_t *s, const scale_spec_t *spec, const double *betas, size_t count,
+                           double law_exponent, const shardfile_t *files, size_t nf)
 {
     memset(s, 0, sizeof *s);
-    s->claim = claim;
-    s->d = d;
-    s->eps = eps;
+    s->claim = scale_claim_name(spec->claim);
+    s->d = (int)spec->d;
+    s->eps = spec->eps;
     s->betas = betas;
     s->count = count;
     s->law_exponent = law_exponent;
-    s->params = shards_options_json(o, no, skip, sizeof skip / sizeof skip[0]);
+    s->files = files;
+    s->nf = nf;
+    s->params = json_pack("{s:s,s:o}", "claim", s->claim, "spec", scale_spec_json(spec));
     if (!s->params)
         goto oom;
     char *ptxt = shardfile_dump(s->params);
@@ -48,7 +34,7 @@ ar_status scale_sweep_init(scale_sweep_t *s, const char *claim, int d, double ep
     sha256_stream_t h;
     sha256_stream_init(&h);
     char b[96];
-    snprintf(b, sizeof b, "attnrank scale plan 1 claim %s\n", claim);
+    snprintf(b, sizeof b, "attnrank scale plan 2 claim %s\n", s->claim);
     sha256_stream_update(&h, b, strlen(b));
     sha256_stream_update(&h, ptxt, strlen(ptxt));
     free(ptxt);
@@ -153,13 +139,13 @@ static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *wh
     return parse_rec(((run_ctx_t *)ctx)->s, u, rec, where, &lp, &sp);
 }
 
-int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, const char *keyfile, scale_point_fn fn,
-                      void *ctx)
+int scale_sweep_shard(scale_sweep_t *s, const sweep_run_t *r, scale_point_fn fn, void *ctx)
 {
-    shard_sel_t sel;
+    shard_sel_t sel = r->sel;
     ar_status st;
+    shardfile_key_t kst;
     const shardfile_key_t *key;
-    if ((st = shard_parse("shard", shard, &sel)) || (st = shards_key(keyfile, &key)))
+    if ((st = shards_key_load(r->key, r->key_from_env, &kst, &key)))
         return sweep_fail(st);
     size_t *owner = NULL;
     char **ids = NULL;
@@ -168,10 +154,10 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, cons
         free_ids(ids, s->count);
         return sweep_fail(st);
     }
-    json_t *params = json_pack("{s:s,s:O}", "claim", s->claim, "options", s->params);
-    json_t *h = shards_header("scale", params, s->digest, sel, shards_precision());
+    json_t *h = shards_header("scale", json_incref(s->params), s->digest, sel, shards_precision());
     run_ctx_t c = { s, fn, ctx, ids };
-    st = h ? shards_run(out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, 1, key)
+    shards_notice_t nt = { r->ev.notice, r->ev.ctx, 1 };
+    st = h ? shards_run(r->out, h, (const char *const *)ids, owner, s->count, sel, unit_fn, check_fn, &c, &nt, key)
            : AR_ENOMEM;
     json_decref(h);
     free(owner);
@@ -179,28 +165,9 @@ int scale_sweep_shard(scale_sweep_t *s, const char *shard, const char *out, cons
     return st ? sweep_fail(st) : 0;
 }
 
-int scale_sweep_merging(void)
-{
-    return scale_merge_files != NULL;
-}
-
-int scale_sweep_start(const opt_t *o, size_t no, const char *help)
-{
-    if (scale_sweep_merging() &&
-        (args_get(o, no, "shard") || args_get(o, no, "out") || args_get(o, no, "help") || args_get(o, no, "key"))) {
-        ar_error_set("scale: a merge cannot run a shard, write a file or print help");   /* shards_options_allowed refuses these first */
-        return sweep_fail(AR_EINVAL);
-    }
-    if (args_get(o, no, "help")) {
-        fputs(help, stdout);
-        return 0;
-    }
-    return -1;
-}
-
 ar_status scale_sweep_collect(scale_sweep_t *s)
 {
-    const shardfile_t *f = scale_merge_files;
+    const shardfile_t *f = s->files;
     if (strcmp(f[0].plan, s->digest)) {
         ar_error_set("%s: shard of another point list than this attnrank's (plan %.12s..., here %.12s...)", f[0].what,
                      f[0].plan, s->digest);
@@ -213,7 +180,7 @@ ar_status scale_sweep_collect(scale_sweep_t *s)
     if (st == AR_OK && !s->rec)
         st = AR_ENOMEM;
     if (st == AR_OK)
-        st = shardset_collect(f, scale_merge_nf, (const char *const *)ids, owner, s->count, s->rec);
+        st = shardset_collect(f, s->nf, (const char *const *)ids, owner, s->count, s->rec);
     free(owner);
     free_ids(ids, s->count);
     return st;
@@ -222,18 +189,19 @@ ar_status scale_sweep_collect(scale_sweep_t *s)
 ar_status scale_sweep_record(const scale_sweep_t *s, size_t t, law_point_t *lp, size_t *sphere)
 {
     char where[600];
-    shardset_where(scale_merge_files, scale_merge_nf, s->rec[t], where, sizeof where);
+    shardset_where(s->files, s->nf, s->rec[t], where, sizeof where);
     return parse_rec(s, t, s->rec[t], where, lp, sphere);
 }
 
-/* `attnrank merge` of scale shards: the command itself, run on the shards'
- * options with the points taken from the records. */
-int sweep_merge_scale(const shardfile_t *files, size_t nf, const char *format)
+int sweep_merge_scale(const shardfile_t *files, size_t nf, const sweep_run_t *r, scale_result_t *out)
 {
+    ar_status st;
+    if ((st = shards_old_header(files[0].header, files[0].what)))
+        return sweep_fail(st);
     const json_t *pa = json_object_get(files[0].header, "params");
-    const json_t *cl = json_object_get(pa, "claim"), *op = json_object_get(pa, "options");
-    if (!json_is_object(pa) || json_object_size(pa) != 2 || !json_is_string(cl) || !json_is_object(op)) {
-        ar_error_set("%s: header: 'params' must be {\"claim\":C,\"options\":{...}} of attnrank scale", files[0].what);
+    const json_t *cl = json_object_get(pa, "claim"), *sp = json_object_get(pa, "spec");
+    if (!json_is_object(pa) || json_object_size(pa) != 2 || !json_is_string(cl) || !json_is_object(sp)) {
+        ar_error_set("%s: header: 'params' must be {\"claim\":C,\"spec\":{...}} of attnrank scale", files[0].what);
         return sweep_fail(AR_EINVAL);
     }
     const char *claim = json_string_value(cl);
@@ -241,52 +209,35 @@ int sweep_merge_scale(const shardfile_t *files, size_t nf, const char *format)
         ar_error_set("%s: header: scale of claim '%s'", files[0].what, claim);
         return sweep_fail(AR_EINVAL);
     }
-    const json_t *oc = json_object_get(op, "claim");
-    if (!json_is_string(oc) || strcmp(json_string_value(oc), claim)) {
-        ar_error_set("%s: header: 'params.options.claim' is not the sweep's claim '%s'", files[0].what, claim);
+    const json_t *sc = json_object_get(sp, "claim");
+    if (!json_is_string(sc) || strcmp(json_string_value(sc), claim)) {
+        ar_error_set("%s: header: 'params.spec.claim' is not the sweep's claim '%s'", files[0].what, claim);
         return sweep_fail(AR_EINVAL);
     }
-    ar_status st = !strcmp(claim, "S")
-                       ? shards_options_allowed(op, allowed_S, sizeof allowed_S / sizeof allowed_S[0], files[0].what)
-                       : shards_options_allowed(op, allowed_B, sizeof allowed_B / sizeof allowed_B[0], files[0].what);
-    if (st)
+    char what[600];
+    snprintf(what, sizeof what, "%s: header: params.spec", files[0].what);
+    scale_spec_t spec;
+    if ((st = scale_spec_from_json(sp, what, &spec)))
         return sweep_fail(st);
-    shards_argv_t a;
-    if ((st = shards_options_argv(op, "scale", files[0].what, 2, &a)))
-        return sweep_fail(st);
-    int rc;
-    a.argv[a.argc++] = "--format";
-    a.argv[a.argc++] = (char *)(!format || !strcmp(format, "text") ? "md" : format);
-    {
-        scale_merge_files = files;
-        scale_merge_nf = nf;
-        rc = sweep_scale(a.argc, a.argv);
-        scale_merge_files = NULL;
-        scale_merge_nf = 0;
+    return sweep_scale_exec(&spec, r, files, nf, out);
+}
+
+char *scale_prov_json(const scale_sweep_t *s)
+{
+    if (!s->files)
+        return strdup(version_json_fields());
+    return shards_prov_text(s->files[0].header);
+}
+
+void scale_prov_line(const scale_sweep_t *s, char *buf, size_t cap)
+{
+    if (!s->files) {
+        snprintf(buf, cap, "%s", version_line());
+        return;
     }
-    shards_argv_free(&a);
-    return rc;
-}
-
-const char *scale_prov_json(void)
-{
-    static char *buf;
-    if (!scale_merge_files)
-        return version_json_fields();
-    free(buf);
-    buf = shards_prov_text(scale_merge_files[0].header);
-    return buf ? buf : "";
-}
-
-const char *scale_prov_line(void)
-{
-    static char buf[512];
-    if (!scale_merge_files)
-        return version_line();
-    const json_t *p = json_object_get(scale_merge_files[0].header, "provenance");
+    const json_t *p = json_object_get(s->files[0].header, "provenance");
 #define F(k) (json_is_string(json_object_get(p, k)) ? json_string_value(json_object_get(p, k)) : "?")
-    snprintf(buf, sizeof buf, "attnrank %s (commit %s; MPFR %s, GMP %s, FLINT %s, Arb %s, BLAS core %s)", F("attnrank"),
+    snprintf(buf, cap, "attnrank %s (commit %s; MPFR %s, GMP %s, FLINT %s, Arb %s, BLAS core %s)", F("attnrank"),
              F("commit"), F("mpfr"), F("gmp"), F("flint"), F("arb"), F("blas_core"));
 #undef F
-    return buf;
 }

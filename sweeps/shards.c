@@ -3,6 +3,7 @@
 #include "sweeps/shards.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,13 +105,26 @@ static const json_t *find_rec(const shardfile_t *f, const char *id)
     return i < f->nrec ? f->rec[i] : NULL;
 }
 
+/* One notice line (without its newline) to the run's user, if any. */
+static void say(const shards_notice_t *nt, const char *fmt, ...)
+{
+    if (!nt || !nt->fn)
+        return;
+    char line[1600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    nt->fn(nt->ctx, line);
+}
+
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 shards_check_fn check, void *ctx, const shards_notice_t *nt, size_t mine,
                                  const shardfile_key_t *key);
 
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, const shards_notice_t *nt,
                      const shardfile_key_t *key)
 {
     ar_status st = shardfile_check_target(out);   /* before anything is computed */
@@ -128,14 +142,14 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
         return AR_ENOMEM;
     }
     free(ht);
-    st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, progress, mine, key);
+    st = shards_run_read(out, header, hr, ids, owner, nunits, sel, fn, check, ctx, nt, mine, key);
     json_decref(hr);
     return st;
 }
 
 static ar_status shards_run_read(const char *out, json_t *header, const json_t *hr, const char *const *ids,
                                  const size_t *owner, size_t nunits, shard_sel_t sel, shards_unit_fn fn,
-                                 shards_check_fn check, void *ctx, int progress, size_t mine,
+                                 shards_check_fn check, void *ctx, const shards_notice_t *nt, size_t mine,
                                  const shardfile_key_t *key)
 {
     char eout[1024];   /* the path as it may be printed */
@@ -155,12 +169,12 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
             }
             shardfile_clear(&f);
             if (ok) {
-                fprintf(stderr, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped\n", sel.k, sel.n, eout,
+                say(nt, "attnrank: shard %zu/%zu: %s is complete (%zu points), skipped", sel.k, sel.n, eout,
                         mine);
                 return AR_OK;
             }
         }
-        fprintf(stderr, "attnrank: shard %zu/%zu: %s is not this shard's complete result (%s); computing it again\n",
+        say(nt, "attnrank: shard %zu/%zu: %s is not this shard's complete result (%s); computing it again",
                 sel.k, sel.n, eout, *ar_error_get() ? ar_error_get() : "another run");
     }
     /* an interrupted run's lines (not under a key: a partial file has no HMAC
@@ -176,7 +190,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     shardfile_t pf;
     int have_pf = 0;
     if (regular(partial) && key)
-        fprintf(stderr, "attnrank: shard %zu/%zu: %s.partial not resumed under a shard key; computing every point\n",
+        say(nt, "attnrank: shard %zu/%zu: %s.partial not resumed under a shard key; computing every point",
                 sel.k, sel.n, eout);
     else if (regular(partial) && shardfile_read(partial, 0, NULL, &pf) == AR_OK) {
         have_pf = same_header(pf.header, hr);
@@ -197,8 +211,8 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
             st = shardfile_put_text(w, pf.text[oi]);   /* the line as it was written */
             reused++;
         } else {
-            if (progress)
-                fprintf(stderr, "[shard %zu/%zu] %zu/%zu %s\n", sel.k, sel.n, done + 1, mine, ids[u]);
+            if (nt && nt->progress)
+                say(nt, "[shard %zu/%zu] %zu/%zu %s", sel.k, sel.n, done + 1, mine, ids[u]);
             st = fn(u, ctx, &rec);
             if (st == AR_OK)
                 st = shardfile_put(w, rec);
@@ -215,7 +229,7 @@ static ar_status shards_run_read(const char *out, json_t *header, const json_t *
     }
     st = shardfile_end(w);
     if (st == AR_OK && reused)
-        fprintf(stderr, "attnrank: shard %zu/%zu: %zu of %zu points kept from %s.partial\n", sel.k, sel.n, reused,
+        say(nt, "attnrank: shard %zu/%zu: %zu of %zu points kept from %s.partial", sel.k, sel.n, reused,
                 mine, eout);
     return st;
 }
@@ -350,132 +364,48 @@ ar_status verify_shards_load(const shardfile_t *files, size_t nf, vplan_t *p, vr
     return AR_OK;
 }
 
-json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, size_t nskip)
-{
-    json_t *op = json_object();
-    for (size_t i = 0; op && i < no; i++) {
-        int sk = !o[i].value;
-        for (size_t k = 0; k < nskip; k++)
-            sk |= !strcmp(o[i].name, skip[k]);
-        if (!sk && json_object_set_new(op, o[i].name, o[i].has_arg ? json_string(o[i].value) : json_true())) {
-            json_decref(op);
-            return NULL;
-        }
-    }
-    return op;
-}
-
-ar_status shards_options_allowed(const json_t *op, const shards_allowed_t *allow, size_t n, const char *what)
-{
-    if (!json_is_object(op)) {
-        ar_error_set("%s: header: 'params.options' must be an object", what);
-        return AR_EINVAL;
-    }
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)op, key, v) {
-        size_t i = 0;
-        while (i < n && strcmp(key, allow[i].name))
-            i++;
-        if (i == n) {
-            ar_error_set("%s: header: option '--%s' is not one that defines the sweep's points (a merge reads "
-                         "only those; it never runs a shard, writes a file or takes --help, --format or --key "
-                         "from a file)", what, key);
-            return AR_EINVAL;
-        }
-        if (allow[i].flag ? !json_is_true(v) : !json_is_string(v)) {
-            ar_error_set("%s: header: option '--%s' must be %s", what, key,
-                         allow[i].flag ? "true (a flag)" : "a string");
-            return AR_EINVAL;
-        }
-    }
-    return AR_OK;
-}
-
-static struct {
-    char path[4096];
-    int loaded;
-    shardfile_key_t key;
-} key_cache;
-
-ar_status shards_key(const char *opt, const shardfile_key_t **key)
+ar_status shards_key_load(const char *path, int from_env, shardfile_key_t *storage, const shardfile_key_t **key)
 {
     *key = NULL;
-    const char *path = opt ? opt : ar_config()->shard_key;   /* ATTNRANK_SHARD_KEY, read at the boundary */
-    if (!path || (!opt && !*path))
+    if (!path || (from_env && !*path))
         return AR_OK;
-    if (!*path || strlen(path) >= sizeof key_cache.path) {
-        ar_error_set("%s: the shard key file name must be 1..%zu bytes", opt ? "--key" : "ATTNRANK_SHARD_KEY",
-                     sizeof key_cache.path - 1);
+    if (!*path || strlen(path) >= 4096) {
+        ar_error_set("%s: the shard key file name must be 1..4095 bytes", from_env ? "ATTNRANK_SHARD_KEY" : "--key");
         return AR_EINVAL;
     }
-    if (!key_cache.loaded || strcmp(key_cache.path, path)) {
-        key_cache.loaded = 0;
-        ar_status st = shardfile_key_load(path, &key_cache.key);
-        if (st) {
-            if (!opt) {
-                char msg[600];
-                snprintf(msg, sizeof msg, "%s", ar_error_get());
-                ar_error_set("ATTNRANK_SHARD_KEY: %s", msg);
-            }
-            return st;
+    ar_status st = shardfile_key_load(path, storage);
+    if (st) {
+        if (from_env) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s", ar_error_get());
+            ar_error_set("ATTNRANK_SHARD_KEY: %s", msg);
         }
-        snprintf(key_cache.path, sizeof key_cache.path, "%s", path);
-        key_cache.loaded = 1;
+        return st;
     }
-    *key = &key_cache.key;
+    *key = storage;
     return AR_OK;
 }
 
-ar_status shards_key_env_check(void)
+ar_status shards_key_env_check(const char *path)
 {
-    const shardfile_key_t *k;
-    return shards_key(NULL, &k);
+    shardfile_key_t k;
+    const shardfile_key_t *kp;
+    ar_status st = shards_key_load(path, 1, &k, &kp);
+    memset(&k, 0, sizeof k);
+    return st;
 }
 
-void shards_argv_free(shards_argv_t *a)
+ar_status shards_old_header(const json_t *header, const char *what)
 {
-    for (size_t i = 0; i < a->nowned; i++)
-        free(a->owned[i]);
-    free(a->owned);
-    free(a->argv);
-    memset(a, 0, sizeof *a);
-}
-
-ar_status shards_options_argv(const json_t *op, const char *cmd, const char *what, size_t extra, shards_argv_t *a)
-{
-    memset(a, 0, sizeof *a);
-    size_t n = 2 * json_object_size(op) + 3 + extra;
-    a->argv = calloc(n, sizeof *a->argv);
-    a->owned = calloc(n, sizeof *a->owned);
-    if (!a->argv || !a->owned) {
-        shards_argv_free(a);
-        ar_error_set("merge: out of memory");
-        return AR_ENOMEM;
-    }
-    a->argv[a->argc++] = "attnrank";
-    a->argv[a->argc++] = (char *)cmd;
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)op, key, v) {
-        size_t kl = strlen(key);
-        if (!(json_is_string(v) || json_is_true(v))) {
-            ar_error_set("%s: header: option '%s' is not a string or true", what, key);
-            shards_argv_free(a);
-            return AR_EINVAL;
-        }
-        char *opt = malloc(kl + 3);
-        if (!opt) {
-            shards_argv_free(a);
-            ar_error_set("merge: out of memory");
-            return AR_ENOMEM;
-        }
-        memcpy(opt, "--", 2);
-        memcpy(opt + 2, key, kl + 1);
-        a->owned[a->nowned++] = opt;
-        a->argv[a->argc++] = opt;
-        if (json_is_string(v))
-            a->argv[a->argc++] = (char *)json_string_value(v);
+    const json_t *params = json_object_get(header, "params");
+    if (json_is_object(params) && json_object_get(params, "options") && !json_object_get(params, "spec")) {
+        const json_t *v = json_object_get(json_object_get(header, "provenance"), "attnrank");
+        char ver[32];
+        ar_escape(json_is_string(v) ? json_string_value(v) : "?", ver, sizeof ver);
+        ar_error_set("%s: a shard header of the older format (command-line options in 'params', written by "
+                     "attnrank %s before the sweeps took typed specs): this attnrank reads only headers that store "
+                     "the sweep's spec (doc/cluster.md); compute the shards again with it", what, ver);
+        return AR_EINVAL;
     }
     return AR_OK;
 }

@@ -12,7 +12,6 @@
 #include "numerics/shard.h"
 #include "base/status.h"
 #include "theory/claims/vplan.h"
-#include "numerics/args.h"
 
 /* The header of shard sel of a sweep: sweep, shard, shards, plan, params
  * and precision (both stolen), this binary's provenance
@@ -25,9 +24,18 @@ typedef ar_status (*shards_unit_fn)(size_t u, void *ctx, json_t **rec);
 /* Checks a record of unit u read back (the sweep's strict reader). */
 typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, const char *where);
 
+/* Where a shard run's notices go: fn(ctx, line) with one line without
+ * its newline ("skipped", "computing it again", "kept from .partial" and,
+ * with progress, one "[shard K/N] i/m ID" line per point computed). */
+typedef struct {
+    void (*fn)(void *ctx, const char *line);
+    void *ctx;
+    int progress;
+} shards_notice_t;
+
 /* Run shard sel.k of the units (ids, owner from shard_assign) into `out`:
  *   out complete, valid, with this header and exactly this shard's points:
- *     nothing to do ("skipped" on stderr);
+ *     nothing to do ("skipped", a notice to nt);
  *   out.partial of this header left by an interrupted run: its valid
  *     records are kept, the other points computed;
  *   otherwise every point of the shard is computed.
@@ -37,7 +45,7 @@ typedef ar_status (*shards_check_fn)(size_t u, void *ctx, const json_t *rec, con
  * computed).  key (NULL: none): the file gets its HMAC, a complete file
  * is taken only when its HMAC is the key's, and no partial file is resumed. */
 ar_status shards_run(const char *out, json_t *header, const char *const *ids, const size_t *owner, size_t nunits,
-                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, int progress,
+                     shard_sel_t sel, shards_unit_fn fn, shards_check_fn check, void *ctx, const shards_notice_t *nt,
                      const shardfile_key_t *key);
 
 /* Read every file (complete; with key, each must carry the key's HMAC) and
@@ -46,47 +54,20 @@ ar_status shards_run(const char *out, json_t *header, const char *const *ids, co
 ar_status shards_read_all(char *const *paths, size_t nf, const shardfile_key_t *key, shardfile_t **files);
 void shards_free_all(shardfile_t *files, size_t nf);
 
-/* A sweep's options as given (name -> string value, or true for a flag), in
- * the command's option order, without the names in skip[0..nskip): the
- * header's record of the command line, re-parsed by `attnrank merge`.  NULL
- * when out of memory. */
-json_t *shards_options_json(const opt_t *o, size_t no, const char *const *skip, size_t nskip);
+/* The shard key of a run: the key file `path` (--key, or the configuration's
+ * shard_key when from_env: ATTNRANK_SHARD_KEY as the boundary read it),
+ * loaded into *storage (the caller's) with *key = storage; *key = NULL when
+ * path is NULL, or empty and from_env.  AR_EINVAL/AR_EIO with one line
+ * (prefixed "ATTNRANK_SHARD_KEY: " when from_env).  Nothing is cached. */
+ar_status shards_key_load(const char *path, int from_env, shardfile_key_t *storage, const shardfile_key_t **key);
 
-/* One option a merge may read from a header: its name and whether it is a
- * flag (value true) or takes a value (a string). */
-typedef struct {
-    const char *name;
-    int flag;
-} shards_allowed_t;
+/* Start-up check of the configuration's shard key path (unset, empty, or a loadable key file). */
+ar_status shards_key_env_check(const char *path);
 
-/* 0 when every member of the header's options object op is one of
- * allow[0..n) with a value of its kind (a string, or true for a flag):
- * the options that define a sweep's point list and parameters.  Anything
- * else -- --shard, --out, --help, --format, --key, an unknown name -- is
- * refused with one line naming the file `what` (AR_EINVAL): a merge only
- * reads, it never runs a shard, writes a file or chooses its own output. */
-ar_status shards_options_allowed(const json_t *op, const shards_allowed_t *allow, size_t n, const char *what);
-
-/* The shard key (constructions/formats/shardfile.h): the file named by
- * opt (--key FILE), else by the environment variable ATTNRANK_SHARD_KEY;
- * *key = NULL when neither is set (or the variable is empty).  Loaded
- * once per process and path.  AR_EINVAL/AR_EIO with one line. */
-ar_status shards_key(const char *opt, const shardfile_key_t **key);
-
-/* Start-up check of ATTNRANK_SHARD_KEY (unset, empty, or a loadable key file). */
-ar_status shards_key_env_check(void);
-
-/* The command line "attnrank CMD --name value ..." of the options object op
- * of `what`'s header (values strings or true), with room for `extra` more
- * arguments: *argv (argc in *argc) and the strings it owns (shards_argv_free). */
-typedef struct {
-    char **argv;
-    int argc;
-    char **owned;
-    size_t nowned;
-} shards_argv_t;
-ar_status shards_options_argv(const json_t *op, const char *cmd, const char *what, size_t extra, shards_argv_t *a);
-void shards_argv_free(shards_argv_t *a);
+/* A header written before the typed specs (its params record the command
+ * line, "options", instead of the spec, "spec"): AR_EINVAL with one line
+ * naming the file, the version that wrote it and this one.  AR_OK otherwise. */
+ar_status shards_old_header(const json_t *header, const char *what);
 
 /* The provenance of a header as JSON members without braces (for the
  * printed rows); caller frees. */

@@ -4,41 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "numerics/args.h"
 #include "sweeps/sweeps.h"
-#include "numerics/textout.h"
 #include "sweeps/shards.h"
 #include "sweeps/verify_print.h"
 #include "base/version.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
 #include "theory/claims/vplan.h"
-
-static const char help[] =
-    "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--tier default|extended|all]\n"
-    "                       [--format text|json] [--strict] [--shard K/N --out FILE [--key KEYFILE]]\n"
-    "Runs the sweeps of the laws table, brackets every instance, fits both ends\n"
-    "against the law's variable and prints one row per law with its verdict:\n"
-    "  pass          all brackets certified, both fitted exponents within the declared\n"
-    "                tolerance and every rank/law ratio inside the declared band\n"
-    "  fail          certified brackets that contradict the declared law (a finding)\n"
-    "  inconclusive  a bracket could not be certified, or too few points\n"
-    "and claim T's planted heads with the verdict of their assertions.\n"
-    "Claims without a check in this version are listed as inconclusive (implemented: false).\n"
-    "--d selects law rows by dimension (r for claim R); a request that selects no row\n"
-    "(e.g. --claim S --d 1) is an error (exit 2) that lists the claims and dimensions.\n"
-    "--tier: rows of the default run (default), the rows outside it (extended, such\n"
-    "as claim S in d = 6), or both (all); with --d and no --tier, all.\n"
-    "--shard K/N --out FILE: compute only the points of shard K of N (0 <= K < N;\n"
-    "the rule and the file are described in README 'Sweeps on a cluster') into the\n"
-    "shard file FILE, and print nothing; a FILE already complete for this shard is\n"
-    "kept (resumption), FILE.partial of an interrupted run is continued.\n"
-    "--key KEYFILE (or ATTNRANK_SHARD_KEY=KEYFILE): the shard file gets an HMAC-SHA256\n"
-    "under the key, which 'attnrank merge --key KEYFILE' checks (README 'Sweeps on a cluster').\n"
-    "'attnrank merge FILES...' prints the table from the N shard files.\n"
-    "A failed law is a finding, reported with exit status 0; with --strict (for\n"
-    "regression runs) any failed row gives exit status 3.  1/2: errors.\n";
 
 typedef struct {
     const vplan_t *p;
@@ -65,7 +37,8 @@ static ar_status check_fn(size_t u, void *ctx, const json_t *rec, const char *wh
     return vplan_parse_record(((vctx_t *)ctx)->p, u, rec, where, &r);
 }
 
-static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const shardfile_key_t *key)
+static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const shardfile_key_t *key,
+                     const shards_notice_t *nt)
 {
     size_t *owner;
     const char **ids;
@@ -80,57 +53,27 @@ static int run_shard(const vplan_t *p, shard_sel_t sel, const char *out, const s
         return sweep_fail(AR_ENOMEM);
     }
     vctx_t c = { p };
-    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, isatty(2), key);
+    st = shards_run(out, h, ids, owner, p->nunits, sel, unit_fn, check_fn, &c, nt, key);
     json_decref(h);
     free(owner);
     free((void *)ids);
     return st ? sweep_fail(st) : 0;
 }
 
-int sweep_verify(int argc, char **argv)
+int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
 {
-    opt_t o[] = { { "claim", 1, NULL }, { "d", 1, NULL }, { "format", 1, NULL }, { "strict", 0, NULL },
-                  { "help", 0, NULL }, { "tier", 1, NULL }, { "shard", 1, NULL }, { "out", 1, NULL },
-                  { "key", 1, NULL } };
-    size_t no = sizeof o / sizeof o[0];
     ar_status st;
-    if ((st = args_parse(argc, argv, 2, o, no, "verify")))
+    if ((st = verify_spec_validate(spec)))
         return sweep_fail(st);
-    if (args_get(o, no, "help")) {
-        fputs(help, stdout);
-        return 0;
-    }
-    out_format_t fmt;
-    if ((st = args_format(args_get(o, no, "format"), &fmt)))
-        return sweep_fail(st);
-    if (fmt == FMT_TSV) {
-        ar_error_set("verify: --format must be text or json");
-        return sweep_fail(AR_EINVAL);
-    }
-    const char *claim = args_get(o, no, "claim");
-    size_t dsel = 0;
-    if (args_get(o, no, "d") && (st = args_size("d", args_get(o, no, "d"), 1, 64, &dsel)))
-        return sweep_fail(st);
-    vtier_t tier = dsel ? VTIER_ALL : VTIER_DEFAULT;
-    if (args_get(o, no, "tier") && (st = vplan_tier_parse("tier", args_get(o, no, "tier"), &tier)))
-        return sweep_fail(st);
-    shard_sel_t sel = { 0, 1 };
-    const char *shard = args_get(o, no, "shard"), *out = args_get(o, no, "out");
-    if (shard && (st = shard_parse("shard", shard, &sel)))
-        return sweep_fail(st);
-    if (!shard != !out) {
-        ar_error_set("verify: --shard K/N and --out FILE go together");
-        return sweep_fail(AR_EINVAL);
-    }
+    const char *claim = spec->claim[0] ? spec->claim : NULL;
+    vtier_t tier = (vtier_t)spec->tier;
+    shardfile_key_t kst;
     const shardfile_key_t *key = NULL;
-    if (args_get(o, no, "key") && !shard) {
-        ar_error_set("verify: --key is for --shard K/N --out FILE");
-        return sweep_fail(AR_EINVAL);
-    }
-    if (shard && ((st = shards_key(args_get(o, no, "key"), &key)) || (st = shardfile_check_target(out))))
+    if (r->shard && ((st = shards_key_load(r->key, r->key_from_env, &kst, &key)) ||
+                     (st = shardfile_check_target(r->out))))
         return sweep_fail(st);
     vplan_t p;
-    if ((st = vplan_build(claim, (int)dsel, tier, &p)))   /* a request that selects nothing is an error */
+    if ((st = vplan_build(claim, (int)spec->d, tier, &p)))   /* a request that selects nothing is an error */
         return sweep_fail(st);
     if (p.nunits == 0) {
         ar_error_set("verify: --tier %s selects no row of %s%s", vplan_tier_name(tier), claim ? "claim " : "the table",
@@ -138,8 +81,9 @@ int sweep_verify(int argc, char **argv)
         vplan_clear(&p);
         return sweep_fail(AR_EINVAL);
     }
-    if (shard) {
-        int rc = run_shard(&p, sel, out, key);
+    if (r->shard) {
+        shards_notice_t nt = { r->ev.notice, r->ev.ctx, r->progress };
+        int rc = run_shard(&p, r->sel, r->out, key, &nt);
         vplan_clear(&p);
         return rc;
     }
@@ -148,18 +92,19 @@ int sweep_verify(int argc, char **argv)
         vplan_clear(&p);
         return sweep_fail(AR_ENOMEM);
     }
-    int tty = isatty(2), rc = 0;
-    verify_out_t vo = { .json = fmt == FMT_JSON };
+    int tty = r->progress && r->ev.unit, rc = 0;
+    int json = r->format == SWEEP_FORMAT_JSON;
+    verify_out_t vo = { .json = json };
     for (size_t g = 0; g < p.ngroups && rc == 0; g++) {
         for (size_t u = p.groups[g].first; u < p.groups[g].first + p.groups[g].count; u++) {
             if (tty) {
                 char msg[160];
                 vplan_describe(&p, u, msg, sizeof msg);
-                verify_print_progress(msg, NULL);
+                r->ev.unit(r->ev.ctx, msg);
             }
             st = vplan_compute(&p, u, &res[u]);
             if (tty)
-                fprintf(stderr, "\r\033[K");
+                r->ev.unit(r->ev.ctx, NULL);
             if (st) {
                 rc = sweep_fail(st);
                 break;
@@ -173,7 +118,7 @@ int sweep_verify(int argc, char **argv)
     vplan_clear(&p);
     if (rc)
         return rc;
-    if (!dsel)                          /* claims without law rows have no dimension to select */
-        verify_print_untested(stdout, claim, fmt == FMT_JSON);
-    return vo.failed && args_get(o, no, "strict") ? 3 : 0;
+    if (!spec->d)                       /* claims without law rows have no dimension to select */
+        verify_print_untested(stdout, claim, json);
+    return vo.failed && r->strict ? 3 : 0;
 }

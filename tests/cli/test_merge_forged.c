@@ -5,8 +5,10 @@
  * a shared directory can), so the tests keep working when the format or
  * the commit changes.  Each reproduction of the audit is refused with one
  * line naming the file, exit 2, nothing on stdout, nothing written:
- *   - header options that would make a merge run a shard and write a file,
- *     print help, choose its format or key, or that are unknown;
+ *   - header spec members that would make a merge run a shard and write a
+ *     file, print help, choose its format or key, or that are unknown
+ *     (sweeps/sweep_spec.h), and a header of the format before the specs
+ *     (command-line options), refused with one line naming its version;
  *   - strings a record may not hold (control characters, tabs, newlines,
  *     '|', JSON quotes), a model name that would inject JSON;
  *   - null where a number is required (a claim-T eta, a certified upper
@@ -132,7 +134,7 @@ START_TEST(test_merge_runs_nothing)
     /* 1. --shard and --out in the header: the old merge recomputed the sweep into --out */
     snprintf(opts, sizeof opts, "\"engine\":\"dense\",\"shard\":\"0/1\",\"out\":\"%s\"}", vpath);
     forge(s, P("f.jsonl"), base, opts);
-    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "--shard", "f.jsonl");
+    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "'shard'", "f.jsonl");
     size_t n;
     char *v = su_file_text(vpath, &n);
     ck_assert_str_eq(v, "precious\n");
@@ -140,20 +142,25 @@ START_TEST(test_merge_runs_nothing)
     ck_assert(!exists(P("victim.txt.partial")));
     snprintf(opts, sizeof opts, "\"engine\":\"dense\",\"out\":\"%s\"}", P("new.jsonl"));
     forge(s, P("f.jsonl"), base, opts);
-    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "--out", "f.jsonl");
+    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "'out'", "f.jsonl");
     ck_assert(!exists(P("new.jsonl")) && !exists(P("new.jsonl.partial")));
     /* 10. help, and the other options a merge never takes from a file */
     const char *bad[] = { "\"engine\":\"dense\",\"help\":true}", "\"engine\":\"dense\",\"format\":\"json\"}",
                           "\"engine\":\"dense\",\"key\":\"/etc/passwd\"}", "\"engine\":\"dense\",\"frobnicate\":\"1\"}",
                           "\"engine\":true}", "\"engine\":\"dense\",\"no-instance\":\"yes\"}" };
-    const char *needle[] = { "--help", "--format", "--key", "--frobnicate", "--engine", "--no-instance" };
+    const char *needle[] = { "'help'", "'format'", "'key'", "'frobnicate'", "'engine'", "'no-instance'" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         forge(s, P("f.jsonl"), base, bad[i]);
         merge_refused((const char *[]){ P("f.jsonl"), NULL }, needle[i], "f.jsonl");
     }
-    /* the options' claim must be the sweep's */
-    forge(s, P("f.jsonl"), "\"options\":{\"claim\":\"S\"", "\"options\":{\"claim\":\"B\"");
+    /* the spec's claim must be the sweep's */
+    forge(s, P("f.jsonl"), "\"spec\":{\"claim\":\"S\"", "\"spec\":{\"claim\":\"B\"");
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "claim", "f.jsonl");
+    /* a header of the format before the typed specs (its params recorded the command line) */
+    forge(s, P("f.jsonl"), "\"spec\":{", "\"options\":{");
+    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "older format", "f.jsonl");
+    cli_run_t *r = run((const char *[]){ "merge", P("f.jsonl"), NULL });
+    ck_assert_msg(strstr(r->err, "attnrank 0.") != NULL, "[%s] does not name the version", r->err);
     /* the real file still merges */
     ok_run((const char *[]){ "merge", s, NULL });
 }
@@ -228,7 +235,8 @@ START_TEST(test_numbers_are_checked)
     snprintf(b, sizeof b, "\"upper_err\":0.5");
     forge(s, P("f.jsonl"), a, b);                                  /* error above eps */
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "not in [0, eps", "f.jsonl");
-    forge(s, P("f.jsonl"), "\"eps\":0.10000000000000001", "\"eps\":0.90000000000000002");
+    /* a record's eps (the header's spec holds the sweep's eps too: that one would change the plan) */
+    forge(s, P("f.jsonl"), "\"beta\":20.0,\"eps\":0.10000000000000001", "\"beta\":20.0,\"eps\":0.90000000000000002");
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "not the plan's", "f.jsonl");
     forge(s, P("f.jsonl"), "\"d\":3,\"beta\"", "\"d\":7,\"beta\"");
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "not the plan's", "f.jsonl");
@@ -298,10 +306,10 @@ START_TEST(test_calib_forged)
     forge(cs, P("f.jsonl"), "\"name\":\"synth\"", "\"name\":\"syn\\nth\"");
     merge_refused((const char *[]){ P("f.jsonl"), NULL }, "name", "f.jsonl");
     /* options a merge never reads */
-    forge(cs, P("f.jsonl"), "\"options\":{", "\"options\":{\"shard\":\"0/1\",");
-    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "--shard", "f.jsonl");
-    forge(cs, P("f.jsonl"), "\"options\":{", "\"options\":{\"help\":true,");
-    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "--help", "f.jsonl");
+    forge(cs, P("f.jsonl"), "\"spec\":{", "\"spec\":{\"shard\":\"0/1\",");
+    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "'shard'", "f.jsonl");
+    forge(cs, P("f.jsonl"), "\"spec\":{", "\"spec\":{\"help\":true,");
+    merge_refused((const char *[]){ P("f.jsonl"), NULL }, "'help'", "f.jsonl");
     /* a token count that is not the header's (the record alone is consistent) */
     char *t = su_unsealed(cs);
     ck_assert_ptr_nonnull(strstr(t, "\"ntok\":[6,9,240]"));

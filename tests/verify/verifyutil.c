@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sweeps/shards.h"
 #include "sweeps/verify_print.h"
+#include "base/config.h"
 #include "base/path.h"
 #include "base/status.h"
 #include "theory/claims/laws.h"
@@ -103,8 +104,9 @@ static ar_status load_dir(const char *dir)
     shardfile_t *files = NULL;
     if (st == AR_OK) {
         qsort(paths, n, sizeof *paths, cmp_str);
+        shardfile_key_t kst;
         const shardfile_key_t *key;   /* ATTNRANK_SHARD_KEY, as the shards were written */
-        st = shards_key(NULL, &key);
+        st = shards_key_load(ar_config()->shard_key, 1, &kst, &key);
         if (st == AR_OK)
             st = shards_read_all(paths, n, key, &files);
     }

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calib_print.c -- text, TSV and JSON output of `attnrank calib` (see
  * calib_print.h).  Uncertified measures are always labelled as such. */
-#include "sweeps/calib_print.h"
+#include "cli/calib_print.h"
 
 #include <math.h>
 #include <stdio.h>
 #include "numerics/textout.h"
-#include "theory/heads/visible.h"
 
 static void json_num(double x)
 {
@@ -297,15 +296,26 @@ static void print_text(const calib_result_t *R, size_t nr, const calib_assoc_t *
         text_assoc("pooled over the models:", pooled, &R[0].opts);
 }
 
-void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, out_format_t fmt, int per_input)
+void calib_print(const calib_result_t *R, size_t nr, const calib_assoc_t *pooled, sweep_format_t fmt, int per_input)
 {
     if (per_input)
         for (size_t m = 0; m < nr; m++)
             print_inputs(&R[m]);
-    if (fmt == FMT_JSON)
+    if (fmt == SWEEP_FORMAT_JSON)
         print_json(R, nr, pooled);
-    else if (fmt == FMT_TSV)
+    else if (fmt == SWEEP_FORMAT_TSV)
         print_tsv(R, nr, pooled);
     else
         print_text(R, nr, pooled);
+}
+
+void calib_print_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    if (done % 16 == 0 || done == total) {
+        fprintf(stderr, "\r\033[Kcalib: %zu/%zu instances", done, total);
+        if (done == total)
+            fputc('\n', stderr);
+        fflush(stderr);
+    }
 }
