@@ -6,8 +6,11 @@
  *
  * Solved through the dual LP  max f^T y  s.t.  F^T y = 0, |y_i| <= w_i
  * (k equality rows, m bounded columns: a small basis when k << m); the
- * optimal c is the vector of row duals.  Solver chain: primal simplex,
- * dual simplex from the standard basis, interior point, and finally
+ * optimal c is the vector of row duals.  Solver chain: the dual simplex
+ * (on the unscaled problem first when some w_i |f_i| is below 2^-1022 of
+ * the largest, else on the automatically scaled one; an optimum counts only
+ * if it satisfies F^T y = 0 to 1e-6 relative), primal simplex, dual simplex
+ * from the standard basis, interior point, and finally
  * iteratively reweighted least squares (LAPACK dgels; approximate) when
  * GLPK fails on a badly scaled problem.  The result is a floating-point
  * candidate, not a rigorous optimum. */
