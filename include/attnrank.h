@@ -464,7 +464,8 @@ ATTNRANK_EXPORT attnrank_status attnrank_law_run(size_t i, const attnrank_option
 
 /* ---- the sweeps of the CLI: verify, scale, calib, merge ----
  *
- * DEPRECATED (0.2.0; removed in the next version): returns 2 and sets
+ * DEPRECATED (since the version after 0.2.0, CHANGELOG "Unreleased"; to be
+ * removed one version later): returns 2 and sets
  * attnrank_error_message() to one line saying so, whatever argv holds.
  * It used to parse the sweep options inside the library and print the
  * tables from it; the sweeps now take typed specs (scale, verify, calib:
