@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse.h -- strict conversions of text to numbers, shared by the command
- * line (numerics/args.c) and the environment variables (base/envvar.h).
+ * line (cli/args.c) and the environment variables (base/envvar.h).
  * Nothing is skipped: no white space, no trailing characters. */
 #ifndef ATTNRANK_BASE_PARSE_H
 #define ATTNRANK_BASE_PARSE_H

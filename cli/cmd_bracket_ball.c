@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "numerics/textout.h"

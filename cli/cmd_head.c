@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "numerics/textout.h"
 #include "include/attnrank.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/table.h"
 

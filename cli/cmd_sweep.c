@@ -53,6 +53,7 @@ static void events(sweep_run_t *r)
     r->ev.instances = calib_print_progress;
     r->ev.unit = on_unit;
     r->ev.ctx = NULL;
+    r->table = stdout;
 }
 
 static void print_calib(const calib_results_t *c, const sweep_run_t *r)

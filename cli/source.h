@@ -9,7 +9,7 @@
 #define ATTNRANK_CLI_SOURCE_H
 
 #include <stdint.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 #include "include/attnrank.h"
 
 #define SOURCE_DESC_LEN 256

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 
 static const char help_verify[] =
     "Usage: attnrank verify [--claim S|B|R|T|E] [--d D] [--tier default|extended|all]\n"

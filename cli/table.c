@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "numerics/args.h"
+#include "cli/args.h"
 
 #define TABLE_NF 16
 #define TABLE_MAX_RANK 9007199254740992.0   /* 2^53: ranks are exact doubles */

@@ -24,6 +24,8 @@ check-build: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 check-run: $(BUILD)/tests/run_tests $(BIN) $(CHECK_SO)
 	@sh scripts/check_spdx.sh
 	@sh scripts/check_layers.sh
+	@sh scripts/check_lib_symbols.sh '$(LIB_A)'
+	@sh tests/scripts/test_check_sources.sh
 	@sh tests/scripts/test_check_make_vars.sh
 	@ATTNRANK_BIN='$(abspath $(BIN))' CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} \
 	  ATTNRANK_TEST_LIBRARY='$(if $(CHECK_SO),$(abspath $(BUILD)/lib/$(SO_NAME)))' \

@@ -11,7 +11,7 @@
 #include "sweeps/calib_shard.h"
 #include "sweeps/scale_shard.h"
 
-static int merge_verify(const shardfile_t *files, size_t nf, int json)
+static int merge_verify(const shardfile_t *files, size_t nf, FILE *table, int json)
 {
     vplan_t p;
     vresult_t *res;
@@ -21,9 +21,9 @@ static int merge_verify(const shardfile_t *files, size_t nf, int json)
         return sweep_fail(st);
     verify_out_t vo = { .json = json, .prov = prov };
     for (size_t g = 0; g < p.ngroups && st == AR_OK; g++)
-        st = verify_print_group(stdout, &vo, &p, g, res);
+        st = verify_print_group(table, &vo, &p, g, res);
     if (st == AR_OK && p.dim == 0)
-        verify_print_untested(stdout, p.claim[0] ? p.claim : NULL, json);
+        verify_print_untested(table, p.claim[0] ? p.claim : NULL, json);
     free(res);
     free(prov);
     vplan_clear(&p);
@@ -67,7 +67,7 @@ int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r, sweep_m
             rc = sweep_fail(AR_EINVAL);
         } else {
             out->kind = SWEEP_MERGED_VERIFY;
-            rc = merge_verify(files, nf, r->format == SWEEP_FORMAT_JSON);
+            rc = merge_verify(files, nf, r->table, r->format == SWEEP_FORMAT_JSON);
         }
     } else if (!strcmp(sweep, "scale")) {
         out->kind = SWEEP_MERGED_SCALE;

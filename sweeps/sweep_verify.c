@@ -110,15 +110,16 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
                 break;
             }
         }
-        if (rc == 0 && (st = verify_print_group(stdout, &vo, &p, g, res)))
+        if (rc == 0 && (st = verify_print_group(r->table, &vo, &p, g, res)))
             rc = sweep_fail(st);
-        fflush(stdout);
+        if (r->table)
+            fflush(r->table);
     }
     free(res);
     vplan_clear(&p);
     if (rc)
         return rc;
     if (!spec->d)                       /* claims without law rows have no dimension to select */
-        verify_print_untested(stdout, claim, json);
+        verify_print_untested(r->table, claim, json);
     return vo.failed && r->strict ? 3 : 0;
 }

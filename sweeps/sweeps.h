@@ -17,6 +17,7 @@
 #define ATTNRANK_SWEEPS_SWEEPS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "numerics/shard.h"
 #include "base/status.h"
 #include "sweeps/sweep_result.h"
@@ -43,6 +44,8 @@ typedef struct {
     int per_sentence;          /* calib (JSON): one line per input first */
     int progress;              /* progress events (the CLI: stderr is a terminal) */
     sweep_events_t ev;
+    FILE *table;               /* verify and a verify merge: the stream the verdict table is written to,
+                                  opened by the caller (the CLI: stdout); NULL: judged, nothing written */
     int shard;                 /* 1: compute shard `sel` into `out` and print nothing */
     shard_sel_t sel;
     const char *out;
@@ -50,14 +53,14 @@ typedef struct {
     int key_from_env;          /* key came from ATTNRANK_SHARD_KEY (named so in messages) */
 } sweep_run_t;
 
-/* verify prints its verdict table as each group is judged (stdout);
+/* verify writes its verdict table to r->table as each group is judged;
  * scale and calib fill *out (a shard run: nothing), which the caller prints
  * and clears (scale_result_clear, calib_results_clear). */
 int sweep_verify_run(const verify_spec_t *s, const sweep_run_t *r);
 int sweep_scale_run(const scale_spec_t *s, const sweep_run_t *r, scale_result_t *out);
 int sweep_calib_run(const calib_spec_t *s, const sweep_run_t *r, calib_results_t *out);
 
-/* `attnrank merge`: the files paths[0..nf) of one sweep, printed in
+/* `attnrank merge`: the files paths[0..nf) of one sweep (verify: its table written to r->table), shown in
  * r->format (text, json or tsv; per_sentence for calib); r->key (NULL:
  * none) must have signed every file.  r's shard fields are ignored. */
 int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out);

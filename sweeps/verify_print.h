@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_print.h -- the verdict table of the laws (text and JSON), shared by
- * `attnrank verify` and the `make verify` Check runner. */
+ * `attnrank verify` and the `make verify` Check runner.  Every function writes
+ * to the stream its caller passes (the CLI: stdout); the library never picks
+ * a standard stream itself (scripts/check_lib_symbols.sh). */
 #ifndef ATTNRANK_SWEEPS_VERIFY_PRINT_H
 #define ATTNRANK_SWEEPS_VERIFY_PRINT_H
 
@@ -41,10 +43,8 @@ typedef struct {
     int not_pass;         /* an asserted row or a T case did not pass (make verify's criterion) */
 } verify_out_t;
 
-/* Judge group g of p from every unit's result and print it. */
+/* Judge group g of p from every unit's result (vo's flags) and write it to f,
+ * a stream the caller opened (NULL: judge only, write nothing). */
 ar_status verify_print_group(FILE *f, verify_out_t *vo, const vplan_t *p, size_t g, const vresult_t *res);
-
-/* Progress line on stderr ("\r[verify] msg"), for verify_law's callback. */
-void verify_print_progress(const char *msg, void *ctx);
 
 #endif

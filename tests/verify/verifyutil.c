@@ -16,6 +16,14 @@
 #include "theory/claims/verify.h"
 #include "theory/claims/vplan.h"
 
+/* verify_law's progress callback: one line on stderr ("\r[verify] msg"). */
+static void progress_line(const char *msg, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "\r\033[K[verify] %s", msg);
+    fflush(stderr);
+}
+
 vtier_t verify_tier(void)
 {
     const char *t = getenv("ATTNRANK_VERIFY_TIER");
@@ -155,7 +163,7 @@ void verify_assert_row(const char *claim, size_t k)
                       claim, L->dim, k, getenv("ATTNRANK_VERIFY_SHARDS"));
         st = vplan_judge_row(p, g, sh_res, row);
     } else {
-        st = verify_law(L, row, verify_print_progress, NULL);
+        st = verify_law(L, row, progress_line, NULL);
         fprintf(stderr, "\r\033[K");
     }
     ck_assert_msg(st == AR_OK, "claim %s d=%d row %zu: %s", claim, L->dim, k, ar_error_get());

@@ -2,8 +2,8 @@
 /* args.h -- strict command-line parsing for the attnrank subcommands.
  * Options are "--name value" or "--name=value"; flags have no value.
  * Every parse error records a one-line message (ar_error_set). */
-#ifndef ATTNRANK_NUMERICS_ARGS_H
-#define ATTNRANK_NUMERICS_ARGS_H
+#ifndef ATTNRANK_CLI_ARGS_H
+#define ATTNRANK_CLI_ARGS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* args.c -- strict option parsing and number conversion. */
-#include "numerics/args.h"
+#include "cli/args.h"
 #include "base/parse.h"
 
 #include <stdio.h>
