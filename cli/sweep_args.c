@@ -154,6 +154,17 @@ static ar_status run_shard_opts(const char *cmd, const char *shard, const char *
     return shard ? shard_parse("shard", shard, &r->sel) : AR_OK;
 }
 
+/* The start every sweep command shares: parse argv[2..) against o as command
+ * cmd; with --help, *help = help_text and nothing else is read. */
+static ar_status parse_or_help(int argc, char **argv, opt_t *o, size_t no, const char *cmd, const char *help_text,
+                               const char **help)
+{
+    ar_status st = args_parse(argc, argv, 2, o, no, cmd);
+    if (st == AR_OK && args_get(o, no, "help"))
+        *help = help_text;
+    return st;
+}
+
 static void run_default(sweep_run_t *r)
 {
     memset(r, 0, sizeof *r);
@@ -173,12 +184,8 @@ ar_status sweep_args_verify(int argc, char **argv, verify_spec_t *s, sweep_run_t
     *help = NULL;
     verify_spec_default(s);
     run_default(r);
-    if ((st = args_parse(argc, argv, 2, o, no, "verify")))
+    if ((st = parse_or_help(argc, argv, o, no, "verify", help_verify, help)) || *help)
         return st;
-    if (args_get(o, no, "help")) {
-        *help = help_verify;
-        return AR_OK;
-    }
     out_format_t fmt;
     if ((st = args_format(args_get(o, no, "format"), &fmt)))
         return st;
@@ -245,12 +252,8 @@ static ar_status scale_args_b(int argc, char **argv, scale_spec_t *s, sweep_run_
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     scale_spec_default(s, SCALE_CLAIM_B);
-    if ((st = args_parse(argc, argv, 2, o, no, "scale --claim B")))
+    if ((st = parse_or_help(argc, argv, o, no, "scale --claim B", help_scale_b, help)) || *help)
         return st;
-    if (args_get(o, no, "help")) {
-        *help = help_scale_b;
-        return AR_OK;
-    }
     if (!args_get(o, no, "d")) {
         ar_error_set("scale --claim B needs --d");
         return AR_EINVAL;
@@ -325,12 +328,8 @@ ar_status sweep_args_scale(int argc, char **argv, scale_spec_t *s, sweep_run_t *
     size_t no = sizeof o / sizeof o[0];
     ar_status st;
     scale_spec_default(s, SCALE_CLAIM_S);
-    if ((st = args_parse(argc, argv, 2, o, no, "scale")))
+    if ((st = parse_or_help(argc, argv, o, no, "scale", help_scale, help)) || *help)
         return st;
-    if (args_get(o, no, "help")) {
-        *help = help_scale;
-        return AR_OK;
-    }
     const char *claim = args_get(o, no, "claim");
     if (!claim || strcmp(claim, "S") != 0) {
         ar_error_set(claim ? "scale: --claim must be S or B, the claims with a sweep (got '%s')"
@@ -385,12 +384,8 @@ ar_status sweep_args_calib(int argc, char **argv, calib_spec_t *s, sweep_run_t *
     *help = NULL;
     calib_spec_default(s);
     run_default(r);
-    if ((st = args_parse(argc, argv, 2, o, no, "calib")))
+    if ((st = parse_or_help(argc, argv, o, no, "calib", help_calib, help)) || *help)
         return st;
-    if (args_get(o, no, "help")) {
-        *help = help_calib;
-        return AR_OK;
-    }
     out_format_t fmt;
     if ((st = args_format(args_get(o, no, "format"), &fmt)))
         return st;
