@@ -130,43 +130,15 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
     return AR_OK;
 }
 
-ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, double tail_rel, size_t pieces_near)
+/* For every pair of spheres q <= q' of S and every degree l <= L0 (M0 = L0 + 1 degrees, QQ = Q^2 pairs):
+ * the harmonic coefficient C^l_{qq'} = e lambda_l(beta r r') (midpoint into C, radius into Cr, both
+ * symmetric), e = exp(-beta (r - r')^2 / 2), and the tail after degree l, e (1 - sum_{k <= l} N_k
+ * lambda_k), as an upper bound >= 0 into T; then the row sums Z_q = sum_q' g_q' C^0_{qq'} into B->Zlo
+ * (a lower bound, which must be certified > 0) and B->Zmid. */
+static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned long L0, double *C, double *Cr,
+                                 double *T)
 {
-    memset(B, 0, sizeof *B);
-    if (!S || !S->radius || !S->weight || S->Q < 1 || S->d < 2 || S->d > 5) {
-        ar_error_set("ball harmonic certificate: needs a shells object in dimension d = 2, 3, 4 or 5");
-        return AR_EINVAL;
-    }
-    B->d = S->d;
-    B->Q = S->Q;
-    B->QQ = S->Q * S->Q;
-    B->beta = S->beta;
-    B->r = S->radius;
-    B->g = S->weight;
-    B->basis = S->d == 2 ? TRIG_COS : S->d == 3 ? TRIG_COS_SIN : S->d == 4 ? TRIG_SIN : TRIG_COS_SIN3;
-    B->cdelta = S->d == 4 ? 4.0 / M_PI * (1.0 + 1e-15) : 1.0;
-    size_t Q = B->Q, QQ = B->QQ;
-    double rmax = S->radius[Q - 1], zmax = S->beta * rmax * rmax;
-    /* generous first cutoff: lambda_l e^{-z} ~ e^{-l^2/(2z)} */
-    double lf = ceil(sqrt(2.0 * zmax * log(1e14)) + 4.0 * (double)S->d + 10.0);
-    if (!(lf <= (double)BH_MAX_LP)) {
-        ar_error_set("ball harmonic certificate: beta=%g needs degrees beyond %lu (lower beta)", S->beta, BH_MAX_LP);
-        return AR_EINVAL;
-    }
-    unsigned long L0 = (unsigned long)lf;
-    size_t M0 = L0 + 1;
-    double *C = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic coefficients");
-    double *Cr = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic coefficient radii");
-    double *T = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic tails");
-    B->Zlo = ar_calloc(Q, sizeof(double), "ball harmonic row sums");
-    B->Zmid = ar_calloc(Q, sizeof(double), "ball harmonic row sums");
-    if (!C || !Cr || !T || !B->Zlo || !B->Zmid) {
-        free(C);
-        free(Cr);
-        free(T);
-        bh_setup_clear(B);
-        return AR_ENOMEM;
-    }
+    size_t Q = B->Q, QQ = B->QQ, M0 = L0 + 1;
     ar_status st = AR_OK;
     arb_ptr lam = _arb_vec_init((slong)M0);
     arb_ptr Z = _arb_vec_init((slong)Q);
@@ -241,49 +213,103 @@ ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, doubl
     arb_clear(Nb);
     _arb_vec_clear(lam, (slong)M0);
     _arb_vec_clear(Z, (slong)Q);
-    /* the least cutoff whose tails cost every row at most tail_rel * eps */
-    unsigned long Lp = L0;
-    if (st == AR_OK) {
-        int found = 0;
-        for (unsigned long l = 0; l <= L0 && !found; l++) {
-            double worst = 0;
-            for (size_t q = 0; q < Q; q++) {
-                double acc = 0;
-                for (size_t qp = 0; qp < Q; qp++)
-                    acc += S->weight[qp] * T[l * QQ + q + Q * qp];
-                acc = acc * (1.0 + 1e-12) / B->Zlo[q];
-                worst = acc > worst ? acc : worst;
-            }
-            if (worst <= tail_rel * eps) {
-                Lp = l;
-                found = 1;
-            }
+    return st;
+}
+
+/* *Lp: the least cutoff degree l <= L0 whose tails T cost every row at most tail_rel * eps
+ * (sum_q' g_q' T^l_{qq'} / Z_q, rounded up); AR_ENUMERIC when even L0 does not. */
+static ar_status bh_cutoff(const bh_setup_t *B, const ball_shells_t *S, const double *T, unsigned long L0,
+                           double eps, double tail_rel, unsigned long *Lp)
+{
+    size_t Q = B->Q, QQ = B->QQ;
+    for (unsigned long l = 0; l <= L0; l++) {
+        double worst = 0;
+        for (size_t q = 0; q < Q; q++) {
+            double acc = 0;
+            for (size_t qp = 0; qp < Q; qp++)
+                acc += S->weight[qp] * T[l * QQ + q + Q * qp];
+            acc = acc * (1.0 + 1e-12) / B->Zlo[q];
+            worst = acc > worst ? acc : worst;
         }
-        if (!found) {
-            ar_error_set("ball harmonic certificate: tail beyond degree %lu still above %g (beta=%g)", L0,
-                         tail_rel * eps, S->beta);
-            st = AR_ENUMERIC;
+        if (worst <= tail_rel * eps) {
+            *Lp = l;
+            return AR_OK;
         }
     }
+    ar_error_set("ball harmonic certificate: tail beyond degree %lu still above %g (beta=%g)", L0,
+                 tail_rel * eps, S->beta);
+    return AR_ENUMERIC;
+}
+
+/* B keeps the cutoff Lp (M = Lp + 1 degrees), the coefficients C and their radii Cr (B owns them
+ * from here, even on error), the tails at degree Lp (from T) and the multiplicities N_l, l < M. */
+static ar_status bh_keep(bh_setup_t *B, const ball_shells_t *S, unsigned long Lp, double *C, double *Cr,
+                         const double *T)
+{
+    size_t QQ = B->QQ;
+    B->Lp = Lp;
+    B->M = Lp + 1;
+    B->C = C;
+    B->Crad = Cr;
+    B->tail = ar_calloc(QQ, sizeof(double), "ball harmonic tails");
+    B->Nl = ar_calloc(B->M, sizeof(double), "multiplicities");
+    if (!B->tail || !B->Nl)
+        return AR_ENOMEM;
+    memcpy(B->tail, T + Lp * QQ, QQ * sizeof(double));
+    fmpz_t n2;
+    fmpz_init(n2);
+    for (size_t l = 0; l < B->M; l++) {
+        fh_multiplicity(n2, S->d, l);
+        B->Nl[l] = fmpz_get_d(n2);     /* exact: small integers */
+    }
+    fmpz_clear(n2);
+    return AR_OK;
+}
+
+ar_status bh_setup_init(bh_setup_t *B, const ball_shells_t *S, double eps, double tail_rel, size_t pieces_near)
+{
+    memset(B, 0, sizeof *B);
+    if (!S || !S->radius || !S->weight || S->Q < 1 || S->d < 2 || S->d > 5) {
+        ar_error_set("ball harmonic certificate: needs a shells object in dimension d = 2, 3, 4 or 5");
+        return AR_EINVAL;
+    }
+    B->d = S->d;
+    B->Q = S->Q;
+    B->QQ = S->Q * S->Q;
+    B->beta = S->beta;
+    B->r = S->radius;
+    B->g = S->weight;
+    B->basis = S->d == 2 ? TRIG_COS : S->d == 3 ? TRIG_COS_SIN : S->d == 4 ? TRIG_SIN : TRIG_COS_SIN3;
+    B->cdelta = S->d == 4 ? 4.0 / M_PI * (1.0 + 1e-15) : 1.0;
+    size_t Q = B->Q, QQ = B->QQ;
+    double rmax = S->radius[Q - 1], zmax = S->beta * rmax * rmax;
+    /* generous first cutoff: lambda_l e^{-z} ~ e^{-l^2/(2z)} */
+    double lf = ceil(sqrt(2.0 * zmax * log(1e14)) + 4.0 * (double)S->d + 10.0);
+    if (!(lf <= (double)BH_MAX_LP)) {
+        ar_error_set("ball harmonic certificate: beta=%g needs degrees beyond %lu (lower beta)", S->beta, BH_MAX_LP);
+        return AR_EINVAL;
+    }
+    unsigned long L0 = (unsigned long)lf;
+    size_t M0 = L0 + 1;
+    double *C = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic coefficients");
+    double *Cr = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic coefficient radii");
+    double *T = ar_calloc(M0 * QQ, sizeof(double), "ball harmonic tails");
+    B->Zlo = ar_calloc(Q, sizeof(double), "ball harmonic row sums");
+    B->Zmid = ar_calloc(Q, sizeof(double), "ball harmonic row sums");
+    if (!C || !Cr || !T || !B->Zlo || !B->Zmid) {
+        free(C);
+        free(Cr);
+        free(T);
+        bh_setup_clear(B);
+        return AR_ENOMEM;
+    }
+    ar_status st = bh_coefficients(B, S, L0, C, Cr, T);
+    /* the least cutoff whose tails cost every row at most tail_rel * eps */
+    unsigned long Lp = L0;
+    if (st == AR_OK)
+        st = bh_cutoff(B, S, T, L0, eps, tail_rel, &Lp);
     if (st == AR_OK) {
-        B->Lp = Lp;
-        B->M = Lp + 1;
-        B->C = C;
-        B->Crad = Cr;
-        B->tail = ar_calloc(QQ, sizeof(double), "ball harmonic tails");
-        B->Nl = ar_calloc(B->M, sizeof(double), "multiplicities");
-        if (!B->tail || !B->Nl)
-            st = AR_ENOMEM;
-        else {
-            memcpy(B->tail, T + Lp * QQ, QQ * sizeof(double));
-            fmpz_t n2;
-            fmpz_init(n2);
-            for (size_t l = 0; l < B->M; l++) {
-                fh_multiplicity(n2, S->d, l);
-                B->Nl[l] = fmpz_get_d(n2);     /* exact: small integers */
-            }
-            fmpz_clear(n2);
-        }
+        st = bh_keep(B, S, Lp, C, Cr, T);
         C = Cr = NULL;
     }
     free(C);
