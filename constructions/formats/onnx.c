@@ -285,7 +285,9 @@ static ar_status constant_convert(const Onnx__NodeProto *P, const char *what, on
     return tensor_convert(P->attribute[0]->t, what, out, T);
 }
 
-static ar_status graph_convert(const Onnx__ModelProto *Mp, const char *what, onnx_graph_t *G)
+/* The opset version of the default domain of Mp into G->opset; Mp must hold a graph, an opset
+ * version for the default domain and no sparse initializers (checked in that order). */
+static ar_status graph_check_model(const Onnx__ModelProto *Mp, const char *what, onnx_graph_t *G)
 {
     const Onnx__GraphProto *g = Mp->graph;
     if (!g) {
@@ -306,6 +308,13 @@ static ar_status graph_convert(const Onnx__ModelProto *Mp, const char *what, onn
         ar_error_set("%s: sparse initializers are not supported", what);
         return AR_EINVAL;
     }
+    return AR_OK;
+}
+
+/* G's constants (initializers and Constant nodes) and nodes allocated for g, and S initialised for
+ * every name g defines; AR_ENOMEM when any allocation fails. */
+static ar_status graph_alloc(const Onnx__GraphProto *g, onnx_graph_t *G, nameset_t *S)
+{
     size_t nconst = g->n_initializer, nnode = 0, nnames = g->n_initializer + g->n_input;
     for (size_t i = 0; i < g->n_node; i++) {
         nnames += g->node[i]->n_output;
@@ -316,9 +325,14 @@ static ar_status graph_convert(const Onnx__ModelProto *Mp, const char *what, onn
     }
     G->consts = ar_calloc(nconst ? nconst : 1, sizeof *G->consts, "ONNX constants");
     G->node = ar_calloc(nnode ? nnode : 1, sizeof *G->node, "ONNX nodes");
-    nameset_t S;
-    if (!G->consts || !G->node || nameset_init(&S, nnames))
+    if (!G->consts || !G->node || nameset_init(S, nnames))
         return AR_ENOMEM;
+    return AR_OK;
+}
+
+/* The initializers of g appended to G->consts, each name once into S. */
+static ar_status graph_initializers(const Onnx__GraphProto *g, const char *what, onnx_graph_t *G, nameset_t *S)
+{
     ar_status st = AR_OK;
     for (size_t i = 0; !st && i < g->n_initializer; i++) {
         const char *nm = g->initializer[i]->name;
@@ -326,125 +340,173 @@ static ar_status graph_convert(const Onnx__ModelProto *Mp, const char *what, onn
             ar_error_set("%s: initializer %zu has no name", what, i);
             st = AR_EINVAL;
         } else if (!(st = tensor_convert(g->initializer[i], what, nm, &G->consts[G->nconst]))) {
-            if (!nameset_add(&S, G->consts[G->nconst].name)) {
+            if (!nameset_add(S, G->consts[G->nconst].name)) {
                 ar_error_set("%s: value '%s' is defined twice", what, nm);
                 st = AR_EINVAL;
             }
             G->nconst++;
         }
     }
-    /* graph inputs that are not initializers */
-    G->input = ar_calloc(g->n_input ? g->n_input : 1, sizeof(char *), "ONNX inputs");
-    if (!G->input)
-        st = AR_ENOMEM;
+    return st;
+}
+
+/* The graph inputs of g that are not initializers appended to G->input (allocated) and to S. */
+static ar_status graph_inputs(const Onnx__GraphProto *g, const char *what, onnx_graph_t *G, nameset_t *S)
+{
+    ar_status st = AR_OK;
     for (size_t i = 0; !st && i < g->n_input; i++) {
         const char *nm = g->input[i]->name;
         if (!name_ok(nm)) {
             ar_error_set("%s: graph input %zu has no name", what, i);
             st = AR_EINVAL;
-        } else if (!nameset_has(&S, nm)) {
+        } else if (!nameset_has(S, nm)) {
             if (!(G->input[G->ninput] = dupstr(nm)))
                 st = AR_ENOMEM;
             else
-                nameset_add(&S, G->input[G->ninput++]);
+                nameset_add(S, G->input[G->ninput++]);
         }
     }
-    for (size_t i = 0; !st && i < g->n_node; i++) {
-        const Onnx__NodeProto *P = g->node[i];
-        const char *nm = P->name && *P->name ? P->name : P->n_output && P->output[0] ? P->output[0] : "?";
-        if (!name_ok(P->op_type)) {
-            ar_error_set("%s: node %zu ('%s') has no op_type", what, i, nm);
+    return st;
+}
+
+/* Node i of the graph (P, named nm in messages) has an op_type, the default operator domain, no
+ * subgraph, and reads only values defined before it (in S); checked in that order. */
+static ar_status node_check(const Onnx__NodeProto *P, size_t i, const char *nm, const char *what,
+                            const nameset_t *S)
+{
+    ar_status st = AR_OK;
+    if (!name_ok(P->op_type)) {
+        ar_error_set("%s: node %zu ('%s') has no op_type", what, i, nm);
+        return AR_EINVAL;
+    }
+    if (P->domain && *P->domain && strcmp(P->domain, "ai.onnx") != 0) {
+        ar_error_set("%s: node '%s' is in the operator domain '%s' (only the default domain)", what, nm,
+                     P->domain);
+        return AR_EINVAL;
+    }
+    for (size_t a = 0; a < P->n_attribute; a++)
+        if (P->attribute[a]->g || P->attribute[a]->n_graphs) {
+            ar_error_set("%s: node '%s' holds a subgraph (not supported)", what, nm);
             st = AR_EINVAL;
-            break;
         }
-        if (P->domain && *P->domain && strcmp(P->domain, "ai.onnx") != 0) {
-            ar_error_set("%s: node '%s' is in the operator domain '%s' (only the default domain)", what, nm,
-                         P->domain);
-            st = AR_EINVAL;
-            break;
+    if (st)
+        return st;
+    for (size_t k = 0; k < P->n_input; k++)
+        if (P->input[k] && *P->input[k] && !nameset_has(S, P->input[k])) {
+            ar_error_set("%s: node '%s' (%s) reads '%s', which no earlier node, constant or input defines", what,
+                         nm, P->op_type, P->input[k]);
+            return AR_EINVAL;
         }
-        for (size_t a = 0; a < P->n_attribute; a++)
-            if (P->attribute[a]->g || P->attribute[a]->n_graphs) {
-                ar_error_set("%s: node '%s' holds a subgraph (not supported)", what, nm);
+    return AR_OK;
+}
+
+/* The non-Constant node P (named nm) appended to G->node with its inputs, outputs and attributes
+ * (distinct names, none a tensor); its outputs must be named and new, and go into S. */
+static ar_status node_convert(const Onnx__NodeProto *P, const char *nm, const char *what, onnx_graph_t *G,
+                              nameset_t *S)
+{
+    ar_status st = AR_OK;
+    onnx_node_t *N = &G->node[G->nnode++];
+    if (P->n_output < 1) {
+        ar_error_set("%s: node '%s' (%s) has no outputs", what, nm, P->op_type);
+        return AR_EINVAL;
+    }
+    N->op = dupstr(P->op_type);
+    N->name = dupstr(nm);
+    N->nin = P->n_input;
+    N->nout = P->n_output;
+    N->attr = ar_calloc(P->n_attribute ? P->n_attribute : 1, sizeof *N->attr, "ONNX attributes");
+    if (!N->op || !N->name || !N->attr || strv_copy(P->input, P->n_input, &N->in) ||
+        strv_copy(P->output, P->n_output, &N->out))
+        return AR_ENOMEM;
+    for (size_t a = 0; !st && a < P->n_attribute; a++) {
+        st = attr_convert(P->attribute[a], what, nm, &N->attr[a]);
+        N->nattr++;
+        for (size_t b = 0; !st && b + 1 < N->nattr; b++)
+            if (strcmp(N->attr[b].name, N->attr[a].name) == 0) {
+                ar_error_set("%s: node '%s' has the attribute '%s' twice", what, nm, N->attr[a].name);
                 st = AR_EINVAL;
             }
-        if (st)
-            break;
-        for (size_t k = 0; k < P->n_input; k++)
-            if (P->input[k] && *P->input[k] && !nameset_has(&S, P->input[k])) {
-                ar_error_set("%s: node '%s' (%s) reads '%s', which no earlier node, constant or input defines", what,
-                             nm, P->op_type, P->input[k]);
-                st = AR_EINVAL;
-                break;
-            }
-        if (st)
-            break;
-        const char *defined = NULL;
-        if (strcmp(P->op_type, "Constant") == 0) {
-            onnx_tensor_t *T = &G->consts[G->nconst];
-            if ((st = constant_convert(P, what, T)))
-                break;
-            G->nconst++;
-            defined = T->name;
-            if (!nameset_add(&S, defined)) {
-                ar_error_set("%s: value '%s' is defined twice", what, defined);
-                st = AR_EINVAL;
-            }
-            continue;
-        }
-        onnx_node_t *N = &G->node[G->nnode++];
-        if (P->n_output < 1) {
-            ar_error_set("%s: node '%s' (%s) has no outputs", what, nm, P->op_type);
+        if (!st && N->attr[a].type == ONNX_ATTR_TENSOR) {
+            ar_error_set("%s: node '%s' (%s) has a tensor attribute (only Constant may)", what, nm, N->op);
             st = AR_EINVAL;
-            break;
         }
-        N->op = dupstr(P->op_type);
-        N->name = dupstr(nm);
-        N->nin = P->n_input;
-        N->nout = P->n_output;
-        N->attr = ar_calloc(P->n_attribute ? P->n_attribute : 1, sizeof *N->attr, "ONNX attributes");
-        if (!N->op || !N->name || !N->attr || strv_copy(P->input, P->n_input, &N->in) ||
-            strv_copy(P->output, P->n_output, &N->out)) {
+    }
+    for (size_t k = 0; !st && k < N->nout; k++) {
+        if (!name_ok(N->out[k])) {
+            ar_error_set("%s: node '%s' has an unnamed output", what, nm);
+            st = AR_EINVAL;
+        } else if (!nameset_add(S, N->out[k])) {
+            ar_error_set("%s: value '%s' is defined twice", what, N->out[k]);
+            st = AR_EINVAL;
+        }
+    }
+    return st;
+}
+
+/* Node i of the graph, P, checked (node_check) and converted: a Constant node into G->consts, any
+ * other into G->node; the values it defines go into S. */
+static ar_status graph_node(const Onnx__NodeProto *P, size_t i, const char *what, onnx_graph_t *G, nameset_t *S)
+{
+    const char *nm = P->name && *P->name ? P->name : P->n_output && P->output[0] ? P->output[0] : "?";
+    ar_status st = node_check(P, i, nm, what, S);
+    if (st)
+        return st;
+    if (strcmp(P->op_type, "Constant") == 0) {
+        onnx_tensor_t *T = &G->consts[G->nconst];
+        if ((st = constant_convert(P, what, T)))
+            return st;
+        G->nconst++;
+        if (!nameset_add(S, T->name)) {
+            ar_error_set("%s: value '%s' is defined twice", what, T->name);
+            st = AR_EINVAL;
+        }
+        return st;
+    }
+    return node_convert(P, nm, what, G, S);
+}
+
+/* The graph outputs of g into G->output (allocated); each must be a value defined in S. */
+static ar_status graph_outputs(const Onnx__GraphProto *g, const char *what, onnx_graph_t *G, const nameset_t *S)
+{
+    ar_status st = AR_OK;
+    G->output = ar_calloc(g->n_output ? g->n_output : 1, sizeof(char *), "ONNX outputs");
+    if (!G->output)
+        st = AR_ENOMEM;
+    for (size_t i = 0; !st && i < g->n_output; i++) {
+        const char *nm = g->output[i]->name;
+        if (!name_ok(nm) || !nameset_has(S, nm)) {
+            ar_error_set("%s: graph output '%s' is not defined", what, nm ? nm : "");
+            st = AR_EINVAL;
+        } else if (!(G->output[G->noutput++] = dupstr(nm))) {
             st = AR_ENOMEM;
-            break;
-        }
-        for (size_t a = 0; !st && a < P->n_attribute; a++) {
-            st = attr_convert(P->attribute[a], what, nm, &N->attr[a]);
-            N->nattr++;
-            for (size_t b = 0; !st && b + 1 < N->nattr; b++)
-                if (strcmp(N->attr[b].name, N->attr[a].name) == 0) {
-                    ar_error_set("%s: node '%s' has the attribute '%s' twice", what, nm, N->attr[a].name);
-                    st = AR_EINVAL;
-                }
-            if (!st && N->attr[a].type == ONNX_ATTR_TENSOR) {
-                ar_error_set("%s: node '%s' (%s) has a tensor attribute (only Constant may)", what, nm, N->op);
-                st = AR_EINVAL;
-            }
-        }
-        for (size_t k = 0; !st && k < N->nout; k++) {
-            if (!name_ok(N->out[k])) {
-                ar_error_set("%s: node '%s' has an unnamed output", what, nm);
-                st = AR_EINVAL;
-            } else if (!nameset_add(&S, N->out[k])) {
-                ar_error_set("%s: value '%s' is defined twice", what, N->out[k]);
-                st = AR_EINVAL;
-            }
         }
     }
-    if (!st) {
-        G->output = ar_calloc(g->n_output ? g->n_output : 1, sizeof(char *), "ONNX outputs");
-        if (!G->output)
-            st = AR_ENOMEM;
-        for (size_t i = 0; !st && i < g->n_output; i++) {
-            const char *nm = g->output[i]->name;
-            if (!name_ok(nm) || !nameset_has(&S, nm)) {
-                ar_error_set("%s: graph output '%s' is not defined", what, nm ? nm : "");
-                st = AR_EINVAL;
-            } else if (!(G->output[G->noutput++] = dupstr(nm))) {
-                st = AR_ENOMEM;
-            }
-        }
-    }
+    return st;
+}
+
+/* The model Mp (named what in messages) into G: its opset, constants, inputs, nodes in order and
+ * outputs, every value defined once before it is read.  G is left partly filled on error (the
+ * caller clears it). */
+static ar_status graph_convert(const Onnx__ModelProto *Mp, const char *what, onnx_graph_t *G)
+{
+    ar_status st = graph_check_model(Mp, what, G);
+    if (st)
+        return st;
+    const Onnx__GraphProto *g = Mp->graph;
+    nameset_t S;
+    if ((st = graph_alloc(g, G, &S)))
+        return st;
+    st = graph_initializers(g, what, G, &S);
+    G->input = ar_calloc(g->n_input ? g->n_input : 1, sizeof(char *), "ONNX inputs");
+    if (!G->input)
+        st = AR_ENOMEM;
+    if (!st)
+        st = graph_inputs(g, what, G, &S);
+    for (size_t i = 0; !st && i < g->n_node; i++)
+        st = graph_node(g->node[i], i, what, G, &S);
+    if (!st)
+        st = graph_outputs(g, what, G, &S);
     free(S.slot);
     return st;
 }
