@@ -166,6 +166,97 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
     return 0;
 }
 
+/* Instance mode's result v as one JSON line on stdout (the source names the files in o). */
+static void instance_print_json(const opt_t *o, size_t no, const attnrank_head_result *v, size_t dh, double beta,
+                                double eps, const double *taus, size_t ntau)
+{
+    const size_t *rt = v->r_tau, *up_tau = v->upper_via;
+    const double *et = v->eta;
+    size_t lower = v->lower, upper = v->upper, vlo = v->visible_lower, vup = v->visible_upper;
+    const char *lo_route = v->lower_route, *up_route = v->upper_route, *status = v->status, *vstat = v->visible_status;
+    double veta = v->visible_eta, secs = v->seconds;
+    printf("{\"mode\":\"instance\",\"r\":%zu,\"r_exact\":", v->r);
+    if (v->r_exact < 0) printf("null"); else printf("%ld", v->r_exact);
+    printf(",\"tol\":%.6g,\"tol_safety\":%g,\"r_tau\":", v->tol, v->tol_safety);
+    print_size_or_null(rt[0]);
+    printf(",\"eta\":");
+    print_double_or_null(et[0]);
+    printf(",\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
+           "\"head_dim\":%zu,\"m\":%zu,\"distinct_keys\":%zu,\"n\":",
+           lower, upper, status, lo_route, up_route, dh, v->m, v->distinct_keys);
+    out_json_decimal(stdout, v->n);
+    printf(",\"beta\":%s,\"eps\":%s,\"direct\":{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
+           "\"lower_certificate\":\"%s\",\"upper_certificate\":\"%s\"},\"visible\":{\"k\":%zu,\"lower\":%zu,"
+           "\"upper\":%zu,\"eta\":",
+           real_str(beta), real_str(eps), v->direct_lower, v->direct_upper, v->direct_status, v->direct_lower_certificate,
+           v->direct_upper_certificate, v->r, vlo, vup);
+    print_double_or_null(veta);
+    printf(",\"status\":\"%s\"},\"taus\":[", vstat);
+    for (size_t t = 0; t < ntau; t++) {
+        printf("%s{\"tau\":%s,\"r\":", t ? "," : "", real_str(taus[t]));
+        print_size_or_null(rt[t]);
+        printf(",\"eta\":");
+        print_double_or_null(et[t]);
+        printf(",\"upper_via\":");
+        print_size_or_null(up_tau[t]);
+        printf("}");
+    }
+    size_t ns = v->nsigma < v->r + 8 ? v->nsigma : v->r + 8;
+    printf("],\"sigma\":[");
+    for (size_t k = 0; k < ns; k++)
+        printf("%s%.6g", k ? "," : "", v->sigma[k]);
+    printf("],\"seconds\":%.3f,\"source\":", secs);
+    char src[600];
+    snprintf(src, sizeof src, "queries %s, keys %s%s%s", args_get(o, no, "queries"), args_get(o, no, "keys"),
+             args_get(o, no, "multiplicities") ? ", multiplicities " : "",
+             args_get(o, no, "multiplicities") ? args_get(o, no, "multiplicities") : "");
+    out_json_string(stdout, src);
+    printf(",%s}\n", version_json_fields());
+}
+
+/* Instance mode's result v as text on stdout. */
+static void instance_print_text(const attnrank_head_result *v, size_t dh, double beta, double eps,
+                                const double *taus, size_t ntau)
+{
+    const size_t *rt = v->r_tau, *up_tau = v->upper_via;
+    const double *et = v->eta;
+    size_t lower = v->lower, upper = v->upper, vlo = v->visible_lower, vup = v->visible_upper;
+    const char *lo_route = v->lower_route, *up_route = v->upper_route, *status = v->status, *vstat = v->visible_status;
+    double veta = v->visible_eta, secs = v->seconds;
+    printf("head       %zu queries x %zu distinct keys (n = %s with multiplicity), head dim %zu\n", v->m,
+           v->distinct_keys, v->n, dh);
+    printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
+    printf("r          %zu   (singular values of the row-centred logits above tol = %.3g)\n", v->r, v->tol);
+    if (v->r_exact >= 0)
+        printf("r_exact    %ld   (exact rank of the stored doubles)\n", v->r_exact);
+    else
+        printf("r_exact    not computed (m*n*dh above --exact-max)\n");
+    printf("sigma      ");
+    size_t ns = v->nsigma < v->r + 3 ? v->nsigma : v->r + 3;
+    for (size_t k = 0; k < ns; k++)
+        printf("%s%.4g", k ? " " : "", v->sigma[k]);
+    printf("\n");
+    for (size_t t = 0; t < ntau; t++) {
+        printf("r(tau)     tau = %-8g r = ", taus[t]);
+        if (rt[t] == VISIBLE_NONE) {
+            printf("none (no rank certified)\n");
+            continue;
+        }
+        printf("%zu   eta = %.6g", rt[t], et[t]);
+        if (up_tau[t] != VISIBLE_NONE)
+            printf("   rank_eps <= %zu (via A_r at eps - eta)", up_tau[t]);
+        printf("\n");
+    }
+    printf("rank_eps   in [%zu, %zu]   (%s; lower: %s, upper: %s)\n", lower, upper, status, lo_route,
+           up_route);
+    printf("direct     [%zu, %zu] (%s / %s)\n", v->direct_lower, v->direct_upper, v->direct_lower_certificate,
+           v->direct_upper_certificate);
+    if (v->r >= 1)
+        printf("visible    [%zu, %zu] through the rank-%zu logits, eta = %.3g (%s)\n", vlo, vup, v->r, veta, vstat);
+    printf("time       %.3f s\n", secs);
+    printf("versions   %s\n", version_line());
+}
+
 int cmd_head(int argc, char **argv)
 {
     opt_t o[] = { { "queries", 1, NULL }, { "keys", 1, NULL }, { "multiplicities", 1, NULL },
@@ -239,83 +330,10 @@ int cmd_head(int argc, char **argv)
         rc = cmd_fail(st);
         goto out;
     }
-    const size_t *rt = v.r_tau, *up_tau = v.upper_via;
-    const double *et = v.eta;
-    size_t lower = v.lower, upper = v.upper, vlo = v.visible_lower, vup = v.visible_upper;
-    const char *lo_route = v.lower_route, *up_route = v.upper_route, *status = v.status, *vstat = v.visible_status;
-    double veta = v.visible_eta, secs = v.seconds;
-    if (fmt == FMT_JSON) {
-        printf("{\"mode\":\"instance\",\"r\":%zu,\"r_exact\":", v.r);
-        if (v.r_exact < 0) printf("null"); else printf("%ld", v.r_exact);
-        printf(",\"tol\":%.6g,\"tol_safety\":%g,\"r_tau\":", v.tol, v.tol_safety);
-        print_size_or_null(rt[0]);
-        printf(",\"eta\":");
-        print_double_or_null(et[0]);
-        printf(",\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\",\"lower_route\":\"%s\",\"upper_route\":\"%s\","
-               "\"head_dim\":%zu,\"m\":%zu,\"distinct_keys\":%zu,\"n\":",
-               lower, upper, status, lo_route, up_route, dh, v.m, v.distinct_keys);
-        out_json_decimal(stdout, v.n);
-        printf(",\"beta\":%s,\"eps\":%s,\"direct\":{\"lower\":%zu,\"upper\":%zu,\"status\":\"%s\","
-               "\"lower_certificate\":\"%s\",\"upper_certificate\":\"%s\"},\"visible\":{\"k\":%zu,\"lower\":%zu,"
-               "\"upper\":%zu,\"eta\":",
-               real_str(beta), real_str(eps), v.direct_lower, v.direct_upper, v.direct_status, v.direct_lower_certificate,
-               v.direct_upper_certificate, v.r, vlo, vup);
-        print_double_or_null(veta);
-        printf(",\"status\":\"%s\"},\"taus\":[", vstat);
-        for (size_t t = 0; t < ntau; t++) {
-            printf("%s{\"tau\":%s,\"r\":", t ? "," : "", real_str(taus[t]));
-            print_size_or_null(rt[t]);
-            printf(",\"eta\":");
-            print_double_or_null(et[t]);
-            printf(",\"upper_via\":");
-            print_size_or_null(up_tau[t]);
-            printf("}");
-        }
-        size_t ns = v.nsigma < v.r + 8 ? v.nsigma : v.r + 8;
-        printf("],\"sigma\":[");
-        for (size_t k = 0; k < ns; k++)
-            printf("%s%.6g", k ? "," : "", v.sigma[k]);
-        printf("],\"seconds\":%.3f,\"source\":", secs);
-        char src[600];
-        snprintf(src, sizeof src, "queries %s, keys %s%s%s", args_get(o, no, "queries"), args_get(o, no, "keys"),
-                 args_get(o, no, "multiplicities") ? ", multiplicities " : "",
-                 args_get(o, no, "multiplicities") ? args_get(o, no, "multiplicities") : "");
-        out_json_string(stdout, src);
-        printf(",%s}\n", version_json_fields());
-    } else {
-        printf("head       %zu queries x %zu distinct keys (n = %s with multiplicity), head dim %zu\n", v.m,
-               v.distinct_keys, v.n, dh);
-        printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
-        printf("r          %zu   (singular values of the row-centred logits above tol = %.3g)\n", v.r, v.tol);
-        if (v.r_exact >= 0)
-            printf("r_exact    %ld   (exact rank of the stored doubles)\n", v.r_exact);
-        else
-            printf("r_exact    not computed (m*n*dh above --exact-max)\n");
-        printf("sigma      ");
-        size_t ns = v.nsigma < v.r + 3 ? v.nsigma : v.r + 3;
-        for (size_t k = 0; k < ns; k++)
-            printf("%s%.4g", k ? " " : "", v.sigma[k]);
-        printf("\n");
-        for (size_t t = 0; t < ntau; t++) {
-            printf("r(tau)     tau = %-8g r = ", taus[t]);
-            if (rt[t] == VISIBLE_NONE) {
-                printf("none (no rank certified)\n");
-                continue;
-            }
-            printf("%zu   eta = %.6g", rt[t], et[t]);
-            if (up_tau[t] != VISIBLE_NONE)
-                printf("   rank_eps <= %zu (via A_r at eps - eta)", up_tau[t]);
-            printf("\n");
-        }
-        printf("rank_eps   in [%zu, %zu]   (%s; lower: %s, upper: %s)\n", lower, upper, status, lo_route,
-               up_route);
-        printf("direct     [%zu, %zu] (%s / %s)\n", v.direct_lower, v.direct_upper, v.direct_lower_certificate,
-               v.direct_upper_certificate);
-        if (v.r >= 1)
-            printf("visible    [%zu, %zu] through the rank-%zu logits, eta = %.3g (%s)\n", vlo, vup, v.r, veta, vstat);
-        printf("time       %.3f s\n", secs);
-        printf("versions   %s\n", version_line());
-    }
+    if (fmt == FMT_JSON)
+        instance_print_json(o, no, &v, dh, beta, eps, taus, ntau);
+    else
+        instance_print_text(&v, dh, beta, eps, taus, ntau);
 out:
     attnrank_head_clear(&v);
     attnrank_points_free(Q);
