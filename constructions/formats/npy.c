@@ -337,6 +337,131 @@ ar_status npy_read_bias(const char *path, double **data, size_t *rows, size_t *c
     return npy_read_ex(path, data, rows, cols, 1);
 }
 
+/* The prefix of the open file f: magic, format version 1.0, 2.0 or 3.0 and the header length
+ * *hlen (at most NPY_MAX_HEADER, within the file's length fsize when fsize >= 0); *prefix: the
+ * prefix's length in bytes (10 or 12). */
+static ar_status npy_read_prefix(FILE *f, const char *path, long long fsize, size_t *hlen, size_t *prefix)
+{
+    unsigned char pre[12];
+    size_t got = read_fully(f, pre, 8);
+    if (got == 0)
+        return path_error(AR_EINVAL, path, "empty file (not a .npy file)");
+    if (got < 6 || memcmp(pre, "\x93NUMPY", 6) != 0)
+        return path_error(AR_EINVAL, path, "bad magic (not a .npy file)");
+    if (got < 8)
+        return path_error(AR_EINVAL, path, "truncated header");
+    int major = pre[6], minor = pre[7];
+    if (!((major == 1 || major == 2 || major == 3) && minor == 0))
+        return path_error(AR_EINVAL, path, "unsupported .npy format version %d.%d", major, minor);
+    size_t lensz = major == 1 ? 2 : 4;
+    if (read_fully(f, pre + 8, lensz) != lensz)
+        return path_error(AR_EINVAL, path, "truncated header");
+    *hlen = major == 1 ? (size_t)pre[8] | (size_t)pre[9] << 8
+                       : (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+    *prefix = 8 + lensz;
+    if (*hlen > NPY_MAX_HEADER)
+        return path_error(AR_EINVAL, path, "header length %zu exceeds %u bytes", *hlen, NPY_MAX_HEADER);
+    if (fsize >= 0 && (unsigned long long)fsize < *prefix + *hlen)
+        return path_error(AR_EINVAL, path, "truncated header (%zu bytes declared, %lld available)",
+                          *hlen, fsize - (long long)*prefix);
+    return AR_OK;
+}
+
+/* The header dictionary of hlen bytes read from f and parsed into h. */
+static ar_status npy_read_dict(FILE *f, const char *path, size_t hlen, npy_header *h)
+{
+    char *hdr = malloc(hlen + 1);
+    if (!hdr)
+        return path_error(AR_ENOMEM, path, "out of memory reading the header");
+    ar_status st = AR_OK;
+    if (read_fully(f, hdr, hlen) != hlen) {
+        st = path_error(AR_EINVAL, path, "truncated header");
+    } else {
+        hdr[hlen] = '\0';
+        if (parse_header(hdr, hlen, h, path) != AR_OK)
+            st = AR_EINVAL;
+    }
+    free(hdr);
+    return st;
+}
+
+/* The data size of the shape in h: *count items of *nbytes bytes in all; refused when it overflows,
+ * when it differs from what the file holds after the header (fsize >= 0: the file's length, the data
+ * at offset) or when the doubles would exceed the allocation limit. */
+static ar_status npy_check_size(const npy_header *h, const char *path, long long fsize, size_t offset,
+                                size_t *count, size_t *nbytes)
+{
+    size_t r = h->shape[0], c = h->shape[1], is = (size_t)h->itemsize;
+    if (r > SIZE_MAX / c || r * c > SIZE_MAX / 8)
+        return path_error(AR_EINVAL, path, "shape %zu x %zu overflows the address space", r, c);
+    *count = r * c;
+    *nbytes = *count * is;
+    if (fsize >= 0) {
+        unsigned long long avail = (unsigned long long)fsize - offset;
+        if (avail != *nbytes)
+            return path_error(AR_EINVAL, path, "%s: data has %llu bytes, shape %zu x %zu of %zu-byte items needs %zu",
+                              avail < *nbytes ? "truncated data" : "trailing bytes after the data",
+                              avail, r, c, is, *nbytes);
+    }
+    if (*count * sizeof(double) > ar_max_alloc())
+        return path_error(AR_ENOMEM, path, "array of %zu x %zu doubles exceeds the allocation limit", r, c);
+    return AR_OK;
+}
+
+/* The count items (nbytes bytes) of h read from f, which must end there, and decoded into out
+ * (row-major); an integer that is not exactly a double is refused, naming the first. */
+static ar_status npy_read_data(FILE *f, const char *path, const npy_header *h, size_t count, size_t nbytes,
+                               double *out)
+{
+    size_t r = h->shape[0], c = h->shape[1], is = (size_t)h->itemsize;
+    ar_status st = AR_OK;
+    unsigned char *raw = NULL;
+    /* C-order float64: decode in place; otherwise through a raw buffer. */
+    int in_place = (is == 8 && h->kind == 'f' && !h->fortran), inexact = 0;
+    if (!in_place) {
+        raw = ar_calloc(count, is, path);
+        if (!raw)
+            return AR_ENOMEM;
+    }
+    unsigned char *bytes = in_place ? (unsigned char *)out : raw;
+    size_t nread = read_fully(f, bytes, nbytes);
+    if (nread != nbytes)
+        st = path_error(AR_EINVAL, path, "truncated data: %zu of %zu data bytes present", nread, nbytes);
+    else if (fgetc(f) != EOF)
+        st = path_error(AR_EINVAL, path, "trailing bytes after the data");
+    else if (ferror(f))
+        st = path_error(AR_EIO, path, "read error");
+    else if (in_place) {
+        for (size_t e = 0; e < count; e++)
+            out[e] = decode_item(bytes + 8 * e, 'f', 8, h->little, &inexact);
+    } else {
+        for (size_t e = 0; e < count; e++) {
+            size_t i = h->fortran ? e % r : e / c;
+            size_t j = h->fortran ? e / r : e % c;
+            int bad = 0;
+            out[i * c + j] = decode_item(raw + is * e, h->kind, (int)is, h->little, &bad);
+            if (bad && !inexact) {
+                inexact = 1;
+                st = path_error(AR_EINVAL, path, "the integer at row %zu, column %zu is not an exact double "
+                                "(beyond 2^53); convert the file to float64", i, j);
+            }
+        }
+    }
+    free(raw);
+    return st;
+}
+
+/* Every one of the count values in out (c columns) is finite, or -inf when neg_inf; else the first
+ * other one is named. */
+static ar_status npy_check_finite(const double *out, size_t count, size_t c, int neg_inf, const char *path)
+{
+    for (size_t e = 0; e < count; e++)
+        if (!isfinite(out[e]) && !(neg_inf && out[e] == -INFINITY))
+            return path_error(AR_EINVAL, path, "%s value at row %zu, column %zu",
+                              isnan(out[e]) ? "NaN" : neg_inf ? "+inf" : "infinite", e / c, e % c);
+    return AR_OK;
+}
+
 static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size_t *cols, int neg_inf)
 {
     *data = NULL;
@@ -345,9 +470,7 @@ static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size
     ar_status st = infile_open(path, ".npy file", INFILE_ANY, &f, NULL);
     if (st != AR_OK)
         return st;
-    char *hdr = NULL;
     double *out = NULL;
-    unsigned char *raw = NULL;
     long long fsize = -1;
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0) {
@@ -358,136 +481,24 @@ static ar_status npy_read_ex(const char *path, double **data, size_t *rows, size
         if (S_ISREG(sb.st_mode))
             fsize = (long long)sb.st_size;
     }
-
-    unsigned char pre[12];
-    size_t got = read_fully(f, pre, 8);
-    if (got == 0) {
-        st = path_error(AR_EINVAL, path, "empty file (not a .npy file)");
-        goto done;
-    }
-    if (got < 6 || memcmp(pre, "\x93NUMPY", 6) != 0) {
-        st = path_error(AR_EINVAL, path, "bad magic (not a .npy file)");
-        goto done;
-    }
-    if (got < 8) {
-        st = path_error(AR_EINVAL, path, "truncated header");
-        goto done;
-    }
-    int major = pre[6], minor = pre[7];
-    if (!((major == 1 || major == 2 || major == 3) && minor == 0)) {
-        st = path_error(AR_EINVAL, path, "unsupported .npy format version %d.%d", major, minor);
-        goto done;
-    }
-    size_t lensz = major == 1 ? 2 : 4;
-    if (read_fully(f, pre + 8, lensz) != lensz) {
-        st = path_error(AR_EINVAL, path, "truncated header");
-        goto done;
-    }
-    size_t hlen = major == 1 ? (size_t)pre[8] | (size_t)pre[9] << 8
-                             : (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
-    size_t prefix = 8 + lensz;
-    if (hlen > NPY_MAX_HEADER) {
-        st = path_error(AR_EINVAL, path, "header length %zu exceeds %u bytes", hlen, NPY_MAX_HEADER);
-        goto done;
-    }
-    if (fsize >= 0 && (unsigned long long)fsize < prefix + hlen) {
-        st = path_error(AR_EINVAL, path, "truncated header (%zu bytes declared, %lld available)",
-                        hlen, fsize - (long long)prefix);
-        goto done;
-    }
-    hdr = malloc(hlen + 1);
-    if (!hdr) {
-        st = path_error(AR_ENOMEM, path, "out of memory reading the header");
-        goto done;
-    }
-    if (read_fully(f, hdr, hlen) != hlen) {
-        st = path_error(AR_EINVAL, path, "truncated header");
-        goto done;
-    }
-    hdr[hlen] = '\0';
+    size_t hlen = 0, prefix = 0, count = 0, nbytes = 0;
     npy_header h;
-    if (parse_header(hdr, hlen, &h, path) != AR_OK) {
-        st = AR_EINVAL;
+    if ((st = npy_read_prefix(f, path, fsize, &hlen, &prefix)) || (st = npy_read_dict(f, path, hlen, &h)) ||
+        (st = npy_check_size(&h, path, fsize, prefix + hlen, &count, &nbytes)))
         goto done;
-    }
-    size_t r = h.shape[0], c = h.shape[1], is = (size_t)h.itemsize;
-    if (r > SIZE_MAX / c || r * c > SIZE_MAX / 8) {
-        st = path_error(AR_EINVAL, path, "shape %zu x %zu overflows the address space", r, c);
-        goto done;
-    }
-    size_t count = r * c, nbytes = count * is;
-    if (fsize >= 0) {
-        unsigned long long avail = (unsigned long long)fsize - (prefix + hlen);
-        if (avail != nbytes) {
-            st = path_error(AR_EINVAL, path, "%s: data has %llu bytes, shape %zu x %zu of %zu-byte items needs %zu",
-                            avail < nbytes ? "truncated data" : "trailing bytes after the data",
-                            avail, r, c, is, nbytes);
-            goto done;
-        }
-    }
-    if (count * sizeof(double) > ar_max_alloc()) {
-        st = path_error(AR_ENOMEM, path, "array of %zu x %zu doubles exceeds the allocation limit", r, c);
-        goto done;
-    }
     out = ar_calloc(count, sizeof(double), path);
     if (!out) {
         st = AR_ENOMEM;
         goto done;
     }
-    /* C-order float64: decode in place; otherwise through a raw buffer. */
-    int in_place = (is == 8 && h.kind == 'f' && !h.fortran), inexact = 0;
-    if (!in_place) {
-        raw = ar_calloc(count, is, path);
-        if (!raw) {
-            st = AR_ENOMEM;
-            goto done;
-        }
-    }
-    unsigned char *bytes = in_place ? (unsigned char *)out : raw;
-    size_t nread = read_fully(f, bytes, nbytes);
-    if (nread != nbytes) {
-        st = path_error(AR_EINVAL, path, "truncated data: %zu of %zu data bytes present", nread, nbytes);
+    if ((st = npy_read_data(f, path, &h, count, nbytes, out)) ||
+        (st = npy_check_finite(out, count, h.shape[1], neg_inf, path)))
         goto done;
-    }
-    if (fgetc(f) != EOF) {
-        st = path_error(AR_EINVAL, path, "trailing bytes after the data");
-        goto done;
-    }
-    if (ferror(f)) {
-        st = path_error(AR_EIO, path, "read error");
-        goto done;
-    }
-    if (in_place) {
-        for (size_t e = 0; e < count; e++)
-            out[e] = decode_item(bytes + 8 * e, 'f', 8, h.little, &inexact);
-    } else {
-        for (size_t e = 0; e < count; e++) {
-            size_t i = h.fortran ? e % r : e / c;
-            size_t j = h.fortran ? e / r : e % c;
-            int bad = 0;
-            out[i * c + j] = decode_item(raw + is * e, h.kind, (int)is, h.little, &bad);
-            if (bad && !inexact) {
-                inexact = 1;
-                st = path_error(AR_EINVAL, path, "the integer at row %zu, column %zu is not an exact double "
-                                "(beyond 2^53); convert the file to float64", i, j);
-            }
-        }
-    }
-    if (inexact)
-        goto done;
-    for (size_t e = 0; e < count; e++)
-        if (!isfinite(out[e]) && !(neg_inf && out[e] == -INFINITY)) {
-            st = path_error(AR_EINVAL, path, "%s value at row %zu, column %zu",
-                            isnan(out[e]) ? "NaN" : neg_inf ? "+inf" : "infinite", e / c, e % c);
-            goto done;
-        }
     *data = out;
-    *rows = r;
-    *cols = c;
+    *rows = h.shape[0];
+    *cols = h.shape[1];
     out = NULL;
 done:
-    free(hdr);
-    free(raw);
     free(out);
     fclose(f);
     return st;
