@@ -295,7 +295,9 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *out)
+/* fh_check's input: a non-empty point set P in dimension 2..1e6, unweighted, every point on the unit
+ * sphere (within 1e-12), finite beta >= 0 and 0 < tau <= 1 (checked in that order). */
+static ar_status fh_check_input(const pointset_t *P, double beta, double tau, const fh_report_t *out)
 {
     if (!P || !P->x || P->n == 0 || !out) {
         ar_error_set("fh_check: empty point set or NULL argument");
@@ -327,7 +329,98 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
             return AR_EINVAL;
         }
     }
+    return AR_OK;
+}
 
+/* Sets the error for n points too few for the count of predicted eigenvalues >= tau lambda_0 (more
+ * than n/3): it names the least valid n when a bounded second scan finds the whole count. */
+static void fh_too_small_error(size_t n, size_t d, double beta, double tau)
+{
+    /* the whole count, to name the least valid n (issue 33: the message named neither) */
+    fmpz_t big, full;
+    fmpz_init(big);
+    fmpz_init(full);
+    fmpz_set_ui(big, n / 3 > 100000 / 64 ? (ulong)(n / 3) * 64 : 100000);   /* bounded: a huge beta stays quick */
+    int over2 = 0;
+    ulong km2 = 0;
+    double *lam2 = NULL;
+    size_t need = 0;
+    if (fh_scan((int)d, beta, tau, big, &over2, &km2, full, &lam2) == AR_OK && !over2 &&
+        fh_count_to_size(full, &need) == AR_OK && need <= SIZE_MAX / 3)
+        ar_error_set("n = %zu is too small: the check compares the %zu predicted eigenvalues >= tau lambda_0 "
+                     "(d = %zu, beta = %g, tau = %g) and needs n >= 3 x %zu = %zu; raise n to at least %zu, or "
+                     "lower beta or raise tau", n, need, d, beta, tau, need, 3 * need, 3 * need);
+    else
+        ar_error_set("n = %zu is too small: more than %zu predicted eigenvalues >= tau lambda_0 (d = %zu, beta = "
+                     "%g, tau = %g), and n must be at least 3 times their number; lower beta or raise tau", n,
+                     n / 3, d, beta, tau);
+    free(lam2);
+    fmpz_clear(big);
+    fmpz_clear(full);
+}
+
+/* The eigenvalues w[0 .. n) (ascending, as LAPACK returns them) of the kernel matrix
+ * K_ij = exp(beta (x_i.x_j - 1)) / n of the points P (K: n x n workspace). */
+static ar_status fh_kernel_eigs(const pointset_t *P, double beta, double *K, double *w)
+{
+    const size_t n = P->n, d = P->d;
+    /* K/n: lower triangle then mirrored (column-major, symmetric). */
+    const double inv_n = 1.0 / (double)n;
+    for (size_t j = 0; j < n; j++) {
+        const double *xj = P->x + j * d;
+        for (size_t i = j; i < n; i++) {
+            const double *xi = P->x + i * d;
+            double dot = 0;
+            for (size_t c = 0; c < d; c++)
+                dot += xi[c] * xj[c];
+            double v = exp(beta * (dot - 1.0)) * inv_n;
+            K[i + j * n] = v;
+            K[j + i * n] = v;
+        }
+    }
+    lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, K, (lapack_int)n, w);
+    if (info != 0) {
+        ar_error_set("fh_check: LAPACKE_dsyevd failed (info=%d, n=%zu)", (int)info, n);
+        return AR_ENUMERIC;
+    }
+    return AR_OK;
+}
+
+/* The report out: the numerical eigenvalues w (n of them, sorted here in descending order) against
+ * the count_pred predicted ones pred (lam: the distinct predicted values, degrees 0 .. kmax). */
+static void fh_report_fill(fh_report_t *out, size_t n, size_t d, double beta, double tau, double *w,
+                           const double *pred, size_t count_pred, ulong kmax, const double *lam)
+{
+    qsort(w, n, sizeof *w, cmp_desc);
+    out->n = n;
+    out->d = d;
+    out->beta = beta;
+    out->tau = tau;
+    out->count_pred = count_pred;
+    out->max_degree = (unsigned long)kmax;
+    out->lambda0_pred = lam[0];
+    out->lambda0_num = w[0];
+    size_t cn = 0;
+    while (cn < n && w[cn] >= tau * w[0])
+        cn++;
+    out->count_num = cn;
+    out->max_relerr = 0;
+    out->worst_index = 0;
+    for (size_t i = 0; i < count_pred; i++) {
+        double e = fabs(w[i] - pred[i]) / pred[i];
+        if (e > out->max_relerr || isnan(e)) {
+            out->max_relerr = e;
+            out->worst_index = i;
+        }
+    }
+}
+
+ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *out)
+{
+    ar_status st = fh_check_input(P, beta, tau, out);
+    if (st)
+        return st;
+    const size_t n = P->n, d = P->d;
     fmpz_t cnt, N, cap;
     ulong kmax = 0;
     double *lam = NULL, *pred = NULL, *K = NULL, *w = NULL;
@@ -337,29 +430,9 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
     fmpz_init(cap);
     fmpz_set_ui(cap, (ulong)(n / 3));      /* n >= 3 count  <=>  count <= floor(n/3) */
     size_t count_pred = 0;
-    ar_status st = fh_scan((int)d, beta, tau, cap, &over, &kmax, cnt, &lam);
+    st = fh_scan((int)d, beta, tau, cap, &over, &kmax, cnt, &lam);
     if (st == AR_OK && over) {
-        /* the whole count, to name the least valid n (issue 33: the message named neither) */
-        fmpz_t big, full;
-        fmpz_init(big);
-        fmpz_init(full);
-        fmpz_set_ui(big, n / 3 > 100000 / 64 ? (ulong)(n / 3) * 64 : 100000);   /* bounded: a huge beta stays quick */
-        int over2 = 0;
-        ulong km2 = 0;
-        double *lam2 = NULL;
-        size_t need = 0;
-        if (fh_scan((int)d, beta, tau, big, &over2, &km2, full, &lam2) == AR_OK && !over2 &&
-            fh_count_to_size(full, &need) == AR_OK && need <= SIZE_MAX / 3)
-            ar_error_set("n = %zu is too small: the check compares the %zu predicted eigenvalues >= tau lambda_0 "
-                         "(d = %zu, beta = %g, tau = %g) and needs n >= 3 x %zu = %zu; raise n to at least %zu, or "
-                         "lower beta or raise tau", n, need, d, beta, tau, need, 3 * need, 3 * need);
-        else
-            ar_error_set("n = %zu is too small: more than %zu predicted eigenvalues >= tau lambda_0 (d = %zu, beta = "
-                         "%g, tau = %g), and n must be at least 3 times their number; lower beta or raise tau", n,
-                         n / 3, d, beta, tau);
-        free(lam2);
-        fmpz_clear(big);
-        fmpz_clear(full);
+        fh_too_small_error(n, d, beta, tau);
         st = AR_EINVAL;
     }
     if (st == AR_OK)
@@ -389,50 +462,10 @@ ar_status fh_check(const pointset_t *P, double beta, double tau, fh_report_t *ou
             for (ulong r = 0; r < m && pos < count_pred; r++)
                 pred[pos++] = lam[k];
         }
-        /* K/n: lower triangle then mirrored (column-major, symmetric). */
-        const double inv_n = 1.0 / (double)n;
-        for (size_t j = 0; j < n; j++) {
-            const double *xj = P->x + j * d;
-            for (size_t i = j; i < n; i++) {
-                const double *xi = P->x + i * d;
-                double dot = 0;
-                for (size_t c = 0; c < d; c++)
-                    dot += xi[c] * xj[c];
-                double v = exp(beta * (dot - 1.0)) * inv_n;
-                K[i + j * n] = v;
-                K[j + i * n] = v;
-            }
-        }
-        lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, K, (lapack_int)n, w);
-        if (info != 0) {
-            ar_error_set("fh_check: LAPACKE_dsyevd failed (info=%d, n=%zu)", (int)info, n);
-            st = AR_ENUMERIC;
-        }
+        st = fh_kernel_eigs(P, beta, K, w);
     }
-    if (st == AR_OK) {
-        qsort(w, n, sizeof *w, cmp_desc);
-        out->n = n;
-        out->d = d;
-        out->beta = beta;
-        out->tau = tau;
-        out->count_pred = count_pred;
-        out->max_degree = (unsigned long)kmax;
-        out->lambda0_pred = lam[0];
-        out->lambda0_num = w[0];
-        size_t cn = 0;
-        while (cn < n && w[cn] >= tau * w[0])
-            cn++;
-        out->count_num = cn;
-        out->max_relerr = 0;
-        out->worst_index = 0;
-        for (size_t i = 0; i < count_pred; i++) {
-            double e = fabs(w[i] - pred[i]) / pred[i];
-            if (e > out->max_relerr || isnan(e)) {
-                out->max_relerr = e;
-                out->worst_index = i;
-            }
-        }
-    }
+    if (st == AR_OK)
+        fh_report_fill(out, n, d, beta, tau, w, pred, count_pred, kmax, lam);
     free(lam);
     free(pred);
     free(w);
