@@ -126,6 +126,99 @@ static void print_plan(const char *plan)
     json_decref(a);
 }
 
+/* --engine (auto, dense or scale; NULL: auto) and --seed-sketch (a positive integer; NULL: keep the
+ * default) into ao's engine and sketch_seed. */
+static ar_status parse_engine_seed(const char *eng, const char *ss, attnrank_options *ao)
+{
+    if (eng && strcmp(eng, "auto") && strcmp(eng, "dense") && strcmp(eng, "scale")) {
+        ar_error_set("--engine: expected auto, dense or scale, got '%s'", eng);
+        return AR_EINVAL;
+    }
+    ao->engine = !eng || !strcmp(eng, "auto") ? ATTNRANK_ENGINE_AUTO
+               : !strcmp(eng, "dense") ? ATTNRANK_ENGINE_DENSE : ATTNRANK_ENGINE_SCALE;
+    if (ss) {
+        char *end;
+        unsigned long long v = strtoull(ss, &end, 10);
+        if (end == ss || *end || v == 0 || ss[0] == '-') {
+            ar_error_set("--seed-sketch: expected a positive integer, got '%s'", ss);
+            return AR_EINVAL;
+        }
+        ao->sketch_seed = (uint64_t)v;
+    }
+    return AR_OK;
+}
+
+/* The bracket of the loaded source S into r, through the logit bias in the .npy file bp when bp is
+ * given (only for --points or --queries/--keys, and only of the instance's m x n shape). */
+static ar_status bracket_run(const source_t *S, const char *bp, double beta, double eps, const attnrank_options *ao,
+                             attnrank_bracket_result *r)
+{
+    if (!bp)
+        return (ar_status)attnrank_bracket(S->Q, S->self ? NULL : S->K, beta, eps, ao, r);
+    ar_status st;
+    double *bias = NULL;
+    size_t br, bc, m = attnrank_points_count(S->Q), n = attnrank_points_count(S->self ? S->Q : S->K);
+    if (S->has_seed) {
+        ar_error_set("--logit-bias applies to --points or --queries/--keys, not to --geometry");
+        st = AR_EINVAL;
+    } else if (!(st = (ar_status)attnrank_npy_read_bias(bp, &bias, &br, &bc)) && (br != m || bc != n)) {
+        ar_error_set("--logit-bias: %s is %zu x %zu, the instance has %zu queries and %zu keys", bp, br, bc, m, n);
+        st = AR_EINVAL;
+    }
+    if (st) {
+        attnrank_free(bias);
+        return st;
+    }
+    st = (ar_status)attnrank_bracket_biased(S->Q, S->self ? NULL : S->K, bias, beta, eps, ao, r);
+    attnrank_free(bias);
+    return st;
+}
+
+/* The result r as a TSV header line and one row on stdout. */
+static void print_tsv(const attnrank_bracket_result *r, double beta, double eps)
+{
+    printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
+    printf("%zu\t%zu\t%s\t%s\t%s", r->lower, r->upper, r->status, r->n, r->m);
+    printf("\t%zu\t%s\t%s\t%s\t%s\t%.6g\t%.3f\n", r->d, real_str(beta), real_str(eps), r->lower_certificate,
+           r->upper_certificate, r->upper_err_bound, r->seconds);
+}
+
+/* The result r as text on stdout: the instance (its description), the bracket, each end's route and
+ * certificate, the route plan, the enclosure and the times. */
+static void print_text(const attnrank_bracket_result *r, const char *description, double beta, double eps)
+{
+    printf("instance   %s\n", description);
+    printf("           %s-attention%s, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
+           r->self_attention ? "self" : "cross", r->logit_bias ? " with a logit bias (mask)" : "",
+           r->distinct_queries, r->distinct_keys, r->d, r->n);
+    printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
+    printf("rank_eps   in [%zu, %zu]   (%s)\n", r->lower, r->upper, r->status);
+    printf("lower      %zu by %s route, %s", r->lower, r->lower_route, r->lower_certificate);
+    if (strcmp(r->lower_certificate, "trivial") != 0 && r->lower_invnorm_bound >= 0)
+        printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", r->lower_invnorm_bound,
+               eps * r->lower_invnorm_bound);
+    else if (!strcmp(r->lower_certificate, "packing-diagdom"))
+        printf(": every row diagonally dominant (rank_eps = n)");
+    printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", r->upper, r->upper_route,
+           r->upper_certificate, r->upper_err_bound);
+    print_plan(r->route_plan);
+    printf("routes     %s", r->routes);
+    if (r->polygon_n)
+        printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", r->polygon_n,
+               r->polygon_eta);
+    printf("\n");
+    if (!strcmp(r->enclosure, "double"))
+        printf("enclosure  max row-l1 rounding of A <= %.3g (double arithmetic, a-priori bound%s)\n",
+               r->enclosure_err, r->streamed ? "; streamed in row blocks" : "");
+    else
+        printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", r->enclosure_err, r->prec);
+    if (r->rsvd_run)
+        printf("sketch     rsvd %zu columns, %d power iterations, seed %llu, %zu passes over A\n", r->rsvd_sketch,
+               r->rsvd_power, (unsigned long long)r->rsvd_seed, r->rsvd_passes);
+    printf("time       %.3f s (enclosure %.3f s)\n", r->seconds, r->seconds_enclose);
+    printf("versions   %s\n", version_line());
+}
+
 int cmd_bracket(int argc, char **argv)
 {
     opt_t o[] = { SOURCE_OPTIONS, { "beta", 1, NULL }, { "eps", 1, NULL }, { "format", 1, NULL },
@@ -158,24 +251,9 @@ int cmd_bracket(int argc, char **argv)
         source_clear(&S);
         return cmd_fail(st);
     }
-    const char *eng = args_get(o, no, "engine");
-    if (eng && strcmp(eng, "auto") && strcmp(eng, "dense") && strcmp(eng, "scale")) {
+    if ((st = parse_engine_seed(args_get(o, no, "engine"), args_get(o, no, "seed-sketch"), &ao))) {
         source_clear(&S);
-        ar_error_set("--engine: expected auto, dense or scale, got '%s'", eng);
-        return cmd_fail(AR_EINVAL);
-    }
-    ao.engine = !eng || !strcmp(eng, "auto") ? ATTNRANK_ENGINE_AUTO
-              : !strcmp(eng, "dense") ? ATTNRANK_ENGINE_DENSE : ATTNRANK_ENGINE_SCALE;
-    const char *ss = args_get(o, no, "seed-sketch");
-    if (ss) {
-        char *end;
-        unsigned long long v = strtoull(ss, &end, 10);
-        if (end == ss || *end || v == 0 || ss[0] == '-') {
-            source_clear(&S);
-            ar_error_set("--seed-sketch: expected a positive integer, got '%s'", ss);
-            return cmd_fail(AR_EINVAL);
-        }
-        ao.sketch_seed = (uint64_t)v;
+        return cmd_fail(st);
     }
     double after;
     if ((st = cmd_bracket_progress_after(&after))) {   /* checked at start-up too (cli/main.c) */
@@ -190,29 +268,7 @@ int cmd_bracket(int argc, char **argv)
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
-    const char *bp = args_get(o, no, "logit-bias");
-    double *bias = NULL;
-    if (bp) {
-        size_t br, bc, m = attnrank_points_count(S.Q), n = attnrank_points_count(S.self ? S.Q : S.K);
-        if (S.has_seed) {
-            ar_error_set("--logit-bias applies to --points or --queries/--keys, not to --geometry");
-            st = AR_EINVAL;
-        } else if (!(st = (ar_status)attnrank_npy_read_bias(bp, &bias, &br, &bc)) && (br != m || bc != n)) {
-            ar_error_set("--logit-bias: %s is %zu x %zu, the instance has %zu queries and %zu keys", bp, br, bc, m, n);
-            st = AR_EINVAL;
-        }
-        if (st) {
-            if (reporting)
-                cli_progress_stop(&prog);
-            attnrank_free(bias);
-            source_clear(&S);
-            return cmd_fail(st);
-        }
-        st = (ar_status)attnrank_bracket_biased(S.Q, S.self ? NULL : S.K, bias, beta, eps, &ao, &r);
-        attnrank_free(bias);
-    } else {
-        st = (ar_status)attnrank_bracket(S.Q, S.self ? NULL : S.K, beta, eps, &ao, &r);
-    }
+    st = bracket_run(&S, args_get(o, no, "logit-bias"), beta, eps, &ao, &r);
     if (reporting)
         cli_progress_stop(&prog);
     if (st) {
@@ -230,41 +286,9 @@ int cmd_bracket(int argc, char **argv)
         printf("%s\n", js);
         attnrank_free(js);
     } else if (fmt == FMT_TSV) {
-        printf("lower\tupper\tstatus\tn\tm\td\tbeta\teps\tlower_certificate\tupper_certificate\tupper_err\tseconds\n");
-        printf("%zu\t%zu\t%s\t%s\t%s", r.lower, r.upper, r.status, r.n, r.m);
-        printf("\t%zu\t%s\t%s\t%s\t%s\t%.6g\t%.3f\n", r.d, real_str(beta), real_str(eps), r.lower_certificate,
-               r.upper_certificate, r.upper_err_bound, r.seconds);
+        print_tsv(&r, beta, eps);
     } else {
-        printf("instance   %s\n", S.description);
-        printf("           %s-attention%s, %zu x %zu distinct rows x keys, d = %zu, n = %s (with multiplicity)\n",
-               r.self_attention ? "self" : "cross", r.logit_bias ? " with a logit bias (mask)" : "",
-               r.distinct_queries, r.distinct_keys, r.d, r.n);
-        printf("beta, eps  %s, %s\n", real_str(beta), real_str(eps));
-        printf("rank_eps   in [%zu, %zu]   (%s)\n", r.lower, r.upper, r.status);
-        printf("lower      %zu by %s route, %s", r.lower, r.lower_route, r.lower_certificate);
-        if (strcmp(r.lower_certificate, "trivial") != 0 && r.lower_invnorm_bound >= 0)
-            printf(": ||M^-1||_inf <= %.6g, eps * bound = %.6g < 1", r.lower_invnorm_bound,
-                   eps * r.lower_invnorm_bound);
-        else if (!strcmp(r.lower_certificate, "packing-diagdom"))
-            printf(": every row diagonally dominant (rank_eps = n)");
-        printf("\nupper      %zu by %s route, %s: ||A - B||_r1 <= %.6g <= eps\n", r.upper, r.upper_route,
-               r.upper_certificate, r.upper_err_bound);
-        print_plan(r.route_plan);
-        printf("routes     %s", r.routes);
-        if (r.polygon_n)
-            printf(" (regular %zu-gon recognised; stored points within eta = %.3g of it in ||.||_r1)", r.polygon_n,
-                   r.polygon_eta);
-        printf("\n");
-        if (!strcmp(r.enclosure, "double"))
-            printf("enclosure  max row-l1 rounding of A <= %.3g (double arithmetic, a-priori bound%s)\n",
-                   r.enclosure_err, r.streamed ? "; streamed in row blocks" : "");
-        else
-            printf("enclosure  max row-l1 rounding of A <= %.3g (Arb, %ld bits)\n", r.enclosure_err, r.prec);
-        if (r.rsvd_run)
-            printf("sketch     rsvd %zu columns, %d power iterations, seed %llu, %zu passes over A\n", r.rsvd_sketch,
-                   r.rsvd_power, (unsigned long long)r.rsvd_seed, r.rsvd_passes);
-        printf("time       %.3f s (enclosure %.3f s)\n", r.seconds, r.seconds_enclose);
-        printf("versions   %s\n", version_line());
+        print_text(&r, S.description, beta, eps);
     }
     attnrank_bracket_clear(&r);
     source_clear(&S);
