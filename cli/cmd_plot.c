@@ -75,6 +75,107 @@ static int has_control(const char *s)
     return 0;
 }
 
+/* --input (required: a comma-separated list of non-empty file names), --out (required: a non-empty
+ * path of at most 900 bytes) and --title (optional, at most 400 bytes): neither --out nor --title may
+ * hold a control character.  Checked in that order. */
+static ar_status plot_check_args(const char *in, const char *out, const char *title)
+{
+    if (!in || !out) {
+        ar_error_set("plot: --input and --out are required");
+        return AR_EINVAL;
+    }
+    if (out[0] == '\0' || strlen(out) > 900 || has_control(out)) {
+        ar_error_set("plot: --out must be a non-empty path of at most 900 bytes without control characters");
+        return AR_EINVAL;
+    }
+    if (title && (strlen(title) > 400 || has_control(title))) {
+        ar_error_set("plot: --title must be at most 400 bytes without control characters (tab, newline, ...)");
+        return AR_EINVAL;
+    }
+    /* --input: a comma-separated list of non-empty file names */
+    if (in[0] == '\0' || in[0] == ',' || in[strlen(in) - 1] == ',' || strstr(in, ",,")) {
+        ar_error_set("plot: --input: empty file name in the list '%s'", in);
+        return AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+/* The gnuplot data file fd from the table tb: one index per dimension present (their dimensions in
+ * idx[0 .. *nidx - 1]), rows of 1+beta, lower, upper, continuum (NaN when absent); anchor[d]: the
+ * law line's factor for dimension d, the geometric mean of lower/law. */
+static void plot_write_data(FILE *fd, const table_t *tb, int *idx, int *nidx, double *anchor)
+{
+    for (int d = 2; d < TABLE_MAXD; d++) {
+        if (!tb->cnt[d])
+            continue;
+        double s = 0;
+        for (size_t i = 0; i < tb->cnt[d]; i++)
+            s += log(tb->rows[d][i].lo / tb->rows[d][i].law);
+        anchor[d] = exp(s / (double)tb->cnt[d]);
+        idx[(*nidx)++] = d;
+    }
+    for (int k = 0; k < *nidx; k++) {
+        int d = idx[k];
+        fprintf(fd, "# d = %d\n", d);
+        for (size_t i = 0; i < tb->cnt[d]; i++) {
+            table_row_t *r = &tb->rows[d][i];
+            fprintf(fd, "%.17g\t%.17g\t", r->x, r->lo);
+            if (r->up > 0) fprintf(fd, "%.17g\t", r->up); else fprintf(fd, "NaN\t");
+            if (r->co > 0) fprintf(fd, "%.17g\n", r->co); else fprintf(fd, "NaN\n");
+        }
+        fprintf(fd, "\n\n");
+    }
+}
+
+/* The gnuplot script fg: an SVG then a PNG of the data file PREFIX.dat (PREFIX = out) under title
+ * (NULL: the default), per dimension idx[k] its lower, upper and continuum series and the law's slope
+ * through anchor[idx[k]]. */
+static void plot_write_script(FILE *fg, const char *out, const char *title, const table_t *tb, const int *idx,
+                              int nidx, const double *anchor)
+{
+    static const char *colours[] = { "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d" };
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            fprintf(fg, "set terminal svg size 1150,650 dynamic font 'Helvetica,13'\nset output ");
+        else
+            fprintf(fg, "set terminal pngcairo size 1150,650 font 'Helvetica,11'\nset output ");
+        gp_path(fg, out, pass == 0 ? ".svg" : ".png");
+        fprintf(fg, "\nset logscale xy\nset grid\nset key outside right top\nset xlabel '1 + beta'\n"
+                    "set ylabel 'certified eps-rank bracket'\nset title ");
+        gp_quoted(fg, title ? title : "attnrank: certified eps-rank brackets vs (1+beta)^{(d-1)/2}");
+        fprintf(fg, "\nplot \\\n");
+        for (int k = 0; k < nidx; k++) {
+            int d = idx[k];
+            const char *c = colours[k % 7];
+            int has_up = 0, has_co = 0;
+            for (size_t i = 0; i < tb->cnt[d]; i++) {
+                has_up |= tb->rows[d][i].up > 0;
+                has_co |= tb->rows[d][i].co > 0;
+            }
+            fputs("  ", fg);
+            gp_path(fg, out, ".dat");
+            fprintf(fg, " index %d using 1:2 with linespoints pt 7 lc rgb '%s' title 'd=%d lower', \\\n", k, c, d);
+            if (has_up) {
+                fputs("  ", fg);
+                gp_path(fg, out, ".dat");
+                fprintf(fg, " index %d using 1:3 with linespoints pt 6 lc rgb '%s' title 'd=%d upper (instance)', \\\n",
+                        k, c, d);
+            }
+            if (has_co) {
+                fputs("  ", fg);
+                gp_path(fg, out, ".dat");
+                fprintf(fg, " index %d using 1:4 with linespoints pt 2 dt 3 lc rgb '%s' title 'd=%d upper (continuum)', \\\n",
+                        k, c, d);
+            }
+            fputs("  ", fg);
+            gp_path(fg, out, ".dat");
+            fprintf(fg, " index %d using 1:(%.17g*$1**%.3g) with lines dt 2 lc rgb '%s' title 'slope %.3g'%s\n", k,
+                    anchor[d], 0.5 * (d - 1), c, 0.5 * (d - 1), k + 1 < nidx ? ", \\" : "");
+        }
+        fprintf(fg, "unset output\n");
+    }
+}
+
 int cmd_plot(int argc, char **argv)
 {
     opt_t o[] = { { "input", 1, NULL }, { "out", 1, NULL }, { "title", 1, NULL }, { "help", 0, NULL } };
@@ -88,23 +189,8 @@ int cmd_plot(int argc, char **argv)
     }
     const char *in = args_get(o, no, "input"), *out = args_get(o, no, "out");
     const char *title = args_get(o, no, "title");
-    if (!in || !out) {
-        ar_error_set("plot: --input and --out are required");
-        return cmd_fail(AR_EINVAL);
-    }
-    if (out[0] == '\0' || strlen(out) > 900 || has_control(out)) {
-        ar_error_set("plot: --out must be a non-empty path of at most 900 bytes without control characters");
-        return cmd_fail(AR_EINVAL);
-    }
-    if (title && (strlen(title) > 400 || has_control(title))) {
-        ar_error_set("plot: --title must be at most 400 bytes without control characters (tab, newline, ...)");
-        return cmd_fail(AR_EINVAL);
-    }
-    /* --input: a comma-separated list of non-empty file names */
-    if (in[0] == '\0' || in[0] == ',' || in[strlen(in) - 1] == ',' || strstr(in, ",,")) {
-        ar_error_set("plot: --input: empty file name in the list '%s'", in);
-        return cmd_fail(AR_EINVAL);
-    }
+    if ((st = plot_check_args(in, out, title)))
+        return cmd_fail(st);
     table_t tb;
     if ((st = table_init(&tb)))
         return cmd_fail(st);
@@ -130,72 +216,11 @@ int cmd_plot(int argc, char **argv)
         table_clear(&tb);
         return cmd_fail(st);
     }
-    /* one gnuplot index per dimension: 1+beta, lower, upper, continuum (NaN when absent);
-     * the law line is anchored at the geometric mean of lower/law */
     int idx[TABLE_MAXD], nidx = 0;
     double anchor[TABLE_MAXD];
-    for (int d = 2; d < TABLE_MAXD; d++) {
-        if (!tb.cnt[d])
-            continue;
-        double s = 0;
-        for (size_t i = 0; i < tb.cnt[d]; i++)
-            s += log(tb.rows[d][i].lo / tb.rows[d][i].law);
-        anchor[d] = exp(s / (double)tb.cnt[d]);
-        idx[nidx++] = d;
-    }
-    for (int k = 0; k < nidx; k++) {
-        int d = idx[k];
-        fprintf(fd, "# d = %d\n", d);
-        for (size_t i = 0; i < tb.cnt[d]; i++) {
-            table_row_t *r = &tb.rows[d][i];
-            fprintf(fd, "%.17g\t%.17g\t", r->x, r->lo);
-            if (r->up > 0) fprintf(fd, "%.17g\t", r->up); else fprintf(fd, "NaN\t");
-            if (r->co > 0) fprintf(fd, "%.17g\n", r->co); else fprintf(fd, "NaN\n");
-        }
-        fprintf(fd, "\n\n");
-    }
+    plot_write_data(fd, &tb, idx, &nidx, anchor);
     fclose(fd);
-    static const char *colours[] = { "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d" };
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 0)
-            fprintf(fg, "set terminal svg size 1150,650 dynamic font 'Helvetica,13'\nset output ");
-        else
-            fprintf(fg, "set terminal pngcairo size 1150,650 font 'Helvetica,11'\nset output ");
-        gp_path(fg, out, pass == 0 ? ".svg" : ".png");
-        fprintf(fg, "\nset logscale xy\nset grid\nset key outside right top\nset xlabel '1 + beta'\n"
-                    "set ylabel 'certified eps-rank bracket'\nset title ");
-        gp_quoted(fg, title ? title : "attnrank: certified eps-rank brackets vs (1+beta)^{(d-1)/2}");
-        fprintf(fg, "\nplot \\\n");
-        for (int k = 0; k < nidx; k++) {
-            int d = idx[k];
-            const char *c = colours[k % 7];
-            int has_up = 0, has_co = 0;
-            for (size_t i = 0; i < tb.cnt[d]; i++) {
-                has_up |= tb.rows[d][i].up > 0;
-                has_co |= tb.rows[d][i].co > 0;
-            }
-            fputs("  ", fg);
-            gp_path(fg, out, ".dat");
-            fprintf(fg, " index %d using 1:2 with linespoints pt 7 lc rgb '%s' title 'd=%d lower', \\\n", k, c, d);
-            if (has_up) {
-                fputs("  ", fg);
-                gp_path(fg, out, ".dat");
-                fprintf(fg, " index %d using 1:3 with linespoints pt 6 lc rgb '%s' title 'd=%d upper (instance)', \\\n",
-                        k, c, d);
-            }
-            if (has_co) {
-                fputs("  ", fg);
-                gp_path(fg, out, ".dat");
-                fprintf(fg, " index %d using 1:4 with linespoints pt 2 dt 3 lc rgb '%s' title 'd=%d upper (continuum)', \\\n",
-                        k, c, d);
-            }
-            fputs("  ", fg);
-            gp_path(fg, out, ".dat");
-            fprintf(fg, " index %d using 1:(%.17g*$1**%.3g) with lines dt 2 lc rgb '%s' title 'slope %.3g'%s\n", k,
-                    anchor[d], 0.5 * (d - 1), c, 0.5 * (d - 1), k + 1 < nidx ? ", \\" : "");
-        }
-        fprintf(fg, "unset output\n");
-    }
+    plot_write_script(fg, out, title, &tb, idx, nidx, anchor);
     fclose(fg);
     table_clear(&tb);
     int rc = run_gnuplot(gp);
