@@ -190,6 +190,7 @@ int cmd_bracket(int argc, char **argv)
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     const char *bp = args_get(o, no, "logit-bias");
     double *bias = NULL;
     if (bp) {
