@@ -29,11 +29,7 @@ void attnrank_bracket_clear(attnrank_bracket_result *r)
 /* The caller's result r (NULL: null_msg) checked, before its fields are written. */
 static ar_status bracket_out_check(const attnrank_bracket_result *r, const char *null_msg)
 {
-    if (!r) {
-        ar_error_set("%s", null_msg);
-        return AR_EINVAL;
-    }
-    return api_size_check(r->size, API_MIN_BRACKET, "attnrank_bracket_result");
+    return api_size_out_check(r, API_MIN_BRACKET, "attnrank_bracket_result", null_msg);
 }
 
 /* The end of a call that filled full: on success the caller's prefix of it into r, else

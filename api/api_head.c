@@ -24,11 +24,7 @@ void attnrank_head_clear(attnrank_head_result *h)
 /* The caller's result h (NULL: null_msg) checked, before its fields are written. */
 static ar_status head_out_check(const attnrank_head_result *h, const char *null_msg)
 {
-    if (!h) {
-        ar_error_set("%s", null_msg);
-        return AR_EINVAL;
-    }
-    return api_size_check(h->size, API_MIN_HEAD, "attnrank_head_result");
+    return api_size_out_check(h, API_MIN_HEAD, "attnrank_head_result", null_msg);
 }
 
 /* The end of a call that filled full: on success the caller's prefix of it into h, else

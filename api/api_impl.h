@@ -65,6 +65,10 @@ size_t api_size_get(const void *p);
  * with one line naming type, size and min. */
 ar_status api_size_check(size_t size, size_t min, const char *type);
 
+/* A result argument checked before its fields are written: p NULL is
+ * AR_EINVAL with null_msg, else api_size_check of its size. */
+ar_status api_size_out_check(const void *p, size_t min, const char *type, const char *null_msg);
+
 /* An input read into the library's full struct *full (full_size bytes):
  * *defaults (NULL: zeros), over which the first min(src's size, full_size)
  * bytes of src are copied, then full's size = full_size.  src's size was

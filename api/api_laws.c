@@ -21,11 +21,7 @@ attnrank_status attnrank_law_get(size_t i, attnrank_law *law_out)
     ar_error_set("%s", "");
     size_t n;
     const law_t *T = laws_table(&n);
-    if (!law_out) {
-        ar_error_set("law_get: NULL result");
-        return ATTNRANK_EINVAL;
-    }
-    if (api_size_check(law_out->size, API_MIN_LAW, "attnrank_law"))
+    if (api_size_out_check(law_out, API_MIN_LAW, "attnrank_law", "law_get: NULL result"))
         return ATTNRANK_EINVAL;
     api_size_zero(law_out, API_MIN_LAW, sizeof *law_out);
     attnrank_law full, *const law = &full;   /* the caller's prefix copied out at the end */
@@ -80,17 +76,15 @@ static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnran
         return as;
     attnrank_law_verdict full, *const v = &full;   /* the caller's prefix copied out at the end */
     memset(&full, 0, sizeof full);
-    ar_status st = AR_OK;
+    ar_status st;
     size_t n;
     const law_t *T = laws_table(&n);
-    if (!v_out) {
-        ar_error_set("law_run: NULL result");
-        st = AR_EINVAL;
-    } else if ((st = api_size_check(v_out->size, API_MIN_LAW_VERDICT, "attnrank_law_verdict")) == AR_OK &&
-               i >= n) {
+    st = api_size_out_check(v_out, API_MIN_LAW_VERDICT, "attnrank_law_verdict", "law_run: NULL result");
+    if (st == AR_OK && i >= n) {
         ar_error_set("law_run: row %zu out of range (the table has %zu rows)", i, n);
         st = AR_EINVAL;
-    } else if (st == AR_OK) {
+    }
+    if (st == AR_OK) {
         law_ctx_t lc = { c.o };
         verify_row_t row;
         st = verify_law(&T[i], &row, law_progress, &lc);

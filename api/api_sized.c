@@ -23,6 +23,15 @@ ar_status api_size_check(size_t size, size_t min, const char *type)
     return AR_EINVAL;
 }
 
+ar_status api_size_out_check(const void *p, size_t min, const char *type, const char *null_msg)
+{
+    if (!p) {
+        ar_error_set("%s", null_msg);
+        return AR_EINVAL;
+    }
+    return api_size_check(api_size_get(p), min, type);
+}
+
 void api_size_in(void *full, const void *defaults, size_t full_size, const void *src)
 {
     size_t size = api_size_get(src);

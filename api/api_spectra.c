@@ -18,11 +18,9 @@ static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, do
     attnrank_funk_hecke_result full, *const r = &full;   /* the caller's prefix copied out at the end */
     memset(&full, 0, sizeof full);
     ar_status st;
-    if (!r_out) {
-        ar_error_set("funk_hecke: NULL result");
-        st = AR_EINVAL;
-    } else if (!(st = api_size_check(r_out->size, API_MIN_FUNK_HECKE, "attnrank_funk_hecke_result")) &&
-               !(st = api_points_check(P, "funk_hecke: points"))) {
+    if (!(st = api_size_out_check(r_out, API_MIN_FUNK_HECKE, "attnrank_funk_hecke_result",
+                                  "funk_hecke: NULL result")) &&
+        !(st = api_points_check(P, "funk_hecke: points"))) {
         fh_report_t f;
         size_t cont = 0;
         double t0 = clock_now();
