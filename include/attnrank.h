@@ -53,8 +53,9 @@ extern "C" {
 /* API version MAJOR.MINOR.PATCH as MAJOR * 10000 + MINOR * 100 + PATCH.  The
  * shared library's soname is libattnrank.so.MAJOR; a new MINOR adds
  * functions, enum values and fields at the END of the size-checked structs
- * below, and a caller compiled against an older MINOR keeps working with the
- * newer library (see "Size-checked structs").  0.3 changed the layout once:
+ * below: a caller compiled against an older MINOR (from 0.3 on) keeps
+ * working with the newer library, and one compiled against a newer MINOR
+ * runs on an older library from 0.3 on (see "Size-checked structs").  0.3 changed the layout once:
  * every caller-allocated struct gained its leading size field, so callers
  * compiled against 0.2 or older must be rebuilt once (the soname stays .so.0
  * while MAJOR is 0; compare attnrank_api_version() with ATTNRANK_API_VERSION). */
@@ -94,13 +95,15 @@ ATTNRANK_EXPORT const char *attnrank_version_json(void);
  *     more, and never the size field (it stays the caller's); so a caller
  *     compiled against an older header gets the fields it knows, and one
  *     compiled against a newer header gets its tail left untouched;
- *   - inputs (options, ball spec): fields beyond the caller's size take their
- *     defaults; fields beyond the library's sizeof (a newer caller) are
- *     ignored.
+ *   - inputs (options, ball spec, the result attnrank_bracket_json reads):
+ *     fields beyond the caller's size take their defaults; fields beyond
+ *     the library's sizeof (a newer caller) are ignored.
  * A failed call, attnrank_bracket_clear and attnrank_head_clear zero those
  * bytes and keep size, so a struct can be reused without a new ATTNRANK_INIT.
  * attnrank_law_point is an element of attnrank_law_verdict's array and has no
- * size of its own: its layout is fixed while MAJOR is 0. */
+ * size of its own: its layout is fixed while MAJOR is 0.
+ * ATTNRANK_INIT(p): zero *p and set p->size = sizeof *p (p is evaluated more
+ * than once: pass a plain pointer such as &x). */
 #define ATTNRANK_INIT(p) ((void)memset((p), 0, sizeof *(p)), (p)->size = sizeof *(p))
 
 /* ---- status and errors ---- */
