@@ -13,14 +13,35 @@
 
 ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b);   /* api_points.c */
 
+/* Every owned pointer lies within the 0.3 size (API_MIN_BRACKET), so a
+ * caller always receives what it must free; a later owned field past it must
+ * be freed here when the caller's size does not hold it. */
 void attnrank_bracket_clear(attnrank_bracket_result *r)
 {
-    if (!r)
+    if (!r || r->size < API_MIN_BRACKET)
         return;
     free(r->n);
     free(r->m);
     free(r->route_plan);
-    memset(r, 0, sizeof *r);
+    api_size_zero(r, API_MIN_BRACKET, sizeof *r);
+}
+
+/* The caller's result r (NULL: null_msg) checked, before its fields are written. */
+static ar_status bracket_out_check(const attnrank_bracket_result *r, const char *null_msg)
+{
+    return api_size_out_check(r, API_MIN_BRACKET, "attnrank_bracket_result", null_msg);
+}
+
+/* The end of a call that filled full: on success the caller's prefix of it into r, else
+ * what it owns freed (r stays zeroed). */
+static void bracket_out(attnrank_status as, attnrank_bracket_result *full, attnrank_bracket_result *r)
+{
+    if (as == ATTNRANK_OK) {
+        api_size_out(r, full, sizeof *full);
+    } else {
+        full->size = sizeof *full;
+        attnrank_bracket_clear(full);
+    }
 }
 
 /* The fields every route's result shares. */
@@ -110,23 +131,20 @@ static ar_status bracket_points(const pointset_t *Q, const pointset_t *K, const 
 static attnrank_status bracket_impl(const attnrank_points *Q, const attnrank_points *K, const double *bias,
                                     double beta, double eps, const attnrank_options *o, attnrank_bracket_result *r)
 {
-    if (r)
-        memset(r, 0, sizeof *r);
+    api_size_zero(r, API_MIN_BRACKET, sizeof *r);
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
-    ar_status st = AR_OK;
-    if (!r) {
-        ar_error_set("bracket: NULL result");
-        st = AR_EINVAL;
-    } else if (!(st = api_points_check(Q, "bracket: queries"))) {
+    attnrank_bracket_result full;
+    memset(&full, 0, sizeof full);
+    ar_status st;
+    if (!(st = bracket_out_check(r, "bracket: NULL result")) && !(st = api_points_check(Q, "bracket: queries"))) {
         const pointset_t *PQ = &Q->P, *PK = K ? &K->P : PQ;
-        st = bracket_points(PQ, PK, bias, beta, eps, o, r);
+        st = bracket_points(PQ, PK, bias, beta, eps, c.o, &full);
     }
     as = api_end(&c, st);
-    if (as && r)
-        attnrank_bracket_clear(r);
+    bracket_out(as, &full, r);
     return as;
 }
 
@@ -145,8 +163,7 @@ static attnrank_status bracket_arrays_impl(const double *queries, size_t m, cons
                                            const uint64_t *w64, const char *const *wdec, double beta, double eps,
                                            const attnrank_options *o, attnrank_bracket_result *r)
 {
-    if (r)
-        memset(r, 0, sizeof *r);
+    api_size_zero(r, API_MIN_BRACKET, sizeof *r);
     attnrank_points *Q = NULL, *K = NULL;
     attnrank_status as;
     if (!keys) {
@@ -188,23 +205,22 @@ attnrank_status attnrank_bracket_biased(const attnrank_points *Q, const attnrank
 static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps, const attnrank_options *o,
                                       attnrank_bracket_result *r, attnrank_points **points)
 {
-    if (r)
-        memset(r, 0, sizeof *r);
+    api_size_zero(r, API_MIN_BRACKET, sizeof *r);
     if (points)
         *points = NULL;
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
+    attnrank_bracket_result full, *const r_out = r;
+    memset(&full, 0, sizeof full);
+    r = &full;                         /* filled here, the caller's prefix copied out at the end */
     ar_status st;
     ball_spec_t bs;
     pointset_t P;
     memset(&P, 0, sizeof P);
-    if (!r) {
-        ar_error_set("bracket_ball: NULL result");
-        st = AR_EINVAL;
+    if ((st = bracket_out_check(r_out, "bracket_ball: NULL result")))
         goto out;
-    }
     if ((st = api_ball_spec(s, &bs)))
         goto out;
     if (!(eps > 0.0 && eps < 1.0)) {
@@ -213,7 +229,7 @@ static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps
         goto out;
     }
     route_opts_t ro;
-    if ((st = api_route_opts(o, 1, &ro)))
+    if ((st = api_route_opts(c.o, 1, &ro)))
         goto out;
     double t0 = clock_now();
     if ((st = ball_generate(&P, &bs)))
@@ -224,7 +240,7 @@ static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps
         goto out;
     if ((st = fill_common(&rr, bs.beta, eps, r)))
         goto out;
-    fill_engine(o, r);
+    fill_engine(c.o, r);
     const bracket_t *b = &rr.b;
     const ball_bracket_info_t *info = &rr.ball;
     r->lower_invnorm_bound = b->lo.invnorm;
@@ -268,8 +284,8 @@ static attnrank_status bracket_ball_impl(const attnrank_ball_spec *s, double eps
 out:
     pointset_clear(&P);
     as = api_end(&c, st);
+    bracket_out(as, &full, r_out);
     if (as) {
-        attnrank_bracket_clear(r);
         if (points) {
             attnrank_points_free(*points);
             *points = NULL;

@@ -76,17 +76,15 @@ static ar_status process_env_check(void)
 
 attnrank_status attnrank_check_environment(void)
 {
-    api_config_scope_t sc;
-    ar_status st;
-    ar_error_set("%s", "");
-    if ((st = api_config_enter(&sc)))
-        return (attnrank_status)st;
-    flint_set_num_threads((int)sc.cfg.flint_threads);
-    st = process_env_check();
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    if (as)
+        return as;
+    flint_set_num_threads((int)c.conf.cfg.flint_threads);
+    ar_status st = process_env_check();
     if (!st)
-        st = shards_key_env_check(sc.cfg.shard_key);
-    api_config_leave(&sc);
-    return (attnrank_status)st;
+        st = shards_key_env_check(c.conf.cfg.shard_key);
+    return api_end(&c, st);
 }
 
 void attnrank_cleanup(void)
@@ -100,10 +98,21 @@ void attnrank_thread_cleanup(void)
     glp_free_env();
 }
 
-void attnrank_options_default(attnrank_options *o)
+attnrank_status attnrank_options_default_sized(attnrank_options *o, size_t size)
 {
-    if (o)
-        memset(o, 0, sizeof *o);
+    ar_error_set("%s", "");
+    if (!o) {
+        ar_error_set("options_default: NULL options");
+        return ATTNRANK_EINVAL;
+    }
+    ar_status st = api_size_check(size, API_MIN_OPTIONS, "attnrank_options");
+    if (st)
+        return (attnrank_status)st;
+    o->size = size;
+    attnrank_options full;
+    memset(&full, 0, sizeof full);   /* every default is zero */
+    api_size_out(o, &full, sizeof full);
+    return ATTNRANK_OK;
 }
 
 void attnrank_free(void *p)
@@ -148,8 +157,13 @@ attnrank_status api_begin(const attnrank_options *o, api_call_t *c)
 {
     ar_error_set("%s", "");
     c->cancel = c->prev_cancel = NULL;
+    c->o = NULL;
     size_t limit = 0;
     if (o) {
+        if (api_size_check(o->size, API_MIN_OPTIONS, "attnrank_options"))
+            return ATTNRANK_EINVAL;
+        api_size_in(&c->opt, NULL, sizeof c->opt, o);   /* every default is zero */
+        o = c->o = &c->opt;
         if ((unsigned)o->engine > ATTNRANK_ENGINE_SCALE) {
             ar_error_set("options: engine must be auto, dense or scale (got %d)", (int)o->engine);
             return ATTNRANK_EINVAL;

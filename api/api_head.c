@@ -11,13 +11,32 @@
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"
 
+/* Every owned pointer lies within the 0.3 size (API_MIN_HEAD): see attnrank_bracket_clear. */
 void attnrank_head_clear(attnrank_head_result *h)
 {
-    if (!h)
+    if (!h || h->size < API_MIN_HEAD)
         return;
     free(h->n);
     free(h->sigma);
-    memset(h, 0, sizeof *h);
+    api_size_zero(h, API_MIN_HEAD, sizeof *h);
+}
+
+/* The caller's result h (NULL: null_msg) checked, before its fields are written. */
+static ar_status head_out_check(const attnrank_head_result *h, const char *null_msg)
+{
+    return api_size_out_check(h, API_MIN_HEAD, "attnrank_head_result", null_msg);
+}
+
+/* The end of a call that filled full: on success the caller's prefix of it into h, else
+ * what it owns freed (h stays zeroed). */
+static void head_out(attnrank_status as, attnrank_head_result *full, attnrank_head_result *h)
+{
+    if (as == ATTNRANK_OK) {
+        api_size_out(h, full, sizeof *full);
+    } else {
+        full->size = sizeof *full;
+        attnrank_head_clear(full);
+    }
 }
 
 /* The taus of a call (NULL/0: {0.05}), each in (0, 2). */
@@ -185,23 +204,20 @@ static attnrank_status head_impl(const attnrank_points *Q, const attnrank_points
                               const double *taus, size_t ntau, size_t exact_max, const attnrank_options *o,
                               attnrank_head_result *h)
 {
-    if (h)
-        memset(h, 0, sizeof *h);
+    api_size_zero(h, API_MIN_HEAD, sizeof *h);
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
+    attnrank_head_result full;
+    memset(&full, 0, sizeof full);
     ar_status st;
-    if (!h) {
-        ar_error_set("head: NULL result");
-        st = AR_EINVAL;
-    } else if (!(st = api_points_check(Q, "head: queries")) && !(st = api_points_check(K, "head: keys")) &&
-               !(st = head_taus(taus, ntau, h))) {
-        st = head_compute(&Q->P, &K->P, beta, eps, exact_max, h);
+    if (!(st = head_out_check(h, "head: NULL result")) && !(st = api_points_check(Q, "head: queries")) &&
+        !(st = api_points_check(K, "head: keys")) && !(st = head_taus(taus, ntau, &full))) {
+        st = head_compute(&Q->P, &K->P, beta, eps, exact_max, &full);
     }
     as = api_end(&c, st);
-    if (as && h)
-        attnrank_head_clear(h);
+    head_out(as, &full, h);
     return as;
 }
 
@@ -219,22 +235,25 @@ attnrank_status attnrank_head(const attnrank_points *Q, const attnrank_points *K
 
 static attnrank_status head_weights_impl(const double *wq, const double *wk, size_t dmodel, size_t dh, double beta,
                                       double radius, const double *taus, size_t ntau, const attnrank_options *o,
-                                      attnrank_head_result *h)
+                                      attnrank_head_result *h_out)
 {
-    if (h)
-        memset(h, 0, sizeof *h);
+    api_size_zero(h_out, API_MIN_HEAD, sizeof *h_out);
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
+    attnrank_head_result full, *const h = &full;   /* filled here, the caller's prefix copied out at the end */
+    memset(&full, 0, sizeof full);
     ar_status st = AR_OK;
     visible_bilinear_t v;
     memset(&v, 0, sizeof v);
-    if (!h || !wq || !wk) {
+    if (!h_out || !wq || !wk) {
         ar_error_set("head_weights: NULL argument");
         st = AR_EINVAL;
         goto out;
     }
+    if ((st = head_out_check(h_out, "head_weights: NULL argument")))
+        goto out;
     if ((st = head_taus(taus, ntau, h)))
         goto out;
     if (dmodel == 0 || dh == 0) {
@@ -267,8 +286,7 @@ static attnrank_status head_weights_impl(const double *wq, const double *wk, siz
 out:
     visible_bilinear_clear(&v);
     as = api_end(&c, st);
-    if (as && h)
-        attnrank_head_clear(h);
+    head_out(as, &full, h_out);
     return as;
 }
 

@@ -46,11 +46,17 @@ char *api_route_plan_json(const route_result_t *rr)
     return buf;
 }
 
-attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r, const char *source, const uint64_t *seed,
+attnrank_status attnrank_bracket_json(const attnrank_bracket_result *r_in, const char *source, const uint64_t *seed,
                                       char **out)
 {
+    ar_error_set("%s", "");
     if (out)
         *out = NULL;
+    if (r_in && api_size_check(r_in->size, API_MIN_BRACKET, "attnrank_bracket_result"))
+        return ATTNRANK_EINVAL;
+    attnrank_bracket_result full, *const r = r_in ? &full : NULL;   /* fields past the caller's size: zero */
+    if (r_in)
+        api_size_in(&full, NULL, sizeof full, r_in);
     if (!r || !out || !r->n || !r->m) {
         ar_error_set("bracket_json: missing result (NULL, or not filled by attnrank_bracket)");
         return ATTNRANK_EINVAL;

@@ -16,16 +16,16 @@ size_t attnrank_laws_count(void)
     return n;
 }
 
-attnrank_status attnrank_law_get(size_t i, attnrank_law *law)
+attnrank_status attnrank_law_get(size_t i, attnrank_law *law_out)
 {
     ar_error_set("%s", "");
     size_t n;
     const law_t *T = laws_table(&n);
-    if (!law) {
-        ar_error_set("law_get: NULL result");
+    if (api_size_out_check(law_out, API_MIN_LAW, "attnrank_law", "law_get: NULL result"))
         return ATTNRANK_EINVAL;
-    }
-    memset(law, 0, sizeof *law);
+    api_size_zero(law_out, API_MIN_LAW, sizeof *law_out);
+    attnrank_law full, *const law = &full;   /* the caller's prefix copied out at the end */
+    memset(&full, 0, sizeof full);
     if (i >= n) {
         ar_error_set("law_get: row %zu out of range (the table has %zu rows)", i, n);
         return ATTNRANK_EINVAL;
@@ -52,6 +52,7 @@ attnrank_status attnrank_law_get(size_t i, attnrank_law *law)
     api_copy(law->upper_source, sizeof law->upper_source, L->upper_source);
     law->asserted = law_asserted(L);
     api_copy(law->scope, sizeof law->scope, L->scope);
+    api_size_out(law_out, &full, sizeof full);
     return ATTNRANK_OK;
 }
 
@@ -66,25 +67,25 @@ static void law_progress(const char *msg, void *ctx)
         o->progress(o->progress_ctx, msg);
 }
 
-static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnrank_law_verdict *v)
+static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnrank_law_verdict *v_out)
 {
-    if (v)
-        memset(v, 0, sizeof *v);
+    api_size_zero(v_out, API_MIN_LAW_VERDICT, sizeof *v_out);
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
-    ar_status st = AR_OK;
+    attnrank_law_verdict full, *const v = &full;   /* the caller's prefix copied out at the end */
+    memset(&full, 0, sizeof full);
+    ar_status st;
     size_t n;
     const law_t *T = laws_table(&n);
-    if (!v) {
-        ar_error_set("law_run: NULL result");
-        st = AR_EINVAL;
-    } else if (i >= n) {
+    st = api_size_out_check(v_out, API_MIN_LAW_VERDICT, "attnrank_law_verdict", "law_run: NULL result");
+    if (st == AR_OK && i >= n) {
         ar_error_set("law_run: row %zu out of range (the table has %zu rows)", i, n);
         st = AR_EINVAL;
-    } else {
-        law_ctx_t lc = { o };
+    }
+    if (st == AR_OK) {
+        law_ctx_t lc = { c.o };
         verify_row_t row;
         st = verify_law(&T[i], &row, law_progress, &lc);
         if (st == AR_OK) {
@@ -116,7 +117,10 @@ static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnran
             }
         }
     }
-    return api_end(&c, st);
+    as = api_end(&c, st);
+    if (as == ATTNRANK_OK)
+        api_size_out(v_out, &full, sizeof full);
+    return as;
 }
 
 /* The public entry: the whole call in one BLAS region (base/blas.h): its

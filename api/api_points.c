@@ -115,7 +115,9 @@ static attnrank_status points_new_impl(const double *x, size_t n, size_t d, cons
 attnrank_status attnrank_points_new(const double *x, size_t n, size_t d, const uint64_t *w64,
                                     const char *const *wdec, const char *provenance, attnrank_points **out)
 {
-    API_CONFIG_CALL(points_new_impl(x, n, d, w64, wdec, provenance, out));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)points_new_impl(x, n, d, w64, wdec, provenance, out));
 }
 
 static attnrank_status points_read_impl(const char *npy_path, const char *mult_path, attnrank_points **out)
@@ -136,7 +138,9 @@ static attnrank_status points_read_impl(const char *npy_path, const char *mult_p
 
 attnrank_status attnrank_points_read(const char *npy_path, const char *mult_path, attnrank_points **out)
 {
-    API_CONFIG_CALL(points_read_impl(npy_path, mult_path, out));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)points_read_impl(npy_path, mult_path, out));
 }
 
 double attnrank_sphere_packing_theta(double beta)
@@ -181,44 +185,60 @@ static attnrank_status sphere_generate_impl(const char *family, size_t d, size_t
 attnrank_status attnrank_sphere_generate(const char *family, size_t d, size_t n, double theta, double beta,
                                          uint64_t seed, attnrank_points **out)
 {
-    API_CONFIG_CALL(sphere_generate_impl(family, d, n, theta, beta, seed, out));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)sphere_generate_impl(family, d, n, theta, beta, seed, out));
 }
 
-attnrank_status attnrank_ball_spec_default(attnrank_ball_spec *s, const char *family, size_t d, double beta)
+attnrank_status attnrank_ball_spec_default_sized(attnrank_ball_spec *s, size_t size, const char *family, size_t d,
+                                                 double beta)
 {
     ar_error_set("%s", "");
     if (!s || !family) {
         ar_error_set("ball_spec_default: NULL argument");
         return ATTNRANK_EINVAL;
     }
-    memset(s, 0, sizeof *s);
-    ball_family_t f;
-    ar_status st = ball_family_parse(family, &f);
+    ar_status st = api_size_check(size, API_MIN_BALL_SPEC, "attnrank_ball_spec");
     if (st)
+        return (attnrank_status)st;
+    s->size = size;
+    api_size_zero(s, API_MIN_BALL_SPEC, sizeof *s);
+    ball_family_t f;
+    if ((st = ball_family_parse(family, &f)))
         return (attnrank_status)st;
     ball_spec_t b;
     ball_spec_default(&b, f, d, beta);
-    api_copy(s->family, sizeof s->family, ball_family_name(f));
-    s->d = b.d;
-    s->beta = b.beta;
-    s->rho0 = b.rho0;
-    s->npoints = b.npoints;
-    s->seed = b.seed;
-    s->unweighted = b.unweighted;
-    s->m0 = b.M0;
+    attnrank_ball_spec full;
+    memset(&full, 0, sizeof full);
+    api_copy(full.family, sizeof full.family, ball_family_name(f));
+    full.d = b.d;
+    full.beta = b.beta;
+    full.rho0 = b.rho0;
+    full.npoints = b.npoints;
+    full.seed = b.seed;
+    full.unweighted = b.unweighted;
+    full.m0 = b.M0;
+    api_size_out(s, &full, sizeof full);
     return ATTNRANK_OK;
 }
 
-/* The internal spec of s, checked as the CLI checks its options. */
+/* The internal spec of s, checked as the CLI checks its options (its size
+ * first; every field of API 0.3 lies within the smallest size accepted, so
+ * none takes a default here: a later field must). */
 ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b);
-ar_status api_ball_spec(const attnrank_ball_spec *s, ball_spec_t *b)
+ar_status api_ball_spec(const attnrank_ball_spec *s0, ball_spec_t *b)
 {
     ball_family_t f;
     ar_status st;
-    if (!s) {
+    if (!s0) {
         ar_error_set("ball: NULL spec");
         return AR_EINVAL;
     }
+    if ((st = api_size_check(s0->size, API_MIN_BALL_SPEC, "attnrank_ball_spec")))
+        return st;
+    attnrank_ball_spec full;
+    api_size_in(&full, NULL, sizeof full, s0);
+    const attnrank_ball_spec *s = &full;
     char fam[sizeof s->family + 1];
     memcpy(fam, s->family, sizeof s->family);
     fam[sizeof s->family] = '\0';
@@ -274,7 +294,9 @@ static attnrank_status ball_generate_impl(const attnrank_ball_spec *s, attnrank_
 
 attnrank_status attnrank_ball_generate(const attnrank_ball_spec *s, attnrank_points **out)
 {
-    API_CONFIG_CALL(ball_generate_impl(s, out));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)ball_generate_impl(s, out));
 }
 
 void attnrank_points_free(attnrank_points *p)
@@ -364,7 +386,9 @@ static attnrank_status points_write_npy_impl(const attnrank_points *p, const cha
 
 attnrank_status attnrank_points_write_npy(const attnrank_points *p, const char *path)
 {
-    API_CONFIG_CALL(points_write_npy_impl(p, path));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)points_write_npy_impl(p, path));
 }
 
 static attnrank_status npy_read_impl(const char *path, double **x, size_t *rows, size_t *cols)
@@ -380,7 +404,9 @@ static attnrank_status npy_read_impl(const char *path, double **x, size_t *rows,
 
 attnrank_status attnrank_npy_read(const char *path, double **x, size_t *rows, size_t *cols)
 {
-    API_CONFIG_CALL(npy_read_impl(path, x, rows, cols));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)npy_read_impl(path, x, rows, cols));
 }
 
 static attnrank_status npy_read_bias_impl(const char *path, double **x, size_t *rows, size_t *cols)
@@ -396,5 +422,7 @@ static attnrank_status npy_read_bias_impl(const char *path, double **x, size_t *
 
 attnrank_status attnrank_npy_read_bias(const char *path, double **x, size_t *rows, size_t *cols)
 {
-    API_CONFIG_CALL(npy_read_bias_impl(path, x, rows, cols));
+    api_call_t c;
+    attnrank_status as = api_begin(NULL, &c);
+    return as ? as : api_end(&c, (ar_status)npy_read_bias_impl(path, x, rows, cols));
 }

@@ -8,19 +8,19 @@
 #include "theory/spectra/funkhecke.h"
 
 static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, double tau, const attnrank_options *o,
-                                    attnrank_funk_hecke_result *r)
+                                    attnrank_funk_hecke_result *r_out)
 {
-    if (r)
-        memset(r, 0, sizeof *r);
+    api_size_zero(r_out, API_MIN_FUNK_HECKE, sizeof *r_out);
     api_call_t c;
     attnrank_status as = api_begin(o, &c);
     if (as)
         return as;
+    attnrank_funk_hecke_result full, *const r = &full;   /* the caller's prefix copied out at the end */
+    memset(&full, 0, sizeof full);
     ar_status st;
-    if (!r) {
-        ar_error_set("funk_hecke: NULL result");
-        st = AR_EINVAL;
-    } else if (!(st = api_points_check(P, "funk_hecke: points"))) {
+    if (!(st = api_size_out_check(r_out, API_MIN_FUNK_HECKE, "attnrank_funk_hecke_result",
+                                  "funk_hecke: NULL result")) &&
+        !(st = api_points_check(P, "funk_hecke: points"))) {
         fh_report_t f;
         size_t cont = 0;
         double t0 = clock_now();
@@ -43,8 +43,8 @@ static attnrank_status funk_hecke_impl(const attnrank_points *P, double beta, do
         }
     }
     as = api_end(&c, st);
-    if (as && r)
-        memset(r, 0, sizeof *r);
+    if (as == ATTNRANK_OK)
+        api_size_out(r_out, &full, sizeof full);
     return as;
 }
 

@@ -19,13 +19,12 @@ typedef struct {
 
 static int call(const sweep_call_t *c, const sweep_run_t *r0)
 {
-    api_config_scope_t sc;
-    ar_error_set("%s", "");
-    if (api_config_enter(&sc) != AR_OK)
+    api_call_t ac;
+    if (api_begin(NULL, &ac) != ATTNRANK_OK)
         return 2;
     sweep_run_t r = *r0;
-    if (!r.key && sc.cfg.shard_key[0]) {     /* ATTNRANK_SHARD_KEY, as the boundary read it */
-        r.key = sc.cfg.shard_key;
+    if (!r.key && ac.conf.cfg.shard_key[0]) {     /* ATTNRANK_SHARD_KEY, as the boundary read it */
+        r.key = ac.conf.cfg.shard_key;
         r.key_from_env = 1;
     }
     blas_single_begin();
@@ -45,7 +44,7 @@ static int call(const sweep_call_t *c, const sweep_run_t *r0)
         break;
     }
     blas_single_end();
-    api_config_leave(&sc);
+    (void)api_end(&ac, AR_OK);   /* the sweep's exit code is its outcome; its messages stay */
     return rc;
 }
 

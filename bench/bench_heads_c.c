@@ -61,7 +61,8 @@ int main(int argc, char **argv)
         attnrank_free(k);
         return 1;
     }
-    attnrank_bracket_result r = { 0 };
+    attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     attnrank_status st = attnrank_bracket_arrays(q, m, k, cross ? n : m, dq, NULL, NULL, beta, eps, NULL, &r);
     attnrank_free(q);
     attnrank_free(k);

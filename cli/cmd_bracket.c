@@ -268,6 +268,7 @@ int cmd_bracket(int argc, char **argv)
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     st = bracket_run(&S, args_get(o, no, "logit-bias"), beta, eps, &ao, &r);
     if (reporting)
         cli_progress_stop(&prog);

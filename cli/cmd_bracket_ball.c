@@ -204,6 +204,7 @@ int cmd_bracket_ball(int argc, char **argv)
         ao.progress_ctx = &prog;
     }
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     attnrank_points *P = NULL;
     st = (ar_status)attnrank_bracket_ball(&s, eps, &ao, &r, &P);
     if (reporting)

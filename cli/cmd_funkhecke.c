@@ -75,6 +75,7 @@ int cmd_funkhecke(int argc, char **argv)
     if ((st = source_load(so, nso, beta, &S)))
         return cmd_fail(st);
     attnrank_funk_hecke_result r;
+    ATTNRANK_INIT(&r);
     st = (ar_status)attnrank_funk_hecke(S.Q, beta, tau, NULL, &r);
     double secs = r.seconds;
     if (st) {

@@ -115,6 +115,7 @@ static int weights_mode(const opt_t *o, size_t no, out_format_t fmt, const doubl
         return cmd_fail(st);
     }
     attnrank_head_result v;
+    ATTNRANK_INIT(&v);
     st = (ar_status)attnrank_head_weights(WQ, WK, rq, cq, beta, radius, taus, ntau, NULL, &v);
     attnrank_free(WQ); attnrank_free(WK);
     if (st)
@@ -313,7 +314,7 @@ int cmd_head(int argc, char **argv)
     }
     int rc = 0;
     attnrank_head_result v;
-    memset(&v, 0, sizeof v);
+    ATTNRANK_INIT(&v);
     if (attnrank_points_dim(Q) != attnrank_points_dim(K)) {
         ar_error_set("head: queries have dimension %zu but keys have %zu", attnrank_points_dim(Q),
                      attnrank_points_dim(K));

@@ -17,12 +17,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s X.npy BETA EPS\n", argv[0]);
         return 2;
     }
-    if (attnrank_api_version() / 10000 != ATTNRANK_API_VERSION_MAJOR) {
+    int api = attnrank_api_version();   /* the same MAJOR, and 0.3 or later: the size-checked structs */
+    if (api / 10000 != ATTNRANK_API_VERSION_MAJOR || api < 300) {
         fprintf(stderr, "libattnrank %s does not match this header\n", attnrank_version());
         return 1;
     }
     attnrank_points *X = NULL;
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);                  /* zeroed, r.size = sizeof r: the library checks it */
     attnrank_status st = attnrank_points_read(argv[1], NULL, &X);
     if (st == ATTNRANK_OK)
         st = attnrank_bracket(X, NULL, strtod(argv[2], NULL), strtod(argv[3], NULL), NULL, &r);

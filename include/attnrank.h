@@ -23,8 +23,9 @@
  *     or a zeroed struct.
  *   - Coordinates and beta are exact doubles (the certificates are about
  *     exactly these numbers); multiplicities are exact integers of any size.
- *   - Results are plain structs; a failed or cancelled call leaves its
- *     result zeroed (nothing to clear, no partial result).
+ *   - Results are plain size-checked structs (below); a failed or cancelled
+ *     call leaves its result zeroed but for its size field (nothing to
+ *     clear, no partial result).
  *   - Thread safety: different threads may run calls at the same time on
  *     different result structs (points objects are read-only during a
  *     call and may be shared).  Process-wide settings (environment
@@ -35,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>   /* memset, for ATTNRANK_INIT */
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,14 +51,16 @@ extern "C" {
 /* ---- version ---- */
 
 /* API version MAJOR.MINOR.PATCH as MAJOR * 10000 + MINOR * 100 + PATCH.  The
- * shared library's soname is libattnrank.so.MAJOR; a new MINOR only adds
- * functions and enum values.  While MAJOR is 0, a MINOR may also add fields at
- * the end of a result struct (0.2: attnrank_bracket_result's engine,
- * route_plan and lower-budget fields): callers compiled against an older
- * MINOR must be rebuilt (compare attnrank_api_version() with
- * ATTNRANK_API_VERSION). */
+ * shared library's soname is libattnrank.so.MAJOR; a new MINOR adds
+ * functions, enum values and fields at the END of the size-checked structs
+ * below: a caller compiled against an older MINOR (from 0.3 on) keeps
+ * working with the newer library, and one compiled against a newer MINOR
+ * runs on an older library from 0.3 on (see "Size-checked structs").  0.3 changed the layout once:
+ * every caller-allocated struct gained its leading size field, so callers
+ * compiled against 0.2 or older must be rebuilt once (the soname stays .so.0
+ * while MAJOR is 0; compare attnrank_api_version() with ATTNRANK_API_VERSION). */
 #define ATTNRANK_API_VERSION_MAJOR 0
-#define ATTNRANK_API_VERSION_MINOR 2
+#define ATTNRANK_API_VERSION_MINOR 3
 #define ATTNRANK_API_VERSION_PATCH 0
 #define ATTNRANK_API_VERSION (ATTNRANK_API_VERSION_MAJOR * 10000 + ATTNRANK_API_VERSION_MINOR * 100 + \
                               ATTNRANK_API_VERSION_PATCH)
@@ -73,6 +77,34 @@ ATTNRANK_EXPORT const char *attnrank_version_line(void);
  * no braces), in a buffer of the calling thread: what the CLI appends to
  * each JSON line. */
 ATTNRANK_EXPORT const char *attnrank_version_json(void);
+
+/* ---- size-checked structs ----
+ *
+ * Every struct the caller allocates and hands to the library by pointer
+ * (attnrank_options, attnrank_ball_spec, attnrank_bracket_result,
+ * attnrank_head_result, attnrank_funk_hecke_result, attnrank_law,
+ * attnrank_law_verdict) starts with `size_t size`, which the CALLER sets to
+ * its own sizeof before the call: ATTNRANK_INIT(&x) zeroes x and sets it
+ * (attnrank_options_default and attnrank_ball_spec_default do it too).  The
+ * library checks it on entry:
+ *   - below the struct's size in API 0.3 (the first version with the field;
+ *     a zeroed struct has size 0): ATTNRANK_EINVAL with one line naming the
+ *     struct ("attnrank_bracket_result.size 0 is smaller than ...");
+ *   - results (outputs): the library fills its own full copy and writes the
+ *     first min(size, its sizeof) bytes of it into the caller's struct, never
+ *     more, and never the size field (it stays the caller's); so a caller
+ *     compiled against an older header gets the fields it knows, and one
+ *     compiled against a newer header gets its tail left untouched;
+ *   - inputs (options, ball spec, the result attnrank_bracket_json reads):
+ *     fields beyond the caller's size take their defaults; fields beyond
+ *     the library's sizeof (a newer caller) are ignored.
+ * A failed call, attnrank_bracket_clear and attnrank_head_clear zero those
+ * bytes and keep size, so a struct can be reused without a new ATTNRANK_INIT.
+ * attnrank_law_point is an element of attnrank_law_verdict's array and has no
+ * size of its own: its layout is fixed while MAJOR is 0.
+ * ATTNRANK_INIT(p): zero *p and set p->size = sizeof *p (p is evaluated more
+ * than once: pass a plain pointer such as &x). */
+#define ATTNRANK_INIT(p) ((void)memset((p), 0, sizeof *(p)), (p)->size = sizeof *(p))
 
 /* ---- status and errors ---- */
 
@@ -130,6 +162,7 @@ typedef void (*attnrank_progress_fn)(void *ctx, const char *msg);
 #define ATTNRANK_UPPER_RSVD 8u
 
 typedef struct {
+    size_t size;                    /* the caller's sizeof (size-checked structs, above) */
     attnrank_engine engine;
     unsigned upper;                 /* ATTNRANK_UPPER_* mask; 0: automatic (CLI default) */
     long prec;                      /* 0: double enclosure where it applies, else Arb 96 bits;
@@ -147,9 +180,22 @@ typedef struct {
                                        [1e-6, 1048576]; 0: ATTNRANK_MAX_ALLOC_GB or 16 */
 } attnrank_options;
 
-/* Defaults: engine auto, automatic uppers, prec 0, threads 0, seed 0, no
- * callback, no cancel flag, memory limit 0. */
-ATTNRANK_EXPORT void attnrank_options_default(attnrank_options *o);
+/* The defaults written into the first min(size, the library's sizeof) bytes
+ * of *o, o->size = size: engine auto, automatic uppers, prec 0, threads 0,
+ * seed 0, no callback, no cancel flag, memory limit 0 (every field zero).
+ * ATTNRANK_EINVAL (nothing written) for o NULL or a size below the struct's
+ * 0.3 size.  Call it through attnrank_options_default. */
+ATTNRANK_EXPORT attnrank_status attnrank_options_default_sized(attnrank_options *o, size_t size);
+
+/* Defaults for *o (NULL: nothing): ATTNRANK_INIT(o), then the library's
+ * defaults for the fields it knows (a header inline: the caller's sizeof). */
+static inline void attnrank_options_default(attnrank_options *o)
+{
+    if (o) {
+        ATTNRANK_INIT(o);
+        (void)attnrank_options_default_sized(o, sizeof *o);
+    }
+}
 
 /* ---- point sets ---- */
 
@@ -185,6 +231,7 @@ ATTNRANK_EXPORT double attnrank_sphere_packing_theta(double beta);
 
 /* A ball instance (claim B): family "shells", "dense" or "uniform" in B^d. */
 typedef struct {
+    size_t size;         /* the caller's sizeof (size-checked structs, above) */
     char family[16];     /* "shells", "dense" or "uniform" */
     size_t d;            /* 2..16 */
     double beta;         /* > 0: spacings (shells) and multiplicities */
@@ -195,10 +242,23 @@ typedef struct {
     double m0;           /* multiplicity scale >= 1 (default 1) */
 } attnrank_ball_spec;
 
+/* Defaults of the CLI for family in dimension d at beta, written into the
+ * first min(size, the library's sizeof) bytes of *s, s->size = size
+ * (ATTNRANK_EINVAL for an unknown family, NULL arguments or a size below the
+ * struct's 0.3 size).  Call it through attnrank_ball_spec_default. */
+ATTNRANK_EXPORT attnrank_status attnrank_ball_spec_default_sized(attnrank_ball_spec *s, size_t size,
+                                                                 const char *family, size_t d, double beta);
+
 /* Defaults of the CLI for family in dimension d at beta (ATTNRANK_EINVAL for
- * an unknown family). */
-ATTNRANK_EXPORT attnrank_status attnrank_ball_spec_default(attnrank_ball_spec *s, const char *family, size_t d,
-                                                           double beta);
+ * an unknown family): ATTNRANK_INIT(s), then the library's defaults (a header
+ * inline: the caller's sizeof). */
+static inline attnrank_status attnrank_ball_spec_default(attnrank_ball_spec *s, const char *family, size_t d,
+                                                         double beta)
+{
+    if (s)
+        ATTNRANK_INIT(s);
+    return attnrank_ball_spec_default_sized(s, sizeof *s, family, d, beta);
+}
 
 /* Generate the ball instance (multiplicities round(m0 exp(beta (1-|x|^2)/2)),
  * exact).  Refused before any work when it could not finish (README). */
@@ -239,6 +299,7 @@ ATTNRANK_EXPORT void attnrank_free(void *p);
 #define ATTNRANK_NAME_LEN 64
 
 typedef struct {
+    size_t size;                      /* the caller's sizeof (size-checked structs, above) */
     size_t lower, upper;              /* lower <= rank_eps(A) <= upper, both certified */
     char status[16];                  /* "certified" or "inconclusive" (README "Statuses") */
     char routes[96];                  /* routes that ran, comma-separated */
@@ -329,7 +390,8 @@ ATTNRANK_EXPORT attnrank_status attnrank_bracket_ball(const attnrank_ball_spec *
                                                       const attnrank_options *o, attnrank_bracket_result *r,
                                                       attnrank_points **points);
 
-/* Free what a bracket result owns and zero it (NULL or zeroed: nothing). */
+/* Free what a bracket result owns and zero it, size kept (NULL, zeroed or a
+ * size below the 0.3 size: nothing). */
 ATTNRANK_EXPORT void attnrank_bracket_clear(attnrank_bracket_result *r);
 
 /* The JSON object of a result of attnrank_bracket or attnrank_bracket_arrays, one line without
@@ -346,6 +408,7 @@ ATTNRANK_EXPORT attnrank_status attnrank_bracket_json(const attnrank_bracket_res
 #define ATTNRANK_NONE ((size_t)-1)   /* "no rank certified" */
 
 typedef struct {
+    size_t size;                   /* the caller's sizeof (size-checked structs, above) */
     size_t r;                      /* visible dimension: numerical rank of the row-centred logits */
     long r_exact;                  /* exact rank of the stored doubles, -1: not computed */
     double tol, tol_safety;        /* the rank tolerance and its safety factor */
@@ -389,11 +452,13 @@ ATTNRANK_EXPORT attnrank_status attnrank_head_weights(const double *wq, const do
                                                       double beta, double radius, const double *taus, size_t ntau,
                                                       const attnrank_options *o, attnrank_head_result *h);
 
+/* Free what a head result owns and zero it, size kept (as attnrank_bracket_clear). */
 ATTNRANK_EXPORT void attnrank_head_clear(attnrank_head_result *h);
 
 /* ---- the Funk-Hecke spectral check (not a certificate) ---- */
 
 typedef struct {
+    size_t size;                /* the caller's sizeof (size-checked structs, above) */
     size_t n, d;
     double beta, tau;
     size_t count_pred;          /* continuum eigenvalues >= tau lambda_0, with multiplicity */
@@ -414,6 +479,7 @@ ATTNRANK_EXPORT attnrank_status attnrank_funk_hecke(const attnrank_points *P, do
 /* ---- the laws table (read-only) and one row's verdict ---- */
 
 typedef struct {
+    size_t size;              /* the caller's sizeof (size-checked structs, above) */
     char claim[4];            /* "S", "B", "R" */
     int dim;                  /* d (S, B) or r (R) */
     char variable[16];        /* "1+beta" or "beta" */
@@ -435,6 +501,8 @@ ATTNRANK_EXPORT size_t attnrank_laws_count(void);
 /* Row i (0-based) of the table into *law; ATTNRANK_EINVAL when i is out of range. */
 ATTNRANK_EXPORT attnrank_status attnrank_law_get(size_t i, attnrank_law *law);
 
+/* One point of a verdict: an element of attnrank_law_verdict.pts, no size field (its layout is
+ * fixed while MAJOR is 0; new per-point data would go to a new array at the end of the verdict). */
 typedef struct {
     double beta;
     size_t n;                 /* instance size (distinct points; 0: none) */
@@ -447,6 +515,7 @@ typedef struct {
 } attnrank_law_point;
 
 typedef struct {
+    size_t size;              /* the caller's sizeof (size-checked structs, above) */
     size_t row;
     char verdict[16];         /* "pass", "fail" or "inconclusive" */
     char reason[256];

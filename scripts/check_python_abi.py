@@ -20,6 +20,11 @@ header, so this script:
      and compares ctypes.sizeof / alignment / each Field's offset and size / the
      field types and the constants with the C program's numbers.
 
+The size-checked structs (a leading `size_t size`, include/attnrank.h) are
+also checked for the mirror's constructor: a new instance must carry
+size == ctypes.sizeof of its class, as ATTNRANK_INIT sets it in C (the
+library refuses a struct whose size is too small).
+
 Every mismatch is printed on its own line ("attnrank_bracket_result.engine
 (BracketResult): C offset 496, Python 488") and the exit status is 1; 0 when
 everything matches (one summary line), 2 when the check cannot run (no
@@ -247,6 +252,14 @@ def compare(hdr, cout, pkg, lib):
         if common_c != common_p:
             bad.append("%s: fields in another order: C %s, Python %s" % (where, ", ".join(common_c),
                                                                          ", ".join(common_p)))
+        if c_names and c_names[0] == "size":           # a size-checked struct: its constructor sets size
+            try:
+                made = cls().size
+            except Exception as e:                   # noqa: BLE001 -- any failure is a mismatch to report
+                made = "an error (%s)" % e
+            if made != ctypes.sizeof(cls):
+                bad.append("%s: a new instance has size %s, not ctypes.sizeof %d (set it in __init__, as "
+                           "ATTNRANK_INIT does)" % (where, made, ctypes.sizeof(cls)))
         ctype_of = dict(py_fields)
         decl = {n: t for n, t, _ in h_structs[cname]}
         for n in common_c:

@@ -832,7 +832,7 @@ def generate(geometry: str, family: str, d: int, n: Optional[int] = None, *, see
         if not beta > 0:
             raise _bad(fn, "the ball families need beta > 0, got %r" % beta)
         s = _lib.BallSpec()
-        st = _lib.lib.attnrank_ball_spec_default(ctypes.byref(s), family.encode(), d, beta)
+        st = _lib.lib.attnrank_ball_spec_default_sized(ctypes.byref(s), ctypes.sizeof(s), family.encode(), d, beta)
         if st == 0:
             if n is not None:
                 s.npoints = n

@@ -18,7 +18,7 @@ import os
 import stat
 
 API_VERSION_MAJOR = 0
-API_VERSION_MIN = 200      # 0.2.0: attnrank_bracket_result grew (engine, route_plan, lower budget)
+API_VERSION_MIN = 300      # 0.3.0: the size-checked structs (a leading size field in each caller-allocated struct)
 NAME_LEN = 64
 HEAD_MAX_TAUS = 32
 NONE = ctypes.c_size_t(-1).value
@@ -88,14 +88,25 @@ def _chars(n):
     return ctypes.c_char * n
 
 
+def _sized_init(self, *args, **kw):
+    """__init__ of the size-checked structs (include/attnrank.h): zeroed, size = ctypes.sizeof, as
+    ATTNRANK_INIT does in C."""
+    ctypes.Structure.__init__(self, *args, **kw)
+    self.size = ctypes.sizeof(self)
+
+
 class Options(ctypes.Structure):
-    _fields_ = [("engine", c_int), ("upper", ctypes.c_uint), ("prec", ctypes.c_long), ("threads", c_int),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("engine", c_int), ("upper", ctypes.c_uint), ("prec", ctypes.c_long), ("threads", c_int),
                 ("sketch_seed", ctypes.c_uint64), ("progress", PROGRESS_FN), ("progress_ctx", ctypes.c_void_p),
                 ("cancel", ctypes.POINTER(c_int)), ("memory_limit_gb", c_dbl)]
 
 
 class BracketResult(ctypes.Structure):
-    _fields_ = [("lower", c_size), ("upper", c_size), ("status", _chars(16)), ("routes", _chars(96)),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("lower", c_size), ("upper", c_size), ("status", _chars(16)), ("routes", _chars(96)),
                 ("lower_route", _chars(16)), ("upper_route", _chars(16)),
                 ("lower_certificate", _chars(NAME_LEN)), ("upper_certificate", _chars(NAME_LEN)),
                 ("lower_invnorm_bound", c_dbl), ("upper_err_bound", c_dbl),
@@ -116,7 +127,9 @@ class BracketResult(ctypes.Structure):
 
 
 class HeadResult(ctypes.Structure):
-    _fields_ = [("r", c_size), ("r_exact", ctypes.c_long), ("tol", c_dbl), ("tol_safety", c_dbl),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("r", c_size), ("r_exact", ctypes.c_long), ("tol", c_dbl), ("tol_safety", c_dbl),
                 ("ntau", c_size), ("tau", c_dbl * HEAD_MAX_TAUS), ("r_tau", c_size * HEAD_MAX_TAUS),
                 ("eta", c_dbl * HEAD_MAX_TAUS), ("upper_via", c_size * HEAD_MAX_TAUS),
                 ("lower", c_size), ("upper", c_size), ("status", _chars(16)), ("lower_route", _chars(16)),
@@ -130,12 +143,16 @@ class HeadResult(ctypes.Structure):
 
 
 class BallSpec(ctypes.Structure):
-    _fields_ = [("family", _chars(16)), ("d", c_size), ("beta", c_dbl), ("rho0", c_dbl), ("npoints", c_size),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("family", _chars(16)), ("d", c_size), ("beta", c_dbl), ("rho0", c_dbl), ("npoints", c_size),
                 ("seed", ctypes.c_uint64), ("unweighted", c_int), ("m0", c_dbl)]
 
 
 class Law(ctypes.Structure):
-    _fields_ = [("claim", _chars(4)), ("dim", c_int), ("variable", _chars(16)), ("predicted", c_dbl),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("claim", _chars(4)), ("dim", c_int), ("variable", _chars(16)), ("predicted", c_dbl),
                 ("tol", c_dbl), ("eps", c_dbl), ("band_lo", c_dbl), ("band_hi", c_dbl), ("nbetas", c_size),
                 ("betas", c_dbl * 32), ("nns", c_size), ("ns", c_dbl * 32), ("family", _chars(32)),
                 ("kind", _chars(16)), ("tier", _chars(16)), ("upper_source", _chars(16)), ("asserted", c_int),
@@ -150,7 +167,9 @@ class LawPoint(ctypes.Structure):
 
 
 class LawVerdict(ctypes.Structure):
-    _fields_ = [("row", c_size), ("verdict", _chars(16)), ("reason", _chars(256)), ("fit_lower", c_dbl),
+    __init__ = _sized_init
+    _fields_ = [("size", c_size),      # the sizeof of the mirror (_sized_init)
+                ("row", c_size), ("verdict", _chars(16)), ("reason", _chars(256)), ("fit_lower", c_dbl),
                 ("fit_upper", c_dbl), ("band_min", c_dbl), ("band_max", c_dbl), ("npts", c_size),
                 ("pts", LawPoint * 32), ("seconds", c_dbl)]
 
@@ -177,7 +196,7 @@ _protos = {
     "attnrank_points_provenance": (ctypes.c_char_p, [c_void]),
     "attnrank_sphere_generate": (c_int, [ctypes.c_char_p, c_size, c_size, c_dbl, c_dbl, ctypes.c_uint64,
                                          P(c_void)]),
-    "attnrank_ball_spec_default": (c_int, [P(BallSpec), ctypes.c_char_p, c_size, c_dbl]),
+    "attnrank_ball_spec_default_sized": (c_int, [P(BallSpec), c_size, ctypes.c_char_p, c_size, c_dbl]),
     "attnrank_ball_generate": (c_int, [P(BallSpec), P(c_void)]),
     "attnrank_bracket": (c_int, [c_void, c_void, c_dbl, c_dbl, P(Options), P(BracketResult)]),
     "attnrank_bracket_arrays": (c_int, [dptr, c_size, dptr, c_size, c_size, P(ctypes.c_uint64),

@@ -68,7 +68,7 @@ START_TEST(test_version)
 {
     ck_assert_str_eq(attnrank_version(), "0.2.0");
     ck_assert_int_eq(attnrank_api_version(), ATTNRANK_API_VERSION);
-    ck_assert_int_eq(ATTNRANK_API_VERSION, 200);
+    ck_assert_int_eq(ATTNRANK_API_VERSION, 300);
     ck_assert_ptr_nonnull(strstr(attnrank_version_line(), "attnrank 0.2.0"));
     ck_assert_ptr_nonnull(strstr(attnrank_version_json(), "\"attnrank\":\"0.2.0\""));
     ck_assert_str_eq(attnrank_status_name(ATTNRANK_OK), "ok");
@@ -231,6 +231,7 @@ START_TEST(test_bracket_matches_route)
     double *q = sphere_points(300, d, 12);
     for (int self = 0; self < 2; self++) {
         attnrank_bracket_result r;
+        ATTNRANK_INIT(&r);
         ck_assert_int_eq(attnrank_bracket_arrays(self ? x : q, self ? n : 300, self ? NULL : x, n, d, NULL, NULL, 20,
                                                  0.1, NULL, &r), ATTNRANK_OK);
         pointset_t Q, K;
@@ -266,6 +267,8 @@ START_TEST(test_bracket_matches_route)
     /* the same handle twice is self-attention */
     attnrank_points *P = NULL;
     attnrank_bracket_result a, b;
+    ATTNRANK_INIT(&a);
+    ATTNRANK_INIT(&b);
     ck_assert_int_eq(attnrank_points_new(x, n, d, NULL, NULL, NULL, &P), ATTNRANK_OK);
     ck_assert_int_eq(attnrank_bracket(P, P, 20, 0.1, NULL, &a), ATTNRANK_OK);
     ck_assert_int_eq(attnrank_bracket(P, NULL, 20, 0.1, NULL, &b), ATTNRANK_OK);
@@ -293,6 +296,7 @@ START_TEST(test_bracket_errors)
     const double x[6] = { 1, 0, 0, 1, -1, 0 }, y[3] = { 1, 0, 0 };
     attnrank_points *P = NULL, *K3 = NULL;
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     ck_assert_int_eq(attnrank_points_new(x, 3, 2, NULL, NULL, NULL, &P), ATTNRANK_OK);
     ck_assert_int_eq(attnrank_points_new(y, 1, 3, NULL, NULL, NULL, &K3), ATTNRANK_OK);
     ASSERT_FAILS(attnrank_bracket(NULL, NULL, 1, 0.1, NULL, &r), ATTNRANK_EINVAL);
@@ -359,6 +363,7 @@ START_TEST(test_memory_limit)
     attnrank_options_default(&o);
     o.memory_limit_gb = 1e-6;              /* 1 KiB: the first matrix is refused */
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     ASSERT_FAILS(attnrank_bracket_arrays(x, n, NULL, 0, d, NULL, NULL, 20, 0.1, &o, &r), ATTNRANK_ENOMEM);
     ck_assert_ptr_nonnull(strstr(attnrank_error_message(), "allocation limit"));
     ck_assert_ptr_null(r.n);
@@ -392,6 +397,7 @@ START_TEST(test_cancel)
     attnrank_options_default(&o);
     o.cancel = &flag;
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     ASSERT_FAILS(attnrank_bracket_arrays(x, n, NULL, 0, d, NULL, NULL, 20, 0.1, &o, &r), ATTNRANK_ECANCELED);
     ck_assert_str_eq(attnrank_error_message(), "cancelled");
     ck_assert_ptr_null(r.n);
@@ -418,8 +424,10 @@ START_TEST(test_cancel)
     attnrank_points *P = NULL;
     ck_assert_int_eq(attnrank_points_new(x, 50, d, NULL, NULL, NULL, &P), ATTNRANK_OK);
     attnrank_head_result h;
+    ATTNRANK_INIT(&h);
     ASSERT_FAILS(attnrank_head(P, P, NAN, 0.1, NULL, 0, 0, &o, &h), ATTNRANK_ECANCELED);
     attnrank_law_verdict v;
+    ATTNRANK_INIT(&v);
     ASSERT_FAILS(attnrank_law_run(0, &o, &v), ATTNRANK_ECANCELED);
     attnrank_ball_spec s;
     attnrank_ball_spec_default(&s, "shells", 2, 100);
@@ -455,7 +463,8 @@ START_TEST(test_two_threads)
 {
     size_t n = 700, d = 3;
     double *x1 = sphere_points(n, d, 21), *x2 = sphere_points(n, d, 22);
-    job_t one[2] = { { x1, n, d, { 0 }, 0, "" }, { x2, n, d, { 0 }, 0, "" } }, two[2];
+    const attnrank_bracket_result r0 = { .size = sizeof r0 };
+    job_t one[2] = { { x1, n, d, r0, 0, "" }, { x2, n, d, r0, 0, "" } }, two[2];
     memcpy(two, one, sizeof one);
     for (int i = 0; i < 2; i++) {                 /* one at a time */
         job_run(&one[i]);
@@ -484,6 +493,7 @@ START_TEST(test_bracket_ball)
     attnrank_ball_spec s;
     ck_assert_int_eq(attnrank_ball_spec_default(&s, "shells", 2, 300), ATTNRANK_OK);
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     attnrank_points *P = NULL;
     ck_assert_int_eq(attnrank_bracket_ball(&s, 0.1, NULL, &r, &P), ATTNRANK_OK);
     ck_assert_str_eq(r.status, "certified");
@@ -494,6 +504,7 @@ START_TEST(test_bracket_ball)
     ck_assert_ptr_nonnull(strstr(r.routes, "ball"));
     /* the same instance through attnrank_bracket: the same ends */
     attnrank_bracket_result r2;
+    ATTNRANK_INIT(&r2);
     ck_assert_int_eq(attnrank_bracket(P, NULL, 300, 0.1, NULL, &r2), ATTNRANK_OK);
     ck_assert_uint_eq(r2.lower, r.lower);
     ck_assert_uint_eq(r2.upper, r.upper);
@@ -525,6 +536,7 @@ START_TEST(test_head)
     ck_assert_int_eq(attnrank_points_new(K, n, dh, NULL, NULL, NULL, &PK), ATTNRANK_OK);
     const double taus[2] = { 0.05, 0.01 };
     attnrank_head_result h;
+    ATTNRANK_INIT(&h);
     ck_assert_int_eq(attnrank_head(PQ, PK, 4.0, 0.1, taus, 2, 0, NULL, &h), ATTNRANK_OK);
     ck_assert_uint_eq(h.r, 2);
     ck_assert_int_eq(h.r_exact, 2);
@@ -575,6 +587,7 @@ START_TEST(test_funk_hecke)
     attnrank_points *P = NULL;
     ck_assert_int_eq(attnrank_sphere_generate("fibonacci", 3, 800, NAN, 0, 1, &P), ATTNRANK_OK);
     attnrank_funk_hecke_result f;
+    ATTNRANK_INIT(&f);
     ck_assert_int_eq(attnrank_funk_hecke(P, 10, 1e-3, NULL, &f), ATTNRANK_OK);
     ck_assert_uint_eq(f.n, 800);
     ck_assert_uint_gt(f.count_pred, 0);
@@ -593,6 +606,7 @@ START_TEST(test_laws)
     ck_assert_uint_eq(n, count);
     ck_assert_uint_gt(n, 10);
     attnrank_law L;
+    ATTNRANK_INIT(&L);
     size_t pick = n;
     for (size_t i = 0; i < n; i++) {
         ck_assert_int_eq(attnrank_law_get(i, &L), ATTNRANK_OK);
@@ -609,6 +623,7 @@ START_TEST(test_laws)
     ASSERT_FAILS(attnrank_law_get(0, NULL), ATTNRANK_EINVAL);
     ck_assert_uint_lt(pick, n);
     attnrank_law_verdict v;
+    ATTNRANK_INIT(&v);
     ck_assert_int_eq(attnrank_law_run(pick, NULL, &v), ATTNRANK_OK);
     verify_row_t row;
     ck_assert_int_eq(verify_law(&T[pick], &row, NULL, NULL), AR_OK);

@@ -148,6 +148,7 @@ START_TEST(bad_variable_refused_by_the_call)
     clear_vars();
     double x[6] = { 0.1, 0.2, -0.3, 0.4, 0.5, -0.6 };
     attnrank_bracket_result r;
+    ATTNRANK_INIT(&r);
     setenv("ATTNRANK_BALL_DENSE_MAX", "lots", 1);
     ck_assert_int_eq(attnrank_bracket_arrays(x, 3, x, 3, 2, NULL, NULL, 2.0, 0.1, NULL, &r), ATTNRANK_EINVAL);
     ck_assert_msg(strstr(attnrank_error_message(), "ATTNRANK_BALL_DENSE_MAX"), "%s", attnrank_error_message());
