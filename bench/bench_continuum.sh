@@ -7,10 +7,13 @@
 # (the whole call, lower end included for claim B) and the certificate are
 # printed.  A point that gives no answer within LIMIT seconds prints "timeout".
 # Writes to stdout; bench/results/continuum_beta.txt is a recorded run.
-# Usage: sh bench/bench_continuum.sh [attnrank] [near|far|all]  (LIMIT=seconds, default 300)
+# Usage: sh bench/bench_continuum.sh [attnrank] [near|far|all|compare]  (LIMIT=seconds, default 300)
 #   near: sphere d = 3, 4, 5 and ball d = 3, 4 at beta = 160 .. 1280
 #   far:  sphere d = 6 at beta = 640, 1280, d = 7 at 320, 640 (the points the
 #         issue-36 bias analysis allows; the ball in d = 5 has no CLI continuum)
+#   compare: sphere d = 5 at 640, 1280, d = 6 at 640, 1280, d = 7 at 320, 640,
+#         each point run by the binary BASE (a baseline build; env) and then
+#         by attnrank, alternating, so both see the same load
 set -eu
 bin=${1:-bin/attnrank}
 which=${2:-near}
@@ -48,6 +51,16 @@ if [ "$which" = near ] || [ "$which" = all ]; then
     for d in 3 4; do
         for b in 160 240 320 400 450 640 1280; do point B "$d" "$b"; done
     done
+fi
+if [ "$which" = compare ]; then
+    base=${BASE:?compare needs BASE=baseline-binary}
+    new=$bin
+    for db in "5 640" "5 1280" "6 640" "6 1280" "7 320" "7 640"; do
+        set -- $db
+        bin=$base; point S "$1" "$2"
+        bin=$new; point S "$1" "$2"
+    done
+    echo "# uptime after compare: $(uptime)"
 fi
 if [ "$which" = far ] || [ "$which" = all ]; then
     for b in 640 1280; do point S 6 "$b"; done

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <glpk.h>
 
+/* IRLS steps of the last-resort fallback of lp_l1_solve */
+#define LP_L1_IRLS_FALLBACK_ITERS 30
+
 static double lp_l1_objective(size_t m, size_t k, const double *F, const double *f,
                               const double *w, const double *c)
 {
@@ -22,14 +25,27 @@ static double lp_l1_objective(size_t m, size_t k, const double *F, const double 
     return s;
 }
 
-/* Fallback when both simplex methods and the interior-point method fail
- * (seen on badly scaled fits: Chebyshev degree ~85 against exp(1000 (s-1))):
- * iteratively reweighted least squares for min sum_i w_i |f_i - (F c)_i|,
- * each step one weighted dgels.  Approximate; callers that need rigour
- * certify the result independently. */
-static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f, const double *w,
-                               double *coef, double *obj)
+/* Iteratively reweighted least squares (see lp_l1.h).  Also the fallback of
+ * lp_l1_solve when both simplex methods and the interior-point method fail
+ * (seen on badly scaled fits: Chebyshev degree ~85 against exp(1000 (s-1))). */
+ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f, const double *w,
+                     int iters, double *coef, double *obj)
 {
+    if (k < 1 || m < k || iters < 1 || m * k > ((size_t)1 << 27)) {
+        ar_error_set("lp_l1_irls: need 1 <= k <= m, m*k <= 2^27, iters >= 1 (got m=%zu, k=%zu, iters=%d)",
+                     m, k, iters);
+        return AR_EINVAL;
+    }
+    for (size_t i = 0; i < m; i++)
+        if (!isfinite(f[i]) || (w && !(isfinite(w[i]) && w[i] > 0))) {
+            ar_error_set("lp_l1_irls: f[%zu] or w[%zu] not finite/positive", i, i);
+            return AR_EINVAL;
+        }
+    for (size_t t = 0; t < m * k; t++)
+        if (!isfinite(F[t])) {
+            ar_error_set("lp_l1_irls: F has a non-finite entry");
+            return AR_EINVAL;
+        }
     double *G = ar_calloc(m * k, sizeof *G, "irls matrix"), *r = ar_calloc(m, sizeof *r, "irls rhs");
     double *u = ar_calloc(m, sizeof *u, "irls weights");
     if (!G || !r || !u) {
@@ -37,9 +53,9 @@ static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f
         return AR_ENOMEM;
     }
     for (size_t i = 0; i < m; i++)
-        u[i] = w[i];
+        u[i] = w ? w[i] : 1.0;
     ar_status st = AR_OK;
-    for (int it = 0; it < 30; it++) {
+    for (int it = 0; it < iters; it++) {
         for (size_t i = 0; i < m; i++) {
             double sq = sqrt(u[i]);
             r[i] = sq * f[i];
@@ -49,7 +65,7 @@ static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f
         lapack_int info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)k, 1, G, (lapack_int)m,
                                         r, (lapack_int)m);
         if (info != 0) {
-            ar_error_set("lp_l1_solve: least-squares fallback failed (info %d)", (int)info);
+            ar_error_set("lp_l1_irls: least-squares step failed (info %d)", (int)info);
             st = AR_ENUMERIC;
             break;
         }
@@ -65,18 +81,23 @@ static ar_status lp_l1_irls(size_t m, size_t k, const double *F, const double *f
             for (size_t j = 0; j < k; j++)
                 v += F[i + j * m] * coef[j];
             double res = fabs(f[i] - v);
-            u[i] = w[i] / (res > floor_ ? res : floor_);
+            u[i] = (w ? w[i] : 1.0) / (res > floor_ ? res : floor_);
         }
     }
-    if (st == AR_OK && obj) {
+    if (st == AR_OK) {
         double o = 0;
         for (size_t i = 0; i < m; i++) {
             double v = 0;
             for (size_t j = 0; j < k; j++)
                 v += F[i + j * m] * coef[j];
-            o += w[i] * fabs(f[i] - v);
+            o += (w ? w[i] : 1.0) * fabs(f[i] - v);
         }
-        *obj = o;
+        if (!isfinite(o)) {
+            ar_error_set("lp_l1_irls: non-finite fit (m=%zu, k=%zu)", m, k);
+            st = AR_ENUMERIC;
+        } else if (obj) {
+            *obj = o;
+        }
     }
     free(G); free(r); free(u);
     return st;
@@ -255,7 +276,7 @@ ar_status lp_l1_solve(size_t m, size_t k, const double *F, const double *f, cons
             *obj = o;
         }
     } else if (rc != 0 || glp_get_status(P) != GLP_OPT) {
-        st = lp_l1_irls(m, k, F, f, w, c, obj);
+        st = lp_l1_irls(m, k, F, f, w, LP_L1_IRLS_FALLBACK_ITERS, c, obj);
     } else {
         for (size_t j = 0; j < k; j++)
             c[j] = glp_get_row_dual(P, (int)j + 1) * rho[j] / sigma;

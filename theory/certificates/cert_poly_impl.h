@@ -27,6 +27,7 @@
 #define CP_NORM_TOL 1e-12    /* accepted | |x_i| - 1 | */
 #define CP_THREADS 2
 #define CP_PREC 128
+#define POLY_ESTIMATE_ITERS 30   /* IRLS steps of poly_fit_estimate */
 
 /* In FE_UPWARD mode: lower bounds by negation (GCC keeps these with
  * -frounding-math: sign-dependent rounding is honoured). */
