@@ -310,6 +310,37 @@ ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z)
     return st;
 }
 
+typedef struct {
+    const smx_t *A;
+    const size_t *rows;
+    size_t cnt, ldx, parts;
+    double *X;
+    int rowmajor;
+} gather_ctx;
+
+static void gather_part(void *arg, size_t p)
+{
+    const gather_ctx *g = arg;
+    size_t m = g->A->m, n = g->A->n, cnt = g->cnt;
+    for (size_t j = par_part_start(n, g->parts, p); j < par_part_start(n, g->parts, p + 1); j++) {
+        const double *aj = g->A->a + j * m;
+        if (g->rowmajor)
+            for (size_t t = 0; t < cnt; t++)
+                g->X[t * g->ldx + j] = aj[g->rows[t]];
+        else
+            for (size_t t = 0; t < cnt; t++)
+                g->X[t + j * g->ldx] = aj[g->rows[t]];
+    }
+}
+
+void amat_gather(const smx_t *A, const size_t *rows, size_t cnt, double *X, size_t ldx, int rowmajor)
+{
+    size_t n = A->n;
+    gather_ctx g = {.A = A, .rows = rows, .cnt = cnt, .ldx = ldx, .X = X, .rowmajor = rowmajor,
+                    .parts = (double)cnt * (double)n >= 65536.0 ? par_parts(n, AMAT_GATHER_COLS) : 1};
+    par_for(g.parts, gather_part, &g, NULL);
+}
+
 ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
 {
     memset(R, 0, sizeof *R);
@@ -324,12 +355,7 @@ ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
     R->m = cnt;
     R->n = n;
     if (M->A) {
-        for (size_t j = 0; j < n; j++) {            /* column by column: A is column-major */
-            const double *aj = M->A->a + j * M->m;
-            double *rj = R->a + j * cnt;
-            for (size_t t = 0; t < cnt; t++)
-                rj[t] = aj[rows[t]];
-        }
+        amat_gather(M->A, rows, cnt, R->a, cnt, 0);
         for (size_t t = 0; t < cnt; t++) {
             R->rowerr[t] = M->A->rowerr[rows[t]];
             R->lognorm[t] = M->A->lognorm[rows[t]];

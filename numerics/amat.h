@@ -82,4 +82,11 @@ ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z);
  * and prec as the source; lognorm filled).  Caller frees with smx_clear. */
 ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R);
 
+/* X = the rows rows[0..cnt) of the held image A->a (m x n, column-major): entry (t, j) at
+ * X[t * ldx + j] (rowmajor 1, ldx >= n) or X[t + j * ldx] (rowmajor 0, ldx >= cnt).  The
+ * columns are split into a fixed partition (parts of at least AMAT_GATHER_COLS columns when
+ * cnt n is large) spread over attnrank's threads; a copy, so the same bits for any count. */
+#define AMAT_GATHER_COLS 512
+void amat_gather(const smx_t *A, const size_t *rows, size_t cnt, double *X, size_t ldx, int rowmajor);
+
 #endif
