@@ -291,11 +291,21 @@ static ar_status visit_product(amat_t *M, amat_visit_fn f, void *ctx)
     return st;
 }
 
+/* A block of Y = A X on its slot's thread (amat_visit_par): the same parts, run in order. */
+static ar_status mul_block_par(void *arg, const amat_block_t *B, size_t slot)
+{
+    (void)slot;
+    return mul_block(arg, B);
+}
+
+/* Y's rows are the blocks' own: a blocked or streamed product runs its blocks side by side
+ * (amat_visit_par; a streamed block is evaluated on its thread), a held one-block product its
+ * parts (run_parts).  Each block's parts and each part's dgemm are the same either way. */
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y)
 {
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = X, .Y = Y};
     blas_single_begin();
-    ar_status st = visit_product(M, mul_block, &c);
+    ar_status st = !M->A || M->blk ? amat_visit_par(M, 0, mul_block_par, &c) : visit_product(M, mul_block, &c);
     blas_single_end();
     return st;
 }

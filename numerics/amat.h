@@ -70,7 +70,8 @@ ar_status amat_visit_par(amat_t *M, size_t slot_bytes, amat_visit_par_fn f, void
  * amat_tmul split rows of each block (rows of Z) into a fixed partition that depends on the
  * shape alone, each part one single-threaded BLAS call (OpenBLAS is set to one thread
  * meanwhile), the parts spread over attnrank's threads (base/parallel.h): the results do
- * not depend on OPENBLAS_NUM_THREADS nor on the thread count.  A held image with blk 0 is one block for the
+ * not depend on OPENBLAS_NUM_THREADS nor on the thread count; amat_mul runs the blocks of a streamed
+ * (or blocked) image side by side (amat_visit_par), their parts in order.  A held image with blk 0 is one block for the
  * products (the results then differ from a blocked or streamed product by summation order only);
  * each product counts as one pass. */
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y);

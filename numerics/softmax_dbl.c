@@ -36,7 +36,7 @@
 #include "numerics/resid.h"
 
 #define SMXD_BLK 64
-#define SMXD_PART_BLKS 4        /* chunks per part of the fixed partition (256 rows) */
+#define SMXD_PART_BLKS 1        /* chunks per part of the fixed partition, at least (64 rows) */
 #define SMXD_MAX_THREADS 64
 
 #define U52 0x1p-52
