@@ -22,7 +22,11 @@ threads from f.  Every run's bracket, upper error bound and lower certificate mu
 for every thread count (the script exits 1 otherwise).  The machine's load (uptime) is printed
 before and after: rerun on a quiet machine for numbers to report.
 
-Usage: bench/bench_threads.py [--bin bin/attnrank] [--n 8000 16000] [--reps 2] [--out FILE]
+--base OTHER_BINARY: the same runs of a baseline binary (e.g. the code before a change) alternate
+with --bin's, in the same rounds; its whole-bracket times at 1 and 2 threads are printed beside
+--bin's, and its brackets and certified numbers must be the same as --bin's (exit 1 otherwise).
+
+Usage: bench/bench_threads.py [--bin bin/attnrank] [--base BIN] [--n 8000 16000] [--reps 2] [--out FILE]
 """
 import argparse
 import json
@@ -84,6 +88,7 @@ def run_once(binary, qk, threads):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="bin/attnrank")
+    ap.add_argument("--base", default=None, help="a baseline binary, run alternately with --bin")
     ap.add_argument("--n", type=int, nargs="+", default=[8000, 16000])
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--out", default=None)
@@ -104,6 +109,9 @@ def main():
     core = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
     out("# bench_threads.py %s" % time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()))
     out("# %s" % (core[0] if core else a.bin))
+    if a.base:
+        bcore = subprocess.run([a.base, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+        out("# baseline (--base, alternating with it): %s" % (bcore[0] if bcore else a.base))
     out("# %d CPUs usable; uptime at the start: %s" % (allt, subprocess.run(["uptime"], capture_output=True,
                                                                              text=True).stdout.strip()))
     out("# runs alternate %s threads, %d rounds; fastest run of each kept; times in seconds" % (counts, a.reps))
@@ -116,6 +124,7 @@ def main():
                 subprocess.run([a.bin, "generate", "--geometry", "ball", "--family", "uniform", "--d", "3", "--n",
                                 str(n), "--seed", str(seed), "--out", path], check=True, capture_output=True)
             best = {}
+            base = {}
             keys = {}
             for _ in range(a.reps):
                 for t in counts:
@@ -123,6 +132,11 @@ def main():
                     keys.setdefault(key, []).append(t)
                     if t not in best or times["total"] < best[t]["total"]:
                         best[t] = times
+                    if a.base:
+                        btimes, bkey, _ = run_once(a.base, qk, t)
+                        keys.setdefault(bkey, []).append("base %d" % t)
+                        if t not in base or btimes["total"] < base[t]["total"]:
+                            base[t] = btimes
             if len(keys) != 1:
                 ok = False
                 out("# n=%d: DIFFERENT brackets or certified numbers across thread counts: %s" % (n, keys))
@@ -140,6 +154,12 @@ def main():
                 else:
                     out("%d\t%s\t%.1f\t%.1f\t%.1f\t-\t-\t-\t-" % (n, st, t1, t2, ta))
             out("# n=%d: --threads 2 / --threads 1 = %.2f (target <= 0.6)" % (n, best[2]["total"] / best[1]["total"]))
+            if a.base:
+                for st in STAGES + ["total"]:
+                    out("# n=%d base %s: %s" % (n, st, "  ".join("t%d %.1f" % (t, base[t][st]) for t in counts)))
+                out("# n=%d: the baseline's --threads 2 / --threads 1 = %.2f; --bin / base at 1 thread %.2f, at 2 "
+                    "threads %.2f" % (n, base[2]["total"] / base[1]["total"], best[1]["total"] / base[1]["total"],
+                                      best[2]["total"] / base[2]["total"]))
     out("# uptime at the end: %s" % subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     if a.out:
         with open(a.out, "w") as f:

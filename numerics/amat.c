@@ -6,8 +6,10 @@
 #include <cblas.h>
 #include "base/blas.h"
 #include "base/parallel.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 
 void amat_memory(amat_t *M, const smx_t *A)
 {
@@ -68,6 +70,125 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
     }
     free(buf);
     free(err);
+    M->passes++;
+    return st;
+}
+
+size_t amat_visit_slots(const amat_t *M, size_t slot_bytes)
+{
+    size_t b = amat_block_rows(M), nb = M->m ? (M->m + b - 1) / b : 0;
+    size_t per = slot_bytes + (M->A ? 0 : b * (M->n + 1) * sizeof(double)), lim = ar_max_alloc() / 2;
+    size_t fit = per ? lim / per : (size_t)PAR_MAX_JOBS;
+    size_t s = (size_t)par_threads();
+    if (s > nb)
+        s = nb;
+    if (s > fit)
+        s = fit;
+    return s ? s : 1;
+}
+
+/* The shared state of one amat_visit_par. */
+typedef struct {
+    amat_t *M;
+    amat_visit_par_fn f;
+    void *ctx;
+    size_t b, nb;
+    atomic_size_t next;         /* the next block to take */
+    atomic_int failed;          /* 1 once a block failed: no more are taken */
+    atomic_int nomem;           /* 1 when a streamed slot's buffer could not be allocated */
+    ar_status *st;              /* nb statuses */
+    const volatile int *cancel; /* the caller's cancellation flag */
+    const ar_config_t *cfg;     /* the caller's configuration with one thread */
+} vpar_state;
+
+typedef struct {
+    vpar_state *s;
+    size_t slot;
+} vpar_job;
+
+/* A thread's job: blocks in increasing order while any is left, each evaluated (streamed) into
+ * the slot's buffer and handed to f. */
+static void vpar_thread(void *arg)
+{
+    vpar_job *J = arg;
+    vpar_state *s = J->s;
+    const ar_config_t *prev = ar_config_install(s->cfg);
+    const amat_t *M = s->M;
+    size_t m = M->m, n = M->n, b = s->b;
+    double *buf = NULL, *err = NULL;
+    smxd_t S1;
+    if (!M->A) {
+        S1 = *M->S;
+        S1.nthreads = 1;                /* the block on this thread: the parallelism is across blocks */
+        buf = malloc(b * n * sizeof *buf);
+        err = buf ? malloc(b * sizeof *err) : NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->nb || atomic_load(&s->failed))
+            break;
+        if (cancel_check_flag(s->cancel)) {
+            s->st[i] = AR_ECANCELED;
+            atomic_store(&s->failed, 1);
+            break;
+        }
+        size_t i0 = i * b, cnt = i0 + b < m ? b : m - i0;
+        amat_block_t B = {.i0 = i0, .b = cnt};
+        if (M->A) {
+            B.a = M->A->a + i0;
+            B.lda = m;
+            B.rowmajor = 0;
+            B.rowerr = M->A->rowerr + i0;
+        } else if (!err) {
+            s->st[i] = AR_ENOMEM;
+            atomic_store(&s->nomem, 1);
+            atomic_store(&s->failed, 1);
+            break;
+        } else {
+            smxd_rows_rm(&S1, NULL, i0, cnt, buf, n, err, NULL);
+            B.a = buf;
+            B.lda = n;
+            B.rowmajor = 1;
+            B.rowerr = err;
+        }
+        if ((s->st[i] = s->f(s->ctx, &B, J->slot)) != AR_OK)
+            atomic_store(&s->failed, 1);
+    }
+    free(buf);
+    free(err);
+    ar_config_install(prev);
+}
+
+ar_status amat_visit_par(amat_t *M, size_t slot_bytes, amat_visit_par_fn f, void *ctx)
+{
+    size_t b = amat_block_rows(M), nb = M->m ? (M->m + b - 1) / b : 0;
+    size_t slots = amat_visit_slots(M, slot_bytes);
+    ar_status st = cancel_check();
+    if (st != AR_OK)
+        return st;
+    ar_status *sts = ar_calloc(nb ? nb : 1, sizeof *sts, "block statuses");
+    if (!sts)
+        return AR_ENOMEM;
+    ar_config_t one = *ar_config();
+    one.threads = 1;
+    vpar_state s = {.M = M, .f = f, .ctx = ctx, .b = b, .nb = nb, .st = sts, .cancel = cancel_current(),
+                    .cfg = &one};
+    atomic_init(&s.next, 0);
+    atomic_init(&s.failed, 0);
+    atomic_init(&s.nomem, 0);
+    vpar_job jobs[PAR_MAX_JOBS];
+    for (size_t t = 0; t < slots; t++)
+        jobs[t] = (vpar_job){.s = &s, .slot = t};
+    blas_single_begin();
+    par_run((int)slots, vpar_thread, NULL, jobs, sizeof jobs[0]);
+    blas_single_end();
+    for (size_t i = 0; i < nb && st == AR_OK; i++)
+        st = sts[i];
+    if (st == AR_ECANCELED)
+        (void)cancel_check();           /* its message */
+    else if (st == AR_ENOMEM && atomic_load(&s.nomem))
+        ar_error_set("amat: out of memory for a streamed row block of %zu x %zu", b, M->n);
+    free(sts);
     M->passes++;
     return st;
 }
@@ -170,11 +291,21 @@ static ar_status visit_product(amat_t *M, amat_visit_fn f, void *ctx)
     return st;
 }
 
+/* A block of Y = A X on its slot's thread (amat_visit_par): the same parts, run in order. */
+static ar_status mul_block_par(void *arg, const amat_block_t *B, size_t slot)
+{
+    (void)slot;
+    return mul_block(arg, B);
+}
+
+/* Y's rows are the blocks' own: a blocked or streamed product runs its blocks side by side
+ * (amat_visit_par; a streamed block is evaluated on its thread), a held one-block product its
+ * parts (run_parts).  Each block's parts and each part's dgemm are the same either way. */
 ar_status amat_mul(amat_t *M, size_t l, const double *X, double *Y)
 {
     mul_ctx c = {.m = M->m, .n = M->n, .l = l, .X = X, .Y = Y};
     blas_single_begin();
-    ar_status st = visit_product(M, mul_block, &c);
+    ar_status st = !M->A || M->blk ? amat_visit_par(M, 0, mul_block_par, &c) : visit_product(M, mul_block, &c);
     blas_single_end();
     return st;
 }
@@ -187,6 +318,37 @@ ar_status amat_tmul(amat_t *M, size_t l, const double *Y, double *Z)
     ar_status st = visit_product(M, tmul_block, &c);
     blas_single_end();
     return st;
+}
+
+typedef struct {
+    const smx_t *A;
+    const size_t *rows;
+    size_t cnt, ldx, parts;
+    double *X;
+    int rowmajor;
+} gather_ctx;
+
+static void gather_part(void *arg, size_t p)
+{
+    const gather_ctx *g = arg;
+    size_t m = g->A->m, n = g->A->n, cnt = g->cnt;
+    for (size_t j = par_part_start(n, g->parts, p); j < par_part_start(n, g->parts, p + 1); j++) {
+        const double *aj = g->A->a + j * m;
+        if (g->rowmajor)
+            for (size_t t = 0; t < cnt; t++)
+                g->X[t * g->ldx + j] = aj[g->rows[t]];
+        else
+            for (size_t t = 0; t < cnt; t++)
+                g->X[t + j * g->ldx] = aj[g->rows[t]];
+    }
+}
+
+void amat_gather(const smx_t *A, const size_t *rows, size_t cnt, double *X, size_t ldx, int rowmajor)
+{
+    size_t n = A->n;
+    gather_ctx g = {.A = A, .rows = rows, .cnt = cnt, .ldx = ldx, .X = X, .rowmajor = rowmajor,
+                    .parts = (double)cnt * (double)n >= 65536.0 ? par_parts(n, AMAT_GATHER_COLS) : 1};
+    par_for(g.parts, gather_part, &g, NULL);
 }
 
 ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
@@ -203,12 +365,7 @@ ar_status amat_rows(const amat_t *M, const size_t *rows, size_t cnt, smx_t *R)
     R->m = cnt;
     R->n = n;
     if (M->A) {
-        for (size_t j = 0; j < n; j++) {            /* column by column: A is column-major */
-            const double *aj = M->A->a + j * M->m;
-            double *rj = R->a + j * cnt;
-            for (size_t t = 0; t < cnt; t++)
-                rj[t] = aj[rows[t]];
-        }
+        amat_gather(M->A, rows, cnt, R->a, cnt, 0);
         for (size_t t = 0; t < cnt; t++) {
             R->rowerr[t] = M->A->rowerr[rows[t]];
             R->lognorm[t] = M->A->lognorm[rows[t]];

@@ -3,10 +3,12 @@
  * blocks of a set block size) and with a streamed one (row-major blocks) against a long-double
  * reference, the pass count, and amat_rows against the image's rows. */
 #include <check.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "base/parallel.h"
 #include "numerics/amat.h"
 #include "numerics/rng.h"
 #include "numerics/softmax_dbl.h"
@@ -172,6 +174,118 @@ START_TEST(test_amat_thread_counts)
 }
 END_TEST
 
+/* amat_visit_par: every block of amat_visit once, each seeing the same rows and row errors as
+ * amat_visit hands out (held: the image; streamed: the rows evaluated on the slot's thread), slots
+ * below amat_visit_slots and never shared by two calls at once, one pass; for every thread count. */
+typedef struct {
+    size_t m, n, slots;
+    const smx_t *A;
+    atomic_int seen[64];            /* per block: calls */
+    atomic_int busy[PAR_MAX_JOBS];  /* per slot: calls in progress */
+    atomic_int bad;
+} vpar_check;
+
+static ar_status vpar_check_block(void *arg, const amat_block_t *B, size_t slot)
+{
+    vpar_check *c = arg;
+    if (slot >= c->slots || atomic_fetch_add(&c->busy[slot], 1) != 0)
+        atomic_store(&c->bad, 1);
+    if (par_threads() != 1)
+        atomic_store(&c->bad, 1);
+    size_t blk = B->i0 / 37;           /* the blocks of 37 rows below */
+    atomic_fetch_add(&c->seen[blk < 64 ? blk : 63], 1);
+    for (size_t t = 0; t < B->b; t++) {
+        size_t i = B->i0 + t;
+        if (B->rowerr[t] != c->A->rowerr[i])
+            atomic_store(&c->bad, 1);
+        for (size_t j = 0; j < c->n; j++) {
+            double v = B->rowmajor ? B->a[t * B->lda + j] : B->a[t + j * B->lda];
+            if (v != c->A->a[i + j * c->m])
+                atomic_store(&c->bad, 1);
+        }
+    }
+    atomic_fetch_sub(&c->busy[slot], 1);
+    return AR_OK;
+}
+
+START_TEST(test_amat_visit_par)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 11);
+    size_t m = 1000, n = 70;
+    smx_t A;
+    smxd_t S;
+    double *q, *k;
+    make_image(&r, m, n, 3, -0.5, 6.0, &A, &S, &q, &k);
+    for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++)
+        for (int v = 0; v < 2; v++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+            amat_t M;
+            if (v == 0)
+                amat_memory(&M, &A);
+            else
+                amat_stream(&M, &S);
+            M.blk = 37;                 /* 28 blocks, the last of 1 row */
+            vpar_check *chk = calloc(1, sizeof *chk);
+            chk->m = m;
+            chk->n = n;
+            chk->A = &A;
+            chk->slots = amat_visit_slots(&M, 1024);
+            size_t want = (size_t)TEST_THREAD_COUNTS[c] < 28 ? (size_t)TEST_THREAD_COUNTS[c] : 28;
+            ck_assert_uint_eq(chk->slots, want);
+            ck_assert_int_eq(amat_visit_par(&M, 1024, vpar_check_block, chk), AR_OK);
+            ar_config_install(prev);
+            ck_assert_uint_eq(M.passes, 1);
+            ck_assert_msg(!atomic_load(&chk->bad), "%d threads, variant %d: a block saw wrong rows, a shared slot "
+                          "or more than one thread", TEST_THREAD_COUNTS[c], v);
+            for (size_t b = 0; b < 28; b++)
+                ck_assert_int_eq(atomic_load(&chk->seen[b]), 1);
+            free(chk);
+        }
+    smxd_clear(&S);
+    smx_clear(&A);
+    free(q); free(k);
+}
+END_TEST
+
+/* amat_gather: the rows of the held image in both layouts, the same as one loop for every
+ * thread count (large enough to be split, and small). */
+START_TEST(test_amat_gather)
+{
+    rng_t r;
+    rng_init(&r, test_seed() + 12);
+    static const size_t shapes[][3] = { { 300, 1700, 90 }, { 20, 30, 7 } };
+    for (size_t sh = 0; sh < 2; sh++) {
+        size_t m = shapes[sh][0], n = shapes[sh][1], cnt = shapes[sh][2];
+        smx_t A;
+        smxd_t S;
+        double *q, *k;
+        make_image(&r, m, n, 3, -0.5, 6.0, &A, &S, &q, &k);
+        size_t *rows = malloc(cnt * sizeof *rows);
+        for (size_t t = 0; t < cnt; t++)
+            rows[t] = (t * 13 + 5) % m;
+        double *Xr = malloc(cnt * (n + 2) * sizeof *Xr), *Xc = malloc((cnt + 3) * n * sizeof *Xc);
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+            amat_gather(&A, rows, cnt, Xr, n + 2, 1);
+            amat_gather(&A, rows, cnt, Xc, cnt + 3, 0);
+            ar_config_install(prev);
+            for (size_t t = 0; t < cnt; t++)
+                for (size_t j = 0; j < n; j++) {
+                    double v = A.a[rows[t] + j * m];
+                    ck_assert(Xr[t * (n + 2) + j] == v && Xc[t + j * (cnt + 3)] == v);
+                }
+        }
+        free(rows); free(Xr); free(Xc);
+        smxd_clear(&S);
+        smx_clear(&A);
+        free(q); free(k);
+    }
+}
+END_TEST
+
 Suite *suite_amat(void)
 {
     Suite *s = suite_create("amat");
@@ -179,6 +293,8 @@ Suite *suite_amat(void)
     tcase_add_test(tc, test_amat_products);
     tcase_add_test(tc, test_amat_rows);
     tcase_add_test(tc, test_amat_thread_counts);
+    tcase_add_test(tc, test_amat_visit_par);
+    tcase_add_test(tc, test_amat_gather);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -175,6 +175,60 @@ START_TEST(test_smxd_blocking_deterministic)
 }
 END_TEST
 
+/* The held enclosure (smx_compute_dbl, column-major) and the streamed rows (smxd_rows_rm,
+ * row-major) are the same bits for every thread count, given as an argument and through the
+ * configuration (issue 35): shapes whose chunks of 64 rows make 1, 2 and several parts of the
+ * fixed partition, with a partial last chunk. */
+START_TEST(test_smxd_thread_counts)
+{
+    static const size_t shapes[][2] = { { 5, 33 }, { 300, 41 }, { 1300, 97 }, { 2049, 17 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t m = shapes[s][0], n = shapes[s][1], d = 3;
+        test_rng_init(test_seed() + 40 + s);
+        double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+        fill(q, m * d, 1);
+        fill(k, n * d, 1);
+        smx_t A1;
+        ck_assert_int_eq(smx_compute_dbl(&A1, q, m, k, n, d, NULL, 20.0, 1), AR_OK);
+        ck_assert_str_eq(A1.method, "double");
+        double *rm1 = malloc(m * n * sizeof *rm1), *rm = malloc(m * n * sizeof *rm);
+        double *e1 = malloc(m * sizeof *e1), *e = malloc(m * sizeof *e);
+        smxd_t S;
+        ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 20.0, 1), AR_OK);
+        smxd_rows_rm(&S, NULL, 0, m, rm1, n, e1, NULL);
+        smxd_clear(&S);
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++)
+            for (int via_config = 0; via_config < 2; via_config++) {
+                ar_config_t cfg;
+                int T = TEST_THREAD_COUNTS[c];
+                const ar_config_t *prev = via_config ? test_threads_install(&cfg, T) : NULL;
+                int arg = via_config ? 0 : T;
+                smx_t A;
+                ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 20.0, arg), AR_OK);
+                ck_assert_msg(memcmp(A.a, A1.a, m * n * sizeof *A.a) == 0 &&
+                                  memcmp(A.rowerr, A1.rowerr, m * sizeof *A.rowerr) == 0 &&
+                                  memcmp(A.lognorm, A1.lognorm, m * sizeof *A.lognorm) == 0 && A.maxerr == A1.maxerr,
+                              "m=%zu n=%zu: the held enclosure on %d threads differs from one thread's", m, n, T);
+                smx_clear(&A);
+                ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 20.0, arg), AR_OK);
+                smxd_rows_rm(&S, NULL, 0, m, rm, n, e, NULL);
+                smxd_clear(&S);
+                ck_assert_msg(memcmp(rm, rm1, m * n * sizeof *rm) == 0 && memcmp(e, e1, m * sizeof *e) == 0,
+                              "m=%zu n=%zu: the streamed rows on %d threads differ from one thread's", m, n, T);
+                if (via_config)
+                    ar_config_install(prev);
+            }
+        for (size_t i = 0; i < m; i++) {       /* the two layouts agree */
+            ck_assert(e1[i] == A1.rowerr[i]);
+            for (size_t j = 0; j < n; j++)
+                ck_assert(rm1[i * n + j] == A1.a[i + j * m]);
+        }
+        smx_clear(&A1);
+        free(q); free(k); free(rm1); free(rm); free(e1); free(e);
+    }
+}
+END_TEST
+
 /* Logits beyond the bound's range: the double path declines and smx_compute_dbl falls back to Arb. */
 START_TEST(test_smxd_falls_back)
 {
@@ -318,6 +372,7 @@ Suite *suite_softmax_dbl(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_smxd_contains_arb);
     tcase_add_test(tc, test_smxd_blocking_deterministic);
+    tcase_add_test(tc, test_smxd_thread_counts);
     tcase_add_test(tc, test_smxd_falls_back);
     tcase_add_test(tc, test_smxd_extreme_doubles);
     tcase_add_test(tc, test_bias_contains_truth);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/cancel.h"
+#include "base/parallel.h"
 #include "base/clock.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
@@ -28,38 +29,108 @@ typedef struct {
     double enorm;   /* out: >= ||M - Mmid||_inf */
 } probe_ctx;
 
-/* Body (caller sets the mode): Mmid = block sums of the chosen rows. */
+/* The loops below over the m chosen rows x the n columns run on a fixed partition (base/
+ * parallel.h): the rows of M (blocksums, enorm) or the columns of A (assign) split into
+ * LOWER_PARTS(len, m n) contiguous parts, a function of the shape alone, spread over attnrank's
+ * threads.  Every entry and every row sum is formed by one part, in the same order as one
+ * loop would (j = 0..n-1), and the maximum of enorm is taken over the parts in part order, so
+ * no bit depends on the thread count (issue 35). */
+#define LOWER_PART_WORK 65536.0     /* m n below this: one part (threads cost more than they save) */
+#define LOWER_PART_ROWS 8           /* rows of M per part, at least */
+#define LOWER_PART_COLS 512         /* columns of A per part, at least */
+
+static size_t lower_parts(size_t len, size_t min_len, size_t m, size_t n)
+{
+    return (double)m * (double)n >= LOWER_PART_WORK ? par_parts(len, min_len) : 1;
+}
+
+typedef struct {
+    probe_ctx *c;
+    size_t parts;
+    double best[PAR_MAX_PARTS];     /* enorm: each part's maximum */
+    int bad[PAR_MAX_PARTS];         /* enorm: 1 when a part met a NaN */
+} probe_par;
+
+typedef struct {
+    probe_par *P;
+    size_t t0, t1;
+    double best;
+    int bad;
+} probe_part;
+
+/* Body (caller sets the mode): rows t0..t1 of Mmid = block sums of the chosen rows. */
 static FROUND_BODY void probe_blocksums(void *arg)
 {
-    probe_ctx *c = arg;
-    size_t Am = c->A->m, n = c->A->n, m = c->m;
+    probe_part *q = arg;
+    probe_ctx *c = q->P->c;
+    size_t Am = c->A->m, n = c->A->n, m = c->m, t0 = q->t0, t1 = q->t1;
     const double *a = c->A->a;
-    memset(c->Mmid, 0, m * m * sizeof *c->Mmid);
+    for (size_t b = 0; b < m; b++)
+        memset(c->Mmid + b * m + t0, 0, (t1 - t0) * sizeof *c->Mmid);
     for (size_t j = 0; j < n; j++) {
         if (c->blk[j] == LOWER_BLOCK_NONE)
             continue;                   /* a column in no block: a zero row of W */
         const double *col = a + j * Am;
         double *mc = c->Mmid + c->blk[j] * m;
-        for (size_t t = 0; t < m; t++)
+        for (size_t t = t0; t < t1; t++)
             mc[t] += col[c->rows[t]];
     }
 }
 
-/* Body, in FE_UPWARD: enorm = max_t rowerr[s_t] + g sum_j |a_{s_t j}|. */
+/* Body, in FE_UPWARD: the maximum over t0 <= t < t1 of rowerr[s_t] + g sum_j |a_{s_t j}|. */
 static FROUND_BODY void probe_enorm(void *arg)
 {
-    probe_ctx *c = arg;
+    probe_part *q = arg;
+    probe_ctx *c = q->P->c;
     size_t Am = c->A->m, n = c->A->n;
     const double *a = c->A->a;
     double enorm = 0.0;
-    for (size_t t = 0; t < c->m; t++) {
+    int bad = 0;
+    for (size_t t = q->t0; t < q->t1; t++) {
         size_t s = c->rows[t];
         double rho = 0.0;
         for (size_t j = 0; j < n; j++)
             rho += fabs(a[s + j * Am]);
         double e = c->A->rowerr[s] + c->g * rho;
+        if (isnan(e))
+            bad = 1;
         if (!(e <= enorm))
-            enorm = e;              /* also propagates NaN -> NaN */
+            enorm = e;
+    }
+    q->best = enorm;
+    q->bad = bad;
+}
+
+static void blocksums_part(void *arg, size_t j)
+{
+    probe_par *P = arg;
+    probe_part q = {.P = P, .t0 = par_part_start(P->c->m, P->parts, j), .t1 = par_part_start(P->c->m, P->parts, j + 1)};
+    fround_run(FE_TONEAREST, probe_blocksums, &q);
+}
+
+static void enorm_part(void *arg, size_t j)
+{
+    probe_par *P = arg;
+    probe_part q = {.P = P, .t0 = par_part_start(P->c->m, P->parts, j), .t1 = par_part_start(P->c->m, P->parts, j + 1)};
+    fround_run(FE_UPWARD, probe_enorm, &q);
+    P->best[j] = q.best;
+    P->bad[j] = q.bad;
+}
+
+/* Mmid (column-major, m x m): block sums in round-to-nearest (enforced so that Mmid does not
+ * depend on the caller's mode; the gamma_n bound holds in any mode); then c->enorm, the largest
+ * row's bound (NaN when some row's is NaN: no certificate). */
+static void probe_sums(probe_ctx *c)
+{
+    probe_par P = {.c = c, .parts = lower_parts(c->m, LOWER_PART_ROWS, c->m, c->A->n)};
+    par_for(P.parts, blocksums_part, &P, NULL);
+    par_for(P.parts, enorm_part, &P, NULL);
+    double enorm = 0.0;
+    for (size_t j = 0; j < P.parts; j++) {
+        if (P.bad[j])
+            enorm = NAN;
+        else if (!(P.best[j] <= enorm) && !isnan(enorm))
+            enorm = P.best[j];
     }
     c->enorm = enorm;
 }
@@ -74,12 +145,11 @@ void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double e
      * that Mmid does not depend on the caller's mode; the gamma_n bound below
      * holds in any mode) */
     probe_ctx pc = {.A = A, .rows = rows, .blk = blk, .m = m, .Mmid = Mmid, .g = resid_gamma(A->n)};
-    fround_run(FE_TONEAREST, probe_blocksums, &pc);
     /* enorm >= ||M - Mmid||_inf: per row s, rowerr[s] (|A - a| summed over
      * the columns, W has at most one 1 per column) plus the summation error of the
      * block sums, <= gamma_{n} * sum_j |a_sj| (recursive summation of at
      * most n terms; additions are exact on underflow).  All upward. */
-    fround_run(FE_UPWARD, probe_enorm, &pc);
+    probe_sums(&pc);
     double enorm = pc.enorm;
     if (!(enorm < INFINITY))
         return;
@@ -100,23 +170,37 @@ void lower_blocks_certify(const smx_t *A, const size_t *rows, size_t m, double e
     }
 }
 
+typedef struct {
+    const smx_t *A;
+    const size_t *rows;
+    size_t m, parts;
+    size_t *blk;
+} assign_ctx;
+
+/* Part p of the columns: block of column j = argmax over the chosen rows (ties: first). */
+static void assign_part(void *arg, size_t p)
+{
+    const assign_ctx *c = arg;
+    size_t Am = c->A->m, n = c->A->n, m = c->m;
+    const double *a = c->A->a;
+    for (size_t j = par_part_start(n, c->parts, p); j < par_part_start(n, c->parts, p + 1); j++) {
+        const double *col = a + j * Am;
+        size_t best = 0;
+        double bv = col[c->rows[0]];
+        for (size_t t = 1; t < m; t++)
+            if (col[c->rows[t]] > bv) {
+                bv = col[c->rows[t]];
+                best = t;
+            }
+        c->blk[j] = best;
+    }
+}
+
 /* Contract: cert_lower_impl.h.  blk[j] = argmax_t a_{rows[t], j} (ties: the first). */
 void lower_blocks_assign(const smx_t *A, const size_t *rows, size_t m, size_t *blk)
 {
-    size_t Am = A->m, n = A->n;
-    const double *a = A->a;
-    /* block of column j: argmax over the chosen rows (ties: first) */
-    for (size_t j = 0; j < n; j++) {
-        const double *col = a + j * Am;
-        size_t best = 0;
-        double bv = col[rows[0]];
-        for (size_t t = 1; t < m; t++)
-            if (col[rows[t]] > bv) {
-                bv = col[rows[t]];
-                best = t;
-            }
-        blk[j] = best;
-    }
+    assign_ctx c = {.A = A, .rows = rows, .m = m, .blk = blk, .parts = lower_parts(A->n, LOWER_PART_COLS, m, A->n)};
+    par_for(c.parts, assign_part, &c, NULL);
 }
 
 /* Contract: cert_lower_impl.h.  Core of lower_blocks_rows without validation; scratch provided:

@@ -14,6 +14,7 @@
 #include "base/blas.h"
 #include "base/cancel.h"
 #include "base/clock.h"
+#include "numerics/amat.h"
 
 /* Estimate of ||M^{-1}||_inf for an s x s block test matrix T (leading dimension ld), packed
  * into R and LU-factored by LAPACK: LAPACK's condition estimate (dgecon, a lower estimate of
@@ -79,7 +80,7 @@ ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, doubl
     if (rst)
         return rst;
     lower_set_trivial(out);
-    size_t Am = A->m, n = A->n, top = ncand < n ? ncand : n;
+    size_t n = A->n, top = ncand < n ? ncand : n;
     if (cap < top)
         top = cap;                               /* sets above a certified upper end cannot certify */
     double *X = ar_calloc(ncand * n, sizeof *X, "candidate rows");
@@ -96,9 +97,7 @@ ar_status lower_grow_ctl(const smx_t *A, const size_t *cand, size_t ncand, doubl
         free(X); free(S); free(rows); free(blk); free(tblk); free(bv); free(M); free(R); free(T);
         return AR_ENOMEM;
     }
-    for (size_t t = 0; t < ncand; t++)
-        for (size_t j = 0; j < n; j++)
-            X[t * n + j] = A->a[cand[t] + j * Am];
+    amat_gather(A, cand, ncand, X, n, 1);
     blas_single_begin();             /* LAPACK's estimates on one BLAS thread (deterministic) */
     /* greedy: a candidate joins when the block test matrix of the grown set keeps
      * eps * ||M^{-1}|| below 1 - 1e-6 (estimated; the margin keeps the rigorous bound below 1).

@@ -18,6 +18,7 @@
 #include "base/blas.h"
 #include "base/cancel.h"
 #include "base/clock.h"
+#include "numerics/amat.h"
 #include "numerics/fround.h"
 #include "numerics/invnorm.h"
 #include "numerics/resid.h"
@@ -261,7 +262,7 @@ ar_status lower_weighted_ctl(const smx_t *A, const size_t *cand, size_t ncand, s
     lower_set_trivial(out);
     /* probes longer than cap fail without being computed (as lower_blocks_cap): the search takes
      * the uncapped path when cap is a certified upper end */
-    size_t Am = A->m, n = A->n, top = ncand < n ? ncand : n;
+    size_t n = A->n, top = ncand < n ? ncand : n;
     if (first < 2)
         first = 1;
     if (top <= first || cap <= first) {
@@ -321,9 +322,8 @@ ar_status lower_weighted_ctl(const smx_t *A, const size_t *cand, size_t ncand, s
         lower_cert_t pr;
         lower_set_trivial(&pr);
         w.s = len;
-        for (size_t j = 0; len <= cap && j < n; j++)
-            for (size_t b = 0; b < len; b++)
-                w.X[b + j * len] = A->a[cand[b] + j * Am];
+        if (len <= cap)
+            amat_gather(A, cand, len, w.X, len, 0);
         memcpy(w.d, dok, n * sizeof *w.d);
         double est = len <= cap ? wgt_irls(&w, WGT_ITERS, 1.0 / eps) : INFINITY;
         if (est < INFINITY && eps * est < 1.0 - 1e-6)

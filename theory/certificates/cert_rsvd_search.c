@@ -17,21 +17,23 @@
 
 typedef struct {
     const double *U, *V, *cv;
-    size_t m, n, kmax;
+    size_t m, n, kmax, b;
     const size_t *ks;
     size_t nk;
-    double *work, *bound;
+    double *work;         /* slots x (b n) residual scratch, one per slot */
+    double *bound;        /* blocks x nk: each block's bounds (reduced in block order after) */
     double *rowbound;     /* NULL, or m x nk per-row bounds (leading dimension m) */
 } cert_ctx;
 
-static ar_status cert_block(void *arg, const amat_block_t *blk)
+/* One block (amat_visit_par): its bounds into its own row of c->bound, its rows' bounds. */
+static ar_status cert_block(void *arg, const amat_block_t *blk, size_t slot)
 {
     cert_ctx *c = arg;
     resid_block_t B = {.b = blk->b, .n = c->n, .a = blk->a, .lda = blk->lda, .rowmajor = blk->rowmajor,
                        .rowerr = blk->rowerr, .U = c->U + blk->i0, .ldu = c->m, .V = c->V, .ldv = c->n,
                        .cv = c->cv, .ks = c->ks, .nk = c->nk,
                        .rowbound = c->rowbound ? c->rowbound + blk->i0 : NULL, .ldr = c->m};
-    resid_block_multi(&B, c->work, c->bound);
+    resid_block_multi(&B, c->work + slot * c->b * c->n, c->bound + blk->i0 / c->b * c->nk);
     return AR_OK;
 }
 
@@ -43,25 +45,41 @@ ar_status rsvd_certify_ranks(amat_t *M, const double *U, const double *V, size_t
 }
 
 /* Contract: cert_rsvd.h.  err[t] >= ||A - U_k V_k^T||_r1 for k = ks[t] (one pass over M), rowbound
- * (NULL, or m x nk) the per-row bounds. */
+ * (NULL, or m x nk) the per-row bounds.  The blocks of rows run side by side on attnrank's
+ * threads (amat_visit_par), each block's bounds its own; the maximum over the blocks is taken
+ * in block order afterwards, as resid_block_multi takes it over its parts (+INFINITY absorbs),
+ * so err is the same bits for any thread count. */
 ar_status rsvd_certify_rows(amat_t *M, const double *U, const double *V, size_t kmax, const size_t *ks,
                             size_t nk, double *err, double *rowbound)
 {
     size_t m = M->m, n = M->n;
-    size_t b = amat_block_rows(M);
+    size_t b = amat_block_rows(M), nb = m ? (m + b - 1) / b : 0;
+    size_t slots = amat_visit_slots(M, b * n * sizeof(double));
     double *cv = ar_calloc(kmax ? kmax : 1, sizeof *cv, "residual column sums");
-    double *work = cv ? ar_calloc(b * n, sizeof *work, "residual block") : NULL;
+    double *bound = cv ? ar_calloc((nb ? nb : 1) * (nk ? nk : 1), sizeof *bound, "residual block bounds") : NULL;
+    double *work = bound ? ar_calloc(slots * b * n, sizeof *work, "residual blocks") : NULL;
     if (!work) {
         free(cv);
+        free(bound);
         return AR_ENOMEM;
     }
     resid_colsums_up(n, kmax, V, n, cv);
-    for (size_t t = 0; t < nk; t++)
-        err[t] = 0.0;
-    cert_ctx c = {.U = U, .V = V, .cv = cv, .m = m, .n = n, .kmax = kmax, .ks = ks, .nk = nk,
-                  .work = work, .bound = err, .rowbound = rowbound};
-    ar_status st = amat_visit(M, cert_block, &c);
+    cert_ctx c = {.U = U, .V = V, .cv = cv, .m = m, .n = n, .kmax = kmax, .b = b, .ks = ks, .nk = nk,
+                  .work = work, .bound = bound, .rowbound = rowbound};
+    ar_status st = amat_visit_par(M, b * n * sizeof(double), cert_block, &c);
+    for (size_t t = 0; t < nk; t++) {
+        double v = 0.0;
+        for (size_t i = 0; i < nb; i++) {
+            double pb = bound[i * nk + t];
+            if (!(pb < INFINITY))
+                v = INFINITY;
+            else if (pb > v)
+                v = pb;
+        }
+        err[t] = v;
+    }
     free(cv);
+    free(bound);
     free(work);
     return st;
 }

@@ -15,10 +15,12 @@
 #include "testutil.h"
 #include "numerics/rng.h"
 #include "numerics/softmax.h"
+#include "numerics/softmax_dbl.h"
 #include "numerics/fps.h"
 #include "constructions/pointsets/pointset.h"
 #include "constructions/pointsets/sphere.h"
 #include "theory/certificates/cert_lower.h"
+#include "theory/certificates/cert_lower_impl.h"
 #include "lowerutil.h"
 
 /* Random small nonnegative matrices, rows S of size 2..3 (m = 3 or 4 rows in
@@ -141,6 +143,60 @@ START_TEST(test_blocks_gallop)
 }
 END_TEST
 
+/* Issue 35: the probe's loops (the assignment over the columns, the block sums and the enorm over
+ * the rows) run on a fixed partition; the assignment, the test matrix, the certificate of one row
+ * set and the galloping search's result are the same bits for every thread count, on a softmax
+ * image large enough to be split (and on one too small to be). */
+START_TEST(test_blocks_thread_counts)
+{
+    static const size_t shapes[][2] = { { 700, 900 }, { 40, 60 } };
+    for (size_t sh = 0; sh < 2; sh++) {
+        size_t m = shapes[sh][0], n = shapes[sh][1], d = 3;
+        test_rng_init(test_seed() + 1350 + sh);
+        double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+        for (size_t t = 0; t < m * d; t++)
+            q[t] = 2 * test_unif() - 1;
+        for (size_t t = 0; t < n * d; t++)
+            k[t] = 2 * test_unif() - 1;
+        smx_t A;
+        ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 20.0, 0), AR_OK);
+        size_t *order = malloc(m * sizeof *order);
+        for (size_t t = 0; t < m; t++)
+            order[t] = (t * 11) % m;            /* 11 is prime to 700 and 40: a permutation */
+        size_t lens[3] = { 5, m / 10, m / 3 };
+        size_t *blk1 = malloc(3 * n * sizeof *blk1), *blk = malloc(n * sizeof *blk);
+        double *M1 = calloc(3 * m * m, sizeof *M1), *Mt = calloc(m * m, sizeof *Mt);
+        lower_cert_t g1, p1[3];
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+            lower_cert_t g, p;
+            ck_assert_int_eq(lower_blocks_cap(&A, order, m, 0.1, (size_t)-1, &g), AR_OK);
+            for (int v = 0; v < 3; v++) {
+                size_t len = lens[v];
+                lower_blocks_assign(&A, order, len, c ? blk : blk1 + v * n);
+                lower_blocks_certify(&A, order, len, 0.1, c ? blk : blk1 + v * n, c ? Mt : M1 + v * m * m, NULL,
+                                     c ? &p : &p1[v]);
+                ck_assert_msg(c == 0 || (memcmp(blk, blk1 + v * n, n * sizeof *blk) == 0 &&
+                                         memcmp(Mt, M1 + v * m * m, len * len * sizeof *Mt) == 0 &&
+                                         p.rank == p1[v].rank && p.invnorm == p1[v].invnorm &&
+                                         p.method == p1[v].method),
+                              "m=%zu n=%zu rows %zu: %d threads differ from one", m, n, len, TEST_THREAD_COUNTS[c]);
+            }
+            ar_config_install(prev);
+            if (c == 0)
+                g1 = g;
+            ck_assert_msg(g.rank == g1.rank && g.invnorm == g1.invnorm && g.method == g1.method,
+                          "m=%zu n=%zu: the search on %d threads: rank %zu, one thread %zu", m, n,
+                          TEST_THREAD_COUNTS[c], g.rank, g1.rank);
+        }
+        ck_assert_uint_gt(g1.rank, 1);
+        free(q); free(k); free(order); free(blk1); free(blk); free(M1); free(Mt);
+        smx_clear(&A);
+    }
+}
+END_TEST
+
 /* packings at large beta: the block certificate gives full rank by
  * diagonal dominance; lower_blocks reports exactly the packing size, and
  * every length it reports is certified when re-checked. */
@@ -199,6 +255,7 @@ Suite *suite_cert_lower_blocks(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_small_fmpq_soundness);
     tcase_add_test(tc, test_blocks_gallop);
+    tcase_add_test(tc, test_blocks_thread_counts);
     tcase_add_test(tc, test_packing_full_rank);
     suite_add_tcase(s, tc);
     return s;

@@ -122,6 +122,61 @@ START_TEST(test_rsvd_certify_ranks_rigorous)
 }
 END_TEST
 
+/* Issue 35: the certifying pass's blocks run side by side on attnrank's threads; the errors
+ * and the per-row bounds are the same bits (memcmp against one thread) for every thread count,
+ * held (one block; blocks of 97 rows) and streamed (blocks of 200 rows; the default block),
+ * with wide ranks (dgemm segments) and narrow ones (fused runs). */
+START_TEST(test_rsvd_certify_thread_counts)
+{
+    test_rng_init(test_seed() + 35);
+    static const size_t shapes[][2] = { { 1100, 700 }, { 430, 1210 } };
+    for (size_t sh = 0; sh < 2; sh++) {
+        size_t m = shapes[sh][0], n = shapes[sh][1], d = 3, r = 40;
+        double *q = malloc(m * d * sizeof *q), *k = malloc(n * d * sizeof *k);
+        points(q, m * d);
+        points(k, n * d);
+        smx_t A;
+        smxd_t S;
+        ck_assert_int_eq(smx_compute_dbl(&A, q, m, k, n, d, NULL, 8.0, 0), AR_OK);
+        ck_assert_int_eq(smxd_prepare(&S, q, m, k, n, d, NULL, 8.0, 0), AR_OK);
+        double *U = malloc(m * r * sizeof *U), *V = malloc(n * r * sizeof *V);
+        for (size_t t = 0; t < m * r; t++)
+            U[t] = (2 * test_unif() - 1) / (double)n;
+        for (size_t t = 0; t < n * r; t++)
+            V[t] = 2 * test_unif() - 1;
+        size_t ks[7] = { 0, 2, 3, 7, 20, 23, 40 };
+        for (int v = 0; v < 4; v++) {
+            double e1[7], e[7], *rb1 = malloc(m * 7 * sizeof *rb1), *rb = malloc(m * 7 * sizeof *rb);
+            for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+                amat_t M;
+                if (v < 2)
+                    amat_memory(&M, &A);
+                else
+                    amat_stream(&M, &S);
+                M.blk = v == 1 ? 97 : v == 2 ? 200 : 0;
+                ck_assert_int_eq(rsvd_certify_rows(&M, U, V, r, ks, 7, c ? e : e1, c ? rb : rb1), AR_OK);
+                ck_assert_int_eq(M.passes, 1);
+                ar_config_install(prev);
+                ck_assert_msg(c == 0 || (memcmp(e, e1, sizeof e) == 0 && memcmp(rb, rb1, m * 7 * sizeof *rb) == 0),
+                              "m=%zu n=%zu variant %d: %d threads differ from one", m, n, v, TEST_THREAD_COUNTS[c]);
+            }
+            for (int t = 0; t < 7; t++) {           /* the error is the largest row bound */
+                double mx = 0;
+                for (size_t i = 0; i < m; i++)
+                    mx = fmax(mx, rb1[t * m + i]);
+                ck_assert(mx == e1[t] && e1[t] > 0 && isfinite(e1[t]));
+            }
+            free(rb1); free(rb);
+        }
+        free(U); free(V); free(q); free(k);
+        smx_clear(&A);
+        smxd_clear(&S);
+    }
+}
+END_TEST
+
 /* The gaps between a refuted and a certified rank decided from per-row bounds (gap_fill) give
  * the search's result without the full pass: the same certified rank as with every gap by a full
  * pass, an error <= eps, and fewer passes over A, held and streamed. */
@@ -189,6 +244,7 @@ Suite *suite_cert_rsvd_search(void)
     Suite *s = suite_create("cert_rsvd_search");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_rsvd_certify_ranks_rigorous);
+    tcase_add_test(tc, test_rsvd_certify_thread_counts);
     tcase_add_test(tc, test_upper_rsvd_gap_fill);
     suite_add_tcase(s, tc);
     return s;
