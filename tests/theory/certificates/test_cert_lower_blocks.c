@@ -167,6 +167,7 @@ START_TEST(test_blocks_thread_counts)
         size_t *blk1 = malloc(3 * n * sizeof *blk1), *blk = malloc(n * sizeof *blk);
         double *M1 = calloc(3 * m * m, sizeof *M1), *Mt = calloc(m * m, sizeof *Mt);
         lower_cert_t g1, p1[3];
+        memset(&g1, 0, sizeof g1);               /* set at c == 0; gcc cannot see that */
         for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
             ar_config_t cfg;
             const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
