@@ -38,6 +38,26 @@ size_t amat_block_rows(const amat_t *M)
     return b < M->m ? b : M->m;
 }
 
+/* Block B of rows [i0, i0 + cnt) of M: a view into the held image, or the rows of the
+ * streamed image S evaluated into buf (cnt x n, row-major) and err (cnt row errors). */
+static void block_view(const amat_t *M, const smxd_t *S, size_t i0, size_t cnt, double *buf, double *err,
+                       amat_block_t *B)
+{
+    *B = (amat_block_t){.i0 = i0, .b = cnt};
+    if (M->A) {
+        B->a = M->A->a + i0;
+        B->lda = M->m;
+        B->rowmajor = 0;
+        B->rowerr = M->A->rowerr + i0;
+    } else {
+        smxd_rows_rm(S, NULL, i0, cnt, buf, M->n, err, NULL);
+        B->a = buf;
+        B->lda = M->n;
+        B->rowmajor = 1;
+        B->rowerr = err;
+    }
+}
+
 ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
 {
     size_t m = M->m, n = M->n, b = amat_block_rows(M);
@@ -52,20 +72,8 @@ ar_status amat_visit(amat_t *M, amat_visit_fn f, void *ctx)
     }
     ar_status st = AR_OK;
     for (size_t i0 = 0; i0 < m && st == AR_OK && (st = cancel_check()) == AR_OK; i0 += b) {
-        size_t cnt = i0 + b < m ? b : m - i0;
-        amat_block_t B = {.i0 = i0, .b = cnt};
-        if (M->A) {
-            B.a = M->A->a + i0;
-            B.lda = m;
-            B.rowmajor = 0;
-            B.rowerr = M->A->rowerr + i0;
-        } else {
-            smxd_rows_rm(M->S, NULL, i0, cnt, buf, n, err, NULL);
-            B.a = buf;
-            B.lda = n;
-            B.rowmajor = 1;
-            B.rowerr = err;
-        }
+        amat_block_t B;
+        block_view(M, M->S, i0, i0 + b < m ? b : m - i0, buf, err, &B);
         st = f(ctx, &B);
     }
     free(buf);
@@ -132,25 +140,15 @@ static void vpar_thread(void *arg)
             atomic_store(&s->failed, 1);
             break;
         }
-        size_t i0 = i * b, cnt = i0 + b < m ? b : m - i0;
-        amat_block_t B = {.i0 = i0, .b = cnt};
-        if (M->A) {
-            B.a = M->A->a + i0;
-            B.lda = m;
-            B.rowmajor = 0;
-            B.rowerr = M->A->rowerr + i0;
-        } else if (!err) {
+        if (!M->A && !err) {
             s->st[i] = AR_ENOMEM;
             atomic_store(&s->nomem, 1);
             atomic_store(&s->failed, 1);
             break;
-        } else {
-            smxd_rows_rm(&S1, NULL, i0, cnt, buf, n, err, NULL);
-            B.a = buf;
-            B.lda = n;
-            B.rowmajor = 1;
-            B.rowerr = err;
         }
+        size_t i0 = i * b;
+        amat_block_t B;
+        block_view(M, &S1, i0, i0 + b < m ? b : m - i0, buf, err, &B);
         if ((s->st[i] = s->f(s->ctx, &B, J->slot)) != AR_OK)
             atomic_store(&s->failed, 1);
     }
