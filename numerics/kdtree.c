@@ -176,6 +176,19 @@ typedef struct {
     size_t ntask;
 } pairs_t;
 
+/* The squared gap of two intervals from the two candidate differences
+ * (g1 = lo_b - hi_a, g2 = lo_a - hi_b, each rounded down): at most one is
+ * positive, and a positive exact difference of doubles rounds down to a
+ * positive double, so this is the square (rounded down) of the one that is
+ * positive, else 0: the same value as the branch on the sign (if hi_a < lo_b
+ * ... else if lo_a > hi_b ... else 0), computed without a branch (the
+ * comparison's 0 or 1 times the square is exact). */
+static inline double gap_sq_down(double g1, double g2)
+{
+    double g = g1 > g2 ? g1 : g2;
+    return (double)(g > 0.0) * (g * g);
+}
+
 /* Downward-rounded (s/2) * squared gap between boxes of nodes a and b: a
  * lower bound of (s/2)|x_p - x_q|^2 for all p in a, q in b (in FE_DOWNWARD
  * every +, -, * of nonnegative operands is <= the exact value). */
@@ -185,17 +198,57 @@ static double box_gap(const kdtree_t *t, size_t a, size_t b, double half)
     const double *alo = t->lo + a * d, *ahi = t->hi + a * d, *lo = t->lo + b * d, *hi = t->hi + b * d;
     double g2 = 0.0;
     for (size_t c = 0; c < d; c++) {
-        double g = 0.0;
-        if (ahi[c] < lo[c])
-            g = lo[c] - ahi[c];
-        else if (alo[c] > hi[c])
-            g = alo[c] - hi[c];
-        g2 += g * g;
+        g2 += gap_sq_down(lo[c] - ahi[c], alo[c] - hi[c]);
     }
     return g2 * half;
 }
 
-/* Pairs p < q with p in leaf a, q in leaf b (a == b, or a's points all before b's). */
+/* One evaluated pair p < q with L = (s/2)|x_p - x_q|^2 rounded down: count it,
+ * and add its weight to both rows' upward sums (or hand it to the visitor).
+ * Returns nonzero when the traversal must stop. */
+static int pair_take(pairs_t *P, size_t p, size_t q, double L)
+{
+    P->res.pairs++;
+    if (L < P->res.min_L)
+        P->res.min_L = L;
+    if (P->fn) {
+        if (P->fn(p, q, P->ctx)) {
+            P->stopped = 1;
+            return 1;
+        }
+        return 0;
+    }
+    double e = L > 700.0 ? 0x1p-1000 : expd(-L);
+    /* upward sums and products in downward mode: -((-a) - b) >= a + b,
+     * -((-a) b) >= a b */
+    double ep = P->w ? -((-e) * P->w[q]) : e, eq = P->w ? -((-e) * P->w[p]) : e;
+    P->S[p] = -((-P->S[p]) - ep);
+    P->S[q] = -((-P->S[q]) - eq);
+    P->cnt[p]++;
+    P->cnt[q]++;
+    if (P->S[p] > P->stop || P->S[q] > P->stop) {
+        P->stopped = 1;
+        if (P->halt)
+            atomic_store(P->halt, 1);
+    }
+    return 0;
+}
+
+/* |u - v| rounded down (in FE_DOWNWARD): both differences are rounded down and
+ * the larger is the nonnegative one, the same value as the branch on the sign
+ * (u > v ? u - v : v - u), without a branch. */
+static inline double absdiff_down(double u, double v)
+{
+    double a = u - v, b = v - u;
+    return a > b ? a : b;
+}
+
+/* Pairs p < q with p in leaf a, q in leaf b (a == b, or a's points all before b's).
+ * For each p, the squared distances to four candidates q are formed side by
+ * side (independent sums, each over the coordinates in order: the same
+ * rounded value as one at a time), then the pairs are taken in the order of
+ * q, so every row's sum sees the same terms in the same order as one pair at
+ * a time would. */
 static void leaf_pairs(pairs_t *P, size_t a, size_t b, double half)
 {
     const kdtree_t *t = P->t;
@@ -204,54 +257,39 @@ static void leaf_pairs(pairs_t *P, size_t a, size_t b, double half)
     const double *lo = t->lo + b * d, *hi = t->hi + b * d;
     for (size_t p = t->nb[a]; p < t->ne[a] && !P->stopped; p++) {
         const double *xp = t->x + p * d;
-        size_t q0 = t->nb[b] > p + 1 ? t->nb[b] : p + 1;
-        if (q0 >= t->ne[b])
+        size_t q0 = t->nb[b] > p + 1 ? t->nb[b] : p + 1, qe = t->ne[b];
+        if (q0 >= qe)
             continue;
         /* the point against leaf b's box (same downward bound) */
         double h2 = 0.0;
         for (size_t c = 0; c < d; c++) {
-            double g = 0.0;
-            if (xp[c] < lo[c])
-                g = lo[c] - xp[c];
-            else if (xp[c] > hi[c])
-                g = xp[c] - hi[c];
-            h2 += g * g;
+            h2 += gap_sq_down(lo[c] - xp[c], xp[c] - hi[c]);
         }
         if (h2 * half >= T)
             continue;
-        for (size_t q = q0; q < t->ne[b]; q++) {
+        size_t q = q0;
+        for (; q + 4 <= qe; q += 4) {
+            const double *x0 = t->x + q * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
+            double D0 = 0.0, D1 = 0.0, D2 = 0.0, D3 = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                D0 += absdiff_down(xp[c], x0[c]) * absdiff_down(xp[c], x0[c]);
+                D1 += absdiff_down(xp[c], x1[c]) * absdiff_down(xp[c], x1[c]);
+                D2 += absdiff_down(xp[c], x2[c]) * absdiff_down(xp[c], x2[c]);
+                D3 += absdiff_down(xp[c], x3[c]) * absdiff_down(xp[c], x3[c]);
+            }
+            double L[4] = { D0 * half, D1 * half, D2 * half, D3 * half };
+            for (size_t k = 0; k < 4; k++)
+                if (L[k] < T && pair_take(P, p, q + k, L[k]))
+                    return;
+        }
+        for (; q < qe; q++) {
             const double *xq = t->x + q * d;
             double D = 0.0;
-            for (size_t c = 0; c < d; c++) {
-                double u = xp[c] > xq[c] ? xp[c] - xq[c] : xq[c] - xp[c];
-                D += u * u;
-            }
+            for (size_t c = 0; c < d; c++)
+                D += absdiff_down(xp[c], xq[c]) * absdiff_down(xp[c], xq[c]);
             double L = D * half;
-            if (!(L < T))
-                continue;
-            P->res.pairs++;
-            if (L < P->res.min_L)
-                P->res.min_L = L;
-            if (P->fn) {
-                if (P->fn(p, q, P->ctx)) {
-                    P->stopped = 1;
-                    return;
-                }
-                continue;
-            }
-            double e = L > 700.0 ? 0x1p-1000 : expd(-L);
-            /* upward sums and products in downward mode: -((-a) - b) >= a + b,
-             * -((-a) b) >= a b */
-            double ep = P->w ? -((-e) * P->w[q]) : e, eq = P->w ? -((-e) * P->w[p]) : e;
-            P->S[p] = -((-P->S[p]) - ep);
-            P->S[q] = -((-P->S[q]) - eq);
-            P->cnt[p]++;
-            P->cnt[q]++;
-            if (P->S[p] > P->stop || P->S[q] > P->stop) {
-                P->stopped = 1;
-                if (P->halt)
-                    atomic_store(P->halt, 1);
-            }
+            if (L < T && pair_take(P, p, q, L))
+                return;
         }
     }
 }
