@@ -12,6 +12,7 @@
 #include <string.h>
 #include <mpfr.h>
 #include "numerics/rng.h"
+#include "base/parallel.h"
 
 #define ZIV_PREC0 128
 #define ZIV_PREC_MAX 8192
@@ -507,6 +508,35 @@ ar_status sphere_packing(pointset_t *P, size_t d, double theta, size_t max_point
     return st;
 }
 
+/* The pooled greedy keeps a candidate iff no point kept before it lies
+ * within the chord.  It runs in batches of POOL_BATCH candidates: first every
+ * candidate of the batch is tested against the points kept before the batch
+ * (read only, in blocks of POOL_BLOCK on any number of threads); a candidate
+ * that conflicts there conflicts in the serial order too and is dropped; the
+ * others are then tested in order against the grid as it grows, exactly as
+ * one at a time.  The kept points, and their order, are therefore those of
+ * the serial greedy for any thread count (and any batch size). */
+#define POOL_BATCH 16384
+#define POOL_BLOCK 1024
+
+typedef struct {
+    const pack_grid *g;
+    const double *x;           /* the candidates' coordinates */
+    const size_t *order;       /* the batch's candidates, in order */
+    size_t n;                  /* the batch's size */
+    double req2;
+    int use_grid;
+    unsigned char *flag;       /* out: flag[k] = 1 if candidate k conflicts with the kept points */
+} pool_check_t;
+
+static void pool_check_block(void *ctx, size_t b)
+{
+    pool_check_t *pc = ctx;
+    size_t d = pc->g->d, k1 = (b + 1) * POOL_BLOCK < pc->n ? (b + 1) * POOL_BLOCK : pc->n;
+    for (size_t k = b * POOL_BLOCK; k < k1; k++)
+        pc->flag[k] = (unsigned char)grid_conflict(pc->g, pc->x + pc->order[k] * d, pc->req2, pc->use_grid);
+}
+
 ar_status sphere_packing_pool(pointset_t *P, size_t d, double theta, size_t max_points, uint64_t seed,
                               size_t max_pool)
 {
@@ -561,11 +591,20 @@ ar_status sphere_packing_pool(pointset_t *P, size_t d, double theta, size_t max_
         grid_min *= 3;
     if (d > 8)
         grid_min = SIZE_MAX;
-    for (size_t i = 0; st == AR_OK && i < C.n && g.count < max_points; i++) {
-        const double *x = C.x + order[i] * d;
-        if (!grid_conflict(&g, x, req2, g.count > grid_min))
-            st = grid_insert(&g, x);
+    unsigned char *flag = ar_calloc(POOL_BATCH, 1, "packing candidate flags");
+    if (!flag)
+        st = AR_ENOMEM;
+    for (size_t i0 = 0; st == AR_OK && i0 < C.n && g.count < max_points; i0 += POOL_BATCH) {
+        size_t nb = C.n - i0 < POOL_BATCH ? C.n - i0 : POOL_BATCH;
+        pool_check_t pc = { &g, C.x, order + i0, nb, req2, g.count > grid_min, flag };
+        par_for((nb + POOL_BLOCK - 1) / POOL_BLOCK, pool_check_block, &pc, NULL);
+        for (size_t k = 0; k < nb && st == AR_OK && g.count < max_points; k++) {
+            const double *x = C.x + order[i0 + k] * d;
+            if (!flag[k] && !grid_conflict(&g, x, req2, g.count > grid_min))
+                st = grid_insert(&g, x);
+        }
     }
+    free(flag);
     free(order);
     pointset_clear(&C);
     if (st == AR_OK)

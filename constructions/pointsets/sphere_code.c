@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
+#include "base/parallel.h"
 
 #define ZPREC 96
 #define ZMAXD 16
@@ -190,31 +191,50 @@ static int args_ok(size_t d, double theta, size_t max_points)
     return 1;
 }
 
+static void zgen_init(zgen_t *Z, size_t d, double theta, size_t max_points, double *x)
+{
+    memset(Z, 0, sizeof *Z);
+    Z->d = d;
+    Z->max = max_points;
+    Z->x = x;
+    arb_init(Z->cr);
+    arb_init(Z->t1);
+    arb_init(Z->t2);
+    arb_init(Z->cs);
+    arb_init(Z->sn);
+    arb_init(Z->cb);
+    arb_init(Z->sb);
+    arb_init(Z->u);
+    for (size_t c = 0; c < ZMAXD; c++)
+        arb_init(Z->pre + c);
+    /* cr = 2 sin(theta / 2) (1 + 2^-26) */
+    arb_set_d(Z->u, theta);
+    arb_mul_2exp_si(Z->u, Z->u, -1);
+    arb_sin(Z->cr, Z->u, ZPREC);
+    arb_mul_2exp_si(Z->cr, Z->cr, 1);
+    arb_mul_2exp_si(Z->t1, Z->cr, -26);
+    arb_add(Z->cr, Z->cr, Z->t1, ZPREC);
+}
+
+static void zgen_clear(zgen_t *Z)
+{
+    arb_clear(Z->cr);
+    arb_clear(Z->t1);
+    arb_clear(Z->t2);
+    arb_clear(Z->cs);
+    arb_clear(Z->sn);
+    arb_clear(Z->cb);
+    arb_clear(Z->sb);
+    arb_clear(Z->u);
+    for (size_t c = 0; c < ZMAXD; c++)
+        arb_clear(Z->pre + c);
+}
+
 /* One pass (count only when x == NULL). */
 static ar_status zgen_run(size_t d, double theta, size_t max_points, double *x, size_t *count)
 {
     zgen_t Z;
-    memset(&Z, 0, sizeof Z);
-    Z.d = d;
-    Z.max = max_points;
-    Z.x = x;
-    arb_init(Z.cr);
-    arb_init(Z.t1);
-    arb_init(Z.t2);
-    arb_init(Z.cs);
-    arb_init(Z.sn);
-    arb_init(Z.cb);
-    arb_init(Z.sb);
-    arb_init(Z.u);
-    for (size_t c = 0; c < ZMAXD; c++)
-        arb_init(Z.pre + c);
-    /* cr = 2 sin(theta / 2) (1 + 2^-26) */
-    arb_set_d(Z.u, theta);
-    arb_mul_2exp_si(Z.u, Z.u, -1);
-    arb_sin(Z.cr, Z.u, ZPREC);
-    arb_mul_2exp_si(Z.cr, Z.cr, 1);
-    arb_mul_2exp_si(Z.t1, Z.cr, -26);
-    arb_add(Z.cr, Z.cr, Z.t1, ZPREC);
+    zgen_init(&Z, d, theta, max_points, x);
     arb_t one;
     arb_init(one);
     arb_one(one);
@@ -225,16 +245,129 @@ static ar_status zgen_run(size_t d, double theta, size_t max_points, double *x, 
     arb_clear(one);
     *count = Z.count;
     ar_status st = Z.st;
-    arb_clear(Z.cr);
-    arb_clear(Z.t1);
-    arb_clear(Z.t2);
-    arb_clear(Z.cs);
-    arb_clear(Z.sn);
-    arb_clear(Z.cb);
-    arb_clear(Z.sb);
-    arb_clear(Z.u);
-    for (size_t c = 0; c < ZMAXD; c++)
-        arb_clear(Z.pre + c);
+    zgen_clear(&Z);
+    return st;
+}
+
+/* The points of the top level's latitudes (d >= 3) written side by side: a
+ * serial count pass records, for each top latitude j, how many points and
+ * circles come before it; then each latitude is generated on its own (any
+ * thread) from that offset and circle index, into its own rows of x.  Every
+ * point is computed by the same operations as in the serial pass, so x is the
+ * same bit for bit for any thread count. */
+typedef struct {
+    size_t d, max;
+    double theta;
+    uint64_t M;                /* top latitudes */
+    size_t *first;             /* M + 1: points before latitude j */
+    uint64_t *circles;         /* M: circles before latitude j */
+    double *x;
+    ar_status *st;             /* M: each latitude's status */
+} ztop_t;
+
+/* Latitude j of the top level: gen_level's loop body at l = 0 with rho = one
+ * (the same operations, so the same balls). */
+static void gen_top_latitude(zgen_t *Z, uint64_t j, uint64_t M, const arb_t one)
+{
+    arb_t c, s, r2;
+    arb_init(c);
+    arb_init(s);
+    arb_init(r2);
+    arb_set_ui(c, (ulong)(2 * j + 1));
+    arb_div_ui(c, c, (ulong)(2 * M), ZPREC);
+    arb_sin_cos_pi(s, c, c, ZPREC);
+    if (Z->x) {
+        arb_mul(c, c, one, ZPREC);
+        set_coord(Z, 0, c);
+    }
+    arb_mul(r2, s, one, ZPREC);
+    gen_level(Z, 1, r2);
+    arb_clear(c);
+    arb_clear(s);
+    arb_clear(r2);
+}
+
+static void ztop_block(void *ctx, size_t j)
+{
+    ztop_t *T = ctx;
+    if (T->first[j] >= T->first[j + 1])
+        return;
+    zgen_t Z;
+    zgen_init(&Z, T->d, T->theta, T->first[j + 1], T->x);
+    Z.count = T->first[j];
+    Z.circles = T->circles[j];
+    arb_t one;
+    arb_init(one);
+    arb_one(one);
+    gen_top_latitude(&Z, j, T->M, one);
+    arb_clear(one);
+    T->st[j] = Z.st;
+    zgen_clear(&Z);
+}
+
+static void ztop_clear(ztop_t *T)
+{
+    free(T->first);
+    free(T->circles);
+    free(T->st);
+    memset(T, 0, sizeof *T);
+}
+
+/* The count pass of sphere_zonal for d >= 3 (at most max_points): *n, and in
+ * T the top latitudes' offsets (T->M = 0 when the top level is one point). */
+static ar_status zgen_plan(size_t d, double theta, size_t max_points, ztop_t *T, size_t *n)
+{
+    memset(T, 0, sizeof *T);
+    T->d = d;
+    T->theta = theta;
+    zgen_t Z;
+    zgen_init(&Z, d, theta, max_points, NULL);
+    arb_t one;
+    arb_init(one);
+    arb_one(one);
+    uint64_t M = largest_count(&Z, one, 2);
+    ar_status st = AR_OK;
+    if (M == 0) {
+        gen_level(&Z, 0, one);      /* one point: (1, 0, ..., 0) */
+    } else {
+        T->M = M;
+        T->first = ar_calloc((size_t)M + 1, sizeof(size_t), "zonal offsets");
+        T->circles = ar_calloc((size_t)M, sizeof(uint64_t), "zonal circle offsets");
+        T->st = ar_calloc((size_t)M, sizeof(ar_status), "zonal statuses");
+        if (!T->first || !T->circles || !T->st)
+            st = AR_ENOMEM;
+        for (uint64_t j = 0; st == AR_OK && j < M; j++) {
+            T->first[j] = Z.count;
+            T->circles[j] = Z.circles;
+            if (Z.count < Z.max)
+                gen_top_latitude(&Z, j, M, one);
+            st = Z.st;
+        }
+        if (st == AR_OK)
+            T->first[M] = Z.count;
+    }
+    *n = Z.count;
+    if (st == AR_OK)
+        st = Z.st;
+    arb_clear(one);
+    zgen_clear(&Z);
+    if (st != AR_OK)
+        ztop_clear(T);
+    return st;
+}
+
+/* The generation pass for d >= 3 after zgen_plan counted n points: x (n rows). */
+static ar_status zgen_fill(ztop_t *T, size_t d, double theta, size_t n, double *x, size_t *got)
+{
+    if (T->M == 0)
+        return zgen_run(d, theta, n, x, got);
+    T->x = x;
+    T->max = n;
+    par_for((size_t)T->M, ztop_block, T, flint_cleanup);
+    ar_status st = AR_OK;
+    for (uint64_t j = 0; j < T->M && st == AR_OK; j++)
+        st = T->st[j];
+    *got = T->first[T->M];
     return st;
 }
 
@@ -255,19 +388,25 @@ ar_status sphere_zonal(pointset_t *P, size_t d, double theta, size_t max_points)
      * pass is then bounded by memory too) */
     size_t room = ar_max_alloc() / (d * sizeof(double));
     size_t cap = max_points <= room ? max_points : room + 1, n = 0;
-    ar_status st = zgen_run(d, theta, cap, NULL, &n);
+    ztop_t T;
+    memset(&T, 0, sizeof T);
+    ar_status st = d >= 3 ? zgen_plan(d, theta, cap, &T, &n) : zgen_run(d, theta, cap, NULL, &n);
     if (st != AR_OK)
         return st;
     if (n > room) {
+        ztop_clear(&T);
         ar_error_set("sphere_zonal: more than %zu points in d = %zu (theta = %g) exceed the allocation "
                      "limit (ATTNRANK_MAX_ALLOC_GB); lower the number of points or raise theta", room, d,
                      theta);
         return AR_ENOMEM;
     }
-    if ((st = pointset_init(P, n, d)) != AR_OK)
+    if ((st = pointset_init(P, n, d)) != AR_OK) {
+        ztop_clear(&T);
         return st;
+    }
     size_t got = 0;
-    st = zgen_run(d, theta, n, P->x, &got);
+    st = d >= 3 ? zgen_fill(&T, d, theta, n, P->x, &got) : zgen_run(d, theta, n, P->x, &got);
+    ztop_clear(&T);
     if (st == AR_OK && got != n) {
         ar_error_set("sphere_zonal: internal error (%zu points counted, %zu generated)", n, got);
         st = AR_ENUMERIC;

@@ -4,6 +4,7 @@
  * coordinates, unit norms, packing separation (checked at 256 bits),
  * determinism and counts. */
 #include <check.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <mpfr.h>
@@ -12,6 +13,7 @@
 #include "constructions/pointsets/sphere.h"
 #include "constructions/pointsets/sphere_code.h"
 #include "numerics/rng.h"
+#include "base/config.h"
 
 /* q = x exactly (x finite). */
 static void fmpq_from_d(fmpq_t q, double x)
@@ -354,6 +356,60 @@ START_TEST(test_packing_pool)
 }
 END_TEST
 
+/* The pooled greedy's batched test (sphere.c): the kept points are those of
+ * the one-at-a-time greedy over the same seeded order (a reference written
+ * here, brute force), for every thread count; 27000 candidates, two batches. */
+START_TEST(test_packing_pool_threads)
+{
+    uint64_t seed = test_seed() + 21;
+    size_t d = 3;
+    double th = 0.043;
+    pointset_t C;
+    ck_assert_int_eq(sphere_zonal(&C, d, 0.5 * th, SIZE_MAX), AR_OK);
+    ck_assert_msg(C.n > 20000, "%zu candidates", C.n);
+    size_t *order = malloc(C.n * sizeof *order);
+    double *kept = malloc(C.n * d * sizeof(double));
+    ck_assert(order && kept);
+    rng_t r;
+    rng_init(&r, seed);
+    for (size_t i = 0; i < C.n; i++)
+        order[i] = i;
+    for (size_t i = C.n; i > 1; i--) {
+        size_t j = (size_t)(rng_u64(&r) % i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    double req = 2.0 * sin(0.5 * th) * (1.0 + 1e-12) + 0x1p-48, req2 = req * req;
+    size_t nk = 0;
+    for (size_t i = 0; i < C.n; i++) {
+        const double *x = C.x + order[i] * d;
+        int ok = 1;
+        for (size_t j = 0; j < nk && ok; j++) {
+            double s2 = 0.0;
+            for (size_t c = 0; c < d; c++)
+                s2 += (x[c] - kept[j * d + c]) * (x[c] - kept[j * d + c]);
+            ok = !(s2 < req2);
+        }
+        if (ok)
+            memcpy(kept + nk++ * d, x, d * sizeof(double));
+    }
+    for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+        pointset_t P;
+        ck_assert_int_eq(sphere_packing_pool(&P, d, th, SIZE_MAX, seed, 4000000), AR_OK);
+        ar_config_install(prev);
+        ck_assert_msg(P.n == nk && memcmp(P.x, kept, nk * d * sizeof(double)) == 0,
+                      "%d threads: %zu points kept, the serial greedy keeps %zu (or other points)",
+                      TEST_THREAD_COUNTS[c], P.n, nk);
+        pointset_clear(&P);
+    }
+    free(order);
+    free(kept);
+    pointset_clear(&C);
+}
+END_TEST
+
 START_TEST(test_packing_misc)
 {
     uint64_t seed = test_seed() + 11;
@@ -429,6 +485,7 @@ Suite *suite_sphere(void)
     tcase_add_test(tc, test_fibonacci);
     tcase_add_test(tc, test_uniform);
     tcase_add_test(tc, test_packing_pool);
+    tcase_add_test(tc, test_packing_pool_threads);
     tcase_add_test(tc, test_packing_separation);
     tcase_add_test(tc, test_packing_misc);
     tcase_add_test(tc, test_packing_circle);

@@ -11,6 +11,7 @@
 #include "base/config.h"
 #include "constructions/pointsets/family.h"
 #include "constructions/pointsets/sphere_code.h"
+#include "base/sha256.h"
 
 /* q = x exactly (x finite). */
 static void q_from_d(fmpq_t q, double x)
@@ -115,6 +116,53 @@ START_TEST(test_zonal_count_determinism_prefix)
 }
 END_TEST
 
+/* The generation pass runs the top latitudes side by side (base/parallel.h):
+ * the same points, bit for bit, for every thread count, including a prefix
+ * that ends inside a latitude; and the same as the one-pass serial generator
+ * they replaced (the SHA-256 of its coordinates, recorded at commit 547351e:
+ * Arb's balls and their nearest doubles do not depend on the machine). */
+START_TEST(test_zonal_threads)
+{
+    const struct { size_t d; double theta; size_t n; const char *sha; } cases[] = {
+        { 3, 0.05, 4928, "c445c5e362dbdb184c7e5dad7cb4eeb4b8deb70e0065b08152be1f1348182497" },
+        { 4, 0.12, 10760, "5cd028ca11970f82fcdf57e2ccc2e2e19a040b71e47e66137dae915cd856a750" },
+        { 5, 0.3, 2584, "7bea19c25267c56618c5d6494029008fae2e4f8d6eaf2bbca10675803e957394" },
+        { 6, 0.38, 2512, "9289cf2aaf1fb2429e384300e29d8348961242da0882fd96ada66dff2d679096" },
+        { 7, 0.42, 3210, "47f930051efa395d416ba35fe7a927c6de26753d57a4e5dc2ca934596a11c01e" } };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t d = cases[k].d, n = 0;
+        double th = cases[k].theta;
+        ck_assert_int_eq(sphere_zonal_count(d, th, SIZE_MAX, &n), AR_OK);
+        ck_assert_msg(n == cases[k].n, "d=%zu: %zu points, %zu recorded", d, n, cases[k].n);
+        size_t caps[2] = { SIZE_MAX, n / 3 + 7 };
+        for (int w = 0; w < 2; w++) {
+            pointset_t P0 = { 0 };
+            for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+                pointset_t P;
+                ck_assert_int_eq(sphere_zonal(&P, d, th, caps[w]), AR_OK);
+                ar_config_install(prev);
+                if (c == 0) {
+                    P0 = P;
+                    ck_assert_int_eq(P0.n, w ? caps[w] : n);
+                    char hex[65];
+                    sha256_hex(P0.x, P0.n * d * sizeof(double), hex);
+                    ck_assert_msg(w || strcmp(hex, cases[k].sha) == 0, "d=%zu theta=%g: coordinates %s, recorded %s",
+                                  d, th, hex, cases[k].sha);
+                    continue;
+                }
+                ck_assert_msg(P.n == P0.n && memcmp(P.x, P0.x, P.n * d * sizeof(double)) == 0,
+                              "d=%zu theta=%g cap %zu: %d threads differ from one", d, th, caps[w],
+                              TEST_THREAD_COUNTS[c]);
+                pointset_clear(&P);
+            }
+            pointset_clear(&P0);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_zonal_bad_input)
 {
     pointset_t P;
@@ -154,6 +202,7 @@ Suite *suite_sphere_code(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_zonal_separation);
     tcase_add_test(tc, test_zonal_count_determinism_prefix);
+    tcase_add_test(tc, test_zonal_threads);
     tcase_add_test(tc, test_zonal_bad_input);
     suite_add_tcase(s, tc);
     return s;
