@@ -399,18 +399,73 @@ static FROUND_BODY void tasks_body(void *arg)
     task_split(K, 0, 0);
 }
 
-static void pairs_job(void *arg)
+/* The pair search's fixed partition (base/parallel.h): the node pairs of
+ * dual(0, 0), expanded to a grain of m / 64 points (tasks_t), are dealt in
+ * traversal order to the part with the smallest load so far (points of both
+ * nodes; ties to the lower part), and each part sums its pairs into its own
+ * rows S_j, cnt_j; the rows are then added part after part.  The number of
+ * parts is a function of m alone: 1 below 4096 points (the whole traversal),
+ * PAIR_PARTS_SMALL below PAIR_PARTS_BIG_M (the two fixed jobs of earlier
+ * versions, whose bits every recorded packing below that size keeps), else
+ * PAIR_PARTS_BIG, when the extra rows fit the allocation limit. */
+#define PAIR_PARTS_SMALL 2
+#define PAIR_PARTS_BIG 8
+#define PAIR_PARTS_BIG_M ((size_t)1 << 21)
+
+/* Contract: kdtree.h. */
+size_t kdtree_pair_parts(size_t m)
 {
-    fround_run(FE_DOWNWARD, pairs_body, arg);
+    if (m < 4096)
+        return 1;
+    if (m < PAIR_PARTS_BIG_M || (double)m * (PAIR_PARTS_BIG - 1) * (sizeof(double) + sizeof(uint32_t)) >
+                                    (double)ar_max_alloc())
+        return PAIR_PARTS_SMALL;
+    return PAIR_PARTS_BIG;
 }
 
-#define PAIR_JOBS 2   /* fixed (base/parallel.h): the partition enters the upward sums */
+static void pairs_part(void *ctx, size_t j)
+{
+    pairs_t *J = ctx;
+    fround_run(FE_DOWNWARD, pairs_body, J + j);
+}
 
+/* The parts' node pairs: own[j] (2 * nown[j] entries) for each part j < np. */
+static ar_status pairs_deal(const kdtree_t *t, const tasks_t *K, size_t np, size_t **own, size_t *nown)
+{
+    double load[PAIR_PARTS_BIG] = { 0 };
+    for (size_t j = 0; j < np; j++) {
+        own[j] = ar_calloc(K->n, 2 * sizeof(size_t), "pair tasks");
+        if (!own[j])
+            return AR_ENOMEM;
+    }
+    for (size_t k = 0; k < K->n; k++) {
+        size_t a = K->v[2 * k], b = K->v[2 * k + 1], j = 0;
+        for (size_t i = 1; i < np; i++)
+            if (load[i] < load[j])
+                j = i;
+        load[j] += (double)(t->ne[a] - t->nb[a]) + (double)(t->ne[b] - t->nb[b]);
+        own[j][2 * nown[j]] = a;
+        own[j][2 * nown[j] + 1] = b;
+        nown[j]++;
+    }
+    return AR_OK;
+}
+
+/* Contract: kdtree.h. */
 ar_status kdtree_gauss_pairs(const kdtree_t *t, double s, double T, double stop, const double *w,
                              double *S, uint32_t *cnt, kdtree_gauss_t *out)
 {
-    if (!t || !t->x || !S || !cnt || !out || !(s >= 0) || !isfinite(s) || !isfinite(T) || isnan(stop)) {
-        ar_error_set("kdtree_gauss_pairs: need a tree, outputs, finite s >= 0 and finite T");
+    return kdtree_gauss_pairs_parts(t, s, T, stop, w, S, cnt, t ? kdtree_pair_parts(t->m) : 1, out);
+}
+
+/* Contract: kdtree.h. */
+ar_status kdtree_gauss_pairs_parts(const kdtree_t *t, double s, double T, double stop, const double *w,
+                                   double *S, uint32_t *cnt, size_t np, kdtree_gauss_t *out)
+{
+    if (!t || !t->x || !S || !cnt || !out || !(s >= 0) || !isfinite(s) || !isfinite(T) || isnan(stop) ||
+        np < 1 || np > PAIR_PARTS_BIG || (np > 1 && t->m < 4096)) {
+        ar_error_set("kdtree_gauss_pairs: need a tree, outputs, finite s >= 0, finite T and 1 <= parts <= %d "
+                     "(1 below 4096 points)", PAIR_PARTS_BIG);
         return AR_EINVAL;
     }
     size_t m = t->m;
@@ -419,73 +474,57 @@ ar_status kdtree_gauss_pairs(const kdtree_t *t, double s, double T, double stop,
     expd_init();
     atomic_int halt;
     atomic_init(&halt, 0);
-    pairs_t J[PAIR_JOBS];
-    double *S1 = NULL;
-    uint32_t *c1 = NULL;
+    pairs_t J[PAIR_PARTS_BIG];
+    double *Sj[PAIR_PARTS_BIG] = { S };
+    uint32_t *cj[PAIR_PARTS_BIG] = { cnt };
+    size_t *own[PAIR_PARTS_BIG] = { NULL }, nown[PAIR_PARTS_BIG] = { 0 };
     tasks_t K = { t, s * 0.5, T, m / 64 > 64 ? m / 64 : 64, 0, 0, NULL, 0 };
-    if (m >= 4096) {
+    ar_status st = AR_OK;
+    if (np > 1) {
         fround_run(FE_DOWNWARD, tasks_body, &K);
-        S1 = ar_calloc(m, sizeof(double), "pair sums (second job)");
-        c1 = ar_calloc(m, sizeof(uint32_t), "pair counts (second job)");
+        if (K.oom)
+            st = AR_ENOMEM;
+        for (size_t j = 1; j < np && st == AR_OK; j++) {
+            Sj[j] = ar_calloc(m, sizeof(double), "pair sums (one part)");
+            cj[j] = ar_calloc(m, sizeof(uint32_t), "pair counts (one part)");
+            if (!Sj[j] || !cj[j])
+                st = AR_ENOMEM;
+        }
+        if (st == AR_OK && K.n > 0)
+            st = pairs_deal(t, &K, np, own, nown);
     }
-    if (K.oom || (m >= 4096 && (!S1 || !c1))) {
-        free(K.v);
-        free(S1);
-        free(c1);
-        ar_error_set("kdtree_gauss_pairs: out of memory");
-        return AR_ENOMEM;
-    }
-    /* tasks to the job with the smaller load so far (points of both nodes), in order */
-    size_t *own[PAIR_JOBS] = { NULL, NULL }, nown[PAIR_JOBS] = { 0, 0 };
-    if (K.n > 0) {
-        for (int j = 0; j < PAIR_JOBS; j++) {
-            own[j] = ar_calloc(K.n, 2 * sizeof(size_t), "pair tasks");
-            if (!own[j]) {
-                free(own[0]);
-                free(K.v);
-                free(S1);
-                free(c1);
-                return AR_ENOMEM;
+    if (st == AR_OK) {
+        size_t nrun = K.n > 0 ? np : 1;     /* no task: a small tree, the whole traversal in one part */
+        for (size_t j = 0; j < nrun; j++) {
+            pairs_t z = { t, s, T, stop, Sj[j], w, cj[j], NULL, NULL, { 0, INFINITY, 0 }, 0, &halt,
+                          K.n > 0 ? own[j] : NULL, nown[j] };
+            J[j] = z;
+        }
+        par_for(nrun, pairs_part, J, NULL);
+        *out = J[0].res;
+        for (size_t j = 1; j < nrun; j++) {
+            for (size_t p = 0; p < m; p++) {
+                if (Sj[j][p] != 0)
+                    S[p] = nextafter(S[p] + Sj[j][p], INFINITY);     /* round to nearest, one step up */
+                cnt[p] += cj[j][p];
             }
-        }
-        double load[PAIR_JOBS] = { 0, 0 };
-        for (size_t k = 0; k < K.n; k++) {
-            size_t a = K.v[2 * k], b = K.v[2 * k + 1];
-            double w = (double)(t->ne[a] - t->nb[a]) + (double)(t->ne[b] - t->nb[b]);
-            int j = load[1] < load[0];
-            load[j] += w;
-            own[j][2 * nown[j]] = a;
-            own[j][2 * nown[j] + 1] = b;
-            nown[j]++;
+            out->pairs += J[j].res.pairs;
+            if (J[j].res.min_L < out->min_L)
+                out->min_L = J[j].res.min_L;
+            out->stopped |= J[j].res.stopped;
         }
     }
-    int njobs = K.n > 0 ? PAIR_JOBS : 1;
-    for (int j = 0; j < PAIR_JOBS; j++) {
-        pairs_t z = { t, s, T, stop, j == 0 ? S : S1, w, j == 0 ? cnt : c1, NULL, NULL,
-                      { 0, INFINITY, 0 }, 0, &halt, own[j], nown[j] };
-        J[j] = z;
-    }
-    if (K.n == 0)
-        J[0].tasks = NULL;      /* a small tree: the whole traversal in one job */
-    par_run(njobs, pairs_job, NULL, J, sizeof J[0]);
-    *out = J[0].res;
-    if (njobs == 2) {
-        for (size_t p = 0; p < m; p++) {
-            if (S1[p] != 0)
-                S[p] = nextafter(S[p] + S1[p], INFINITY);     /* round to nearest, one step up */
-            cnt[p] += c1[p];
+    for (size_t j = 0; j < np; j++) {
+        free(own[j]);
+        if (j > 0) {
+            free(Sj[j]);
+            free(cj[j]);
         }
-        out->pairs += J[1].res.pairs;
-        if (J[1].res.min_L < out->min_L)
-            out->min_L = J[1].res.min_L;
-        out->stopped |= J[1].res.stopped;
     }
-    free(own[0]);
-    free(own[1]);
     free(K.v);
-    free(S1);
-    free(c1);
-    return AR_OK;
+    if (st == AR_ENOMEM)
+        ar_error_set("kdtree_gauss_pairs: out of memory");
+    return st;
 }
 
 void kdtree_pairs_visit(const kdtree_t *t, double s, double T,

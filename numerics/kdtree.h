@@ -64,6 +64,19 @@ typedef struct {
 ar_status kdtree_gauss_pairs(const kdtree_t *t, double s, double T, double stop, const double *w,
                              double *S, uint32_t *cnt, kdtree_gauss_t *out);
 
+/* The number of parts of kdtree_gauss_pairs' fixed partition for m points
+ * (a function of m and the allocation limit only, never of the thread
+ * count): 1 below 4096 points, 2 below 2^21 points, else 8 when their rows
+ * fit ar_max_alloc(), else 2.  The parts run on any number of threads
+ * (base/parallel.h); their rows are added in part order, so S and cnt are
+ * the same for every thread count. */
+size_t kdtree_pair_parts(size_t m);
+
+/* kdtree_gauss_pairs on np parts (1 <= np <= 8; 1 below 4096 points) instead
+ * of kdtree_pair_parts(m): for tests of the partition at small sizes. */
+ar_status kdtree_gauss_pairs_parts(const kdtree_t *t, double s, double T, double stop, const double *w,
+                                   double *S, uint32_t *cnt, size_t np, kdtree_gauss_t *out);
+
 /* Squared distance (round to nearest, an estimate: no rigour) from the point
  * at tree position p to its nearest other point; +inf when m = 1. */
 double kdtree_nn_sqdist(const kdtree_t *t, size_t p);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "numerics/kdtree.h"
+#include "base/config.h"
 
 typedef struct { size_t m; unsigned char *seen; } seen_t;
 
@@ -128,6 +129,99 @@ START_TEST(test_pairs_two_jobs)
 }
 END_TEST
 
+/* The pair search's fixed partition (kdtree.c): on 2..8 parts, the same
+ * sums, counts and pairs for 1..64 threads; the sums agree with each row's
+ * pairs summed here one by one (visit); the pair count matches brute force;
+ * and the number of parts depends on m alone. */
+typedef struct { const kdtree_t *t; double half; double *ref; } refsum_t;
+
+static int add_ref(size_t p, size_t q, void *ctx)
+{
+    refsum_t *R = ctx;
+    size_t d = R->t->d;
+    double D = 0;
+    for (size_t c = 0; c < d; c++) {
+        double u = R->t->x[p * d + c] - R->t->x[q * d + c];
+        D += u * u;
+    }
+    double e = exp(-D * R->half);
+    R->ref[p] += e;
+    R->ref[q] += e;
+    return 0;
+}
+
+START_TEST(test_pairs_parts)
+{
+    ck_assert_uint_eq(kdtree_pair_parts(4095), 1);
+    ck_assert_uint_eq(kdtree_pair_parts(4096), 2);
+    ck_assert_uint_eq(kdtree_pair_parts(((size_t)1 << 21) - 1), 2);
+    ck_assert_uint_eq(kdtree_pair_parts((size_t)1 << 21), 8);
+    test_rng_init(test_seed() * 13 + 1);
+    size_t m = 9000, d = 4;
+    double *x = malloc(m * d * sizeof(double));
+    ck_assert_ptr_nonnull(x);
+    for (size_t i = 0; i < m; i++) {
+        double n = 0;
+        for (size_t c = 0; c < d; c++) {
+            x[i * d + c] = 2.0 * test_unif() - 1.0;
+            n += x[i * d + c] * x[i * d + c];
+        }
+        for (size_t c = 0; c < d; c++)
+            x[i * d + c] /= sqrt(n);
+    }
+    kdtree_t t;
+    ck_assert_int_eq(kdtree_build(&t, x, m, d), AR_OK);
+    double s = 400.0, T = 6.0;
+    double *S0 = calloc(m, 8), *S = calloc(m, 8), *ref = calloc(m, 8);
+    uint32_t *c0 = calloc(m, 4), *c = calloc(m, 4);
+    ck_assert(S0 && S && ref && c0 && c);
+    refsum_t R = { &t, 0.5 * s, ref };
+    kdtree_pairs_visit(&t, s, T, add_ref, &R);
+    for (size_t np = 2; np <= 8; np += 3) {
+        kdtree_gauss_t g0, g;
+        for (size_t k = 0; k < TEST_NTHREAD_COUNTS; k++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[k]);
+            ck_assert_int_eq(kdtree_gauss_pairs_parts(&t, s, T, INFINITY, NULL, k ? S : S0, k ? c : c0, np,
+                                                      k ? &g : &g0), AR_OK);
+            ar_config_install(prev);
+            if (k)
+                ck_assert_msg(memcmp(S, S0, m * 8) == 0 && memcmp(c, c0, m * 4) == 0 && g.pairs == g0.pairs &&
+                              g.min_L == g0.min_L, "%zu parts: %d threads differ from one", np,
+                              TEST_THREAD_COUNTS[k]);
+        }
+        uint64_t bf = 0, cs = 0;
+        for (size_t p = 0; p < m; p++) {
+            cs += c0[p];
+            for (size_t q = p + 1; q < m; q++) {
+                double D = 0;
+                for (size_t e = 0; e < d; e++) {
+                    double u = t.x[p * d + e] - t.x[q * d + e];
+                    D += u * u;
+                }
+                bf += 0.5 * s * D < T;
+            }
+        }
+        ck_assert_msg(g0.pairs == bf && cs == 2 * bf, "%zu parts: %llu pairs (counts %llu), brute force %llu", np,
+                      (unsigned long long)g0.pairs, (unsigned long long)cs, (unsigned long long)bf);
+        ck_assert_msg(bf > m, "%llu pairs", (unsigned long long)bf);
+        for (size_t p = 0; p < m; p++)
+            ck_assert_msg(S0[p] >= ref[p] * (1 - 1e-12) && S0[p] <= ref[p] * (1 + 1e-9) + 1e-300,
+                          "%zu parts, row %zu: sum %.17g, pairs one by one %.17g", np, p, S0[p], ref[p]);
+    }
+    kdtree_gauss_t g;
+    ck_assert_int_eq(kdtree_gauss_pairs_parts(&t, s, T, INFINITY, NULL, S, c, 9, &g), AR_EINVAL);
+    ck_assert_int_eq(kdtree_gauss_pairs_parts(&t, s, T, INFINITY, NULL, S, c, 0, &g), AR_EINVAL);
+    free(S0);
+    free(S);
+    free(ref);
+    free(c0);
+    free(c);
+    kdtree_free(&t);
+    free(x);
+}
+END_TEST
+
 START_TEST(test_kdtree_bad_input)
 {
     kdtree_t t;
@@ -154,6 +248,7 @@ Suite *suite_kdtree(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_pairs_complete);
     tcase_add_test(tc, test_pairs_two_jobs);
+    tcase_add_test(tc, test_pairs_parts);
     tcase_add_test(tc, test_kdtree_bad_input);
     suite_add_tcase(s, tc);
     return s;
