@@ -33,7 +33,7 @@ attnrank_status attnrank_law_get(size_t i, attnrank_law *law_out)
     const law_t *L = &T[i];
     api_copy(law->claim, sizeof law->claim, L->claim);
     law->dim = L->dim;
-    api_copy(law->variable, sizeof law->variable, L->variable);
+    api_copy(law->variable, sizeof law->variable, law_variable_name(L->variable));
     law->predicted = L->predicted;
     law->tol = L->tol;
     law->eps = L->eps;
@@ -47,9 +47,9 @@ attnrank_status attnrank_law_get(size_t i, attnrank_law *law_out)
     for (size_t k = 0; k < law->nns; k++)
         law->ns[k] = L->ns[k];
     api_copy(law->family, sizeof law->family, L->family);
-    api_copy(law->kind, sizeof law->kind, L->kind);
-    api_copy(law->tier, sizeof law->tier, law_extended(L) ? "extended" : "default");
-    api_copy(law->upper_source, sizeof law->upper_source, L->upper_source);
+    api_copy(law->kind, sizeof law->kind, law_kind_name(L->kind));
+    api_copy(law->tier, sizeof law->tier, law_tier_name(L->tier));
+    api_copy(law->upper_source, sizeof law->upper_source, law_upper_name(L->upper_source));
     law->asserted = law_asserted(L);
     api_copy(law->scope, sizeof law->scope, L->scope);
     api_size_out(law_out, &full, sizeof full);
@@ -90,7 +90,7 @@ static attnrank_status law_run_impl(size_t i, const attnrank_options *o, attnran
         st = verify_law(&T[i], &row, law_progress, &lc);
         if (st == AR_OK) {
             v->row = i;
-            api_copy(v->verdict, sizeof v->verdict, row.verdict);
+            api_copy(v->verdict, sizeof v->verdict, verify_verdict_name(row.verdict));
             api_copy(v->reason, sizeof v->reason, row.reason);
             v->fit_lower = row.fit_lower.slope;
             v->fit_upper = row.fit_upper.slope;

@@ -192,19 +192,42 @@ ar_status args_eps(const char *s, double *eps)
     return AR_OK;
 }
 
+/* The --format names, in the order the messages list them. */
+static const char *const format_names[] = { [FMT_TEXT] = "text", [FMT_MD] = "md", [FMT_TSV] = "tsv",
+                                            [FMT_JSON] = "json" };
+static const out_format_t format_order[] = { FMT_TEXT, FMT_MD, FMT_TSV, FMT_JSON };
+
+ar_status args_format_in(const char *s, unsigned allowed, out_format_t *f)
+{
+    size_t n = sizeof format_order / sizeof format_order[0];
+    if (!s) {
+        *f = allowed & FMT_BIT(FMT_TEXT) ? FMT_TEXT : FMT_MD;
+        return AR_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((allowed & FMT_BIT(format_order[i])) && strcmp(s, format_names[format_order[i]]) == 0) {
+            *f = format_order[i];
+            return AR_OK;
+        }
+    char list[64] = "";
+    size_t k = 0, m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += (allowed & FMT_BIT(format_order[i])) != 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(allowed & FMT_BIT(format_order[i])))
+            continue;
+        k++;
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", k == 1 ? "" : k == m ? " or " : ", ",
+                 format_names[format_order[i]]);
+    }
+    ar_error_set("--format: expected %s, got '%s'", list, s);
+    return AR_EINVAL;
+}
+
 ar_status args_format(const char *s, out_format_t *f)
 {
-    if (!s || strcmp(s, "text") == 0)
-        *f = FMT_TEXT;
-    else if (strcmp(s, "tsv") == 0)
-        *f = FMT_TSV;
-    else if (strcmp(s, "json") == 0)
-        *f = FMT_JSON;
-    else {
-        ar_error_set("--format: expected text, tsv or json, got '%s'", s);
-        return AR_EINVAL;
-    }
-    return AR_OK;
+    return args_format_in(s, FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_TSV) | FMT_BIT(FMT_JSON), f);
 }
 
 ar_status args_beta_grid(const char *s, size_t max_count, double *lo, double *hi, size_t *count)

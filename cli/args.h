@@ -67,8 +67,16 @@ ar_status args_beta_grid(const char *s, size_t max_count, double *lo, double *hi
  * present in o: written to *prec / *threads, left untouched otherwise. */
 ar_status args_prec_threads(const opt_t *o, size_t no, long *prec, int *threads);
 
-/* Output formats. */
-typedef enum { FMT_TEXT, FMT_TSV, FMT_JSON } out_format_t;
+/* Output formats: text, md (scale's markdown table), tsv, json. */
+typedef enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_MD } out_format_t;
+#define FMT_BIT(f) (1u << (f))
+
+/* --format s parsed against the names of the formats in `allowed` (FMT_BIT
+ * of each): NULL is FMT_TEXT (FMT_MD when text is not allowed); any other
+ * name is AR_EINVAL with "--format: expected <the allowed names>, got 's'". */
+ar_status args_format_in(const char *s, unsigned allowed, out_format_t *f);
+
+/* args_format_in with text, tsv and json. */
 ar_status args_format(const char *s, out_format_t *f);
 
 #endif

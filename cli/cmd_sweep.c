@@ -2,7 +2,7 @@
 /* cmd_sweep.c -- `attnrank verify|scale|calib|merge`: the options parsed
  * into a typed spec and a run (cli/sweep_args.c), the sweep run at the
  * boundary (api/api_sweeps.h), its result printed here (cli/scale_print.c,
- * cli/calib_print.c), with --help, the progress and shard notices on
+ * cli/calib_print.c, cli/verify_print.c), with --help, the progress and shard notices on
  * stderr and a failure's one line. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/scale_print.h"
 #include "cli/sweep_args.h"
+#include "cli/verify_print.h"
 #include "api/api_sweeps.h"
 
 /* The exit code of a sweep that ran (its one line printed on 1 and 2). */
@@ -45,15 +46,19 @@ static void on_unit(void *ctx, const char *what)
         fprintf(stderr, "\r\033[K");
 }
 
-/* Where the run's events go: stderr. */
-static void events(sweep_run_t *r)
+/* Where the run's events go: stderr; verify's items: the table pr on stdout. */
+static void events(sweep_run_t *r, verify_printer_t *pr)
 {
     r->ev.notice = on_notice;
     r->ev.point = scale_print_progress;
     r->ev.instances = calib_print_progress;
     r->ev.unit = on_unit;
     r->ev.ctx = NULL;
-    r->table = stdout;
+    pr->f = stdout;
+    pr->json = r->format == SWEEP_FORMAT_JSON;
+    pr->header = 0;
+    r->verify_row = verify_print_item;
+    r->verify_ctx = pr;
 }
 
 static void print_calib(const calib_results_t *c, const sweep_run_t *r)
@@ -70,7 +75,8 @@ int cmd_verify(int argc, char **argv)
     ar_status st = sweep_args_verify(argc, argv, &s, &r, &help);
     if (st || help)
         return parsed(st, help);
-    events(&r);
+    verify_printer_t pr;
+    events(&r, &pr);
     return ran(api_sweep_verify(&s, &r));
 }
 
@@ -83,7 +89,8 @@ int cmd_scale(int argc, char **argv)
     ar_status st = sweep_args_scale(argc, argv, &s, &r, &help);
     if (st || help)
         return parsed(st, help);
-    events(&r);
+    verify_printer_t pr;
+    events(&r, &pr);
     scale_result_t res;
     int rc = api_sweep_scale(&s, &r, &res);
     if (rc == 0 && !r.shard)
@@ -101,7 +108,8 @@ int cmd_calib(int argc, char **argv)
     ar_status st = sweep_args_calib(argc, argv, &s, &r, &help);
     if (st || help)
         return parsed(st, help);
-    events(&r);
+    verify_printer_t pr;
+    events(&r, &pr);
     calib_results_t res;
     int rc = api_sweep_calib(&s, &r, &res);
     if (rc == 0 && !r.shard)
@@ -122,7 +130,8 @@ int cmd_merge(int argc, char **argv)
         free(paths);
         return parsed(st, help);
     }
-    events(&r);
+    verify_printer_t pr;
+    events(&r, &pr);
     sweep_merged_t m;
     int rc = api_sweep_merge(paths, nf, &r, &m);
     free(paths);

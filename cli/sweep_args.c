@@ -231,15 +231,11 @@ static int scale_is_ball(int argc, char **argv)
 /* --format of scale: md (text), tsv or json. */
 static ar_status scale_format(const char *fs, sweep_run_t *r)
 {
-    if (fs && !strcmp(fs, "tsv"))
-        r->format = SWEEP_FORMAT_TSV;
-    else if (fs && !strcmp(fs, "json"))
-        r->format = SWEEP_FORMAT_JSON;
-    else if (fs && strcmp(fs, "md")) {
-        ar_error_set("--format: expected md, tsv or json, got '%s'", fs);
-        return AR_EINVAL;
-    }
-    return AR_OK;
+    out_format_t fmt;
+    ar_status st = args_format_in(fs, FMT_BIT(FMT_MD) | FMT_BIT(FMT_TSV) | FMT_BIT(FMT_JSON), &fmt);
+    if (st == AR_OK && fmt != FMT_MD)
+        r->format = fmt == FMT_TSV ? SWEEP_FORMAT_TSV : SWEEP_FORMAT_JSON;
+    return st;
 }
 
 static ar_status scale_args_b(int argc, char **argv, scale_spec_t *s, sweep_run_t *r, const char **help)
@@ -505,13 +501,12 @@ ar_status sweep_args_merge(int argc, char **argv, char ***paths, size_t *nf, swe
         } else
             (*paths)[(*nf)++] = argv[i];
     }
-    if (format && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "tsv")) {
+    out_format_t fmt;
+    if (args_format(format, &fmt)) {
         ar_error_set("merge: --format: expected text, json or tsv (tsv for scale and calib), got '%s'", format);
         return AR_EINVAL;
     }
-    r->format = !format || !strcmp(format, "text") ? SWEEP_FORMAT_TEXT
-                : !strcmp(format, "json")          ? SWEEP_FORMAT_JSON
-                                                   : SWEEP_FORMAT_TSV;
+    r->format = fmt == FMT_JSON ? SWEEP_FORMAT_JSON : fmt == FMT_TSV ? SWEEP_FORMAT_TSV : SWEEP_FORMAT_TEXT;
     r->key = keyfile;
     return AR_OK;
 }

@@ -6,12 +6,12 @@
 #include <string.h>
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
-#include "sweeps/verify_print.h"
+#include "sweeps/verify_judge.h"
 
 #include "sweeps/calib_shard.h"
 #include "sweeps/scale_shard.h"
 
-static int merge_verify(const shardfile_t *files, size_t nf, FILE *table, int json)
+static int merge_verify(const shardfile_t *files, size_t nf, const sweep_run_t *r)
 {
     vplan_t p;
     vresult_t *res;
@@ -19,17 +19,17 @@ static int merge_verify(const shardfile_t *files, size_t nf, FILE *table, int js
     ar_status st = verify_shards_load(files, nf, &p, &res, &prov);
     if (st)
         return sweep_fail(st);
-    verify_out_t vo = { .json = json, .prov = prov };
+    verify_judge_t vj = { .prov = prov };
     for (size_t g = 0; g < p.ngroups && st == AR_OK; g++)
-        st = verify_print_group(table, &vo, &p, g, res);
+        st = verify_judge_group(&vj, &p, g, res, r->verify_row, r->verify_ctx);
     if (st == AR_OK && p.dim == 0)
-        verify_print_untested(table, p.claim[0] ? p.claim : NULL, json);
+        verify_untested_items(p.claim[0] ? p.claim : NULL, r->verify_row, r->verify_ctx);
     free(res);
     free(prov);
     vplan_clear(&p);
     if (st)
         return sweep_fail(st);
-    return vo.not_pass ? 3 : 0;
+    return vj.not_pass ? 3 : 0;
 }
 
 void sweep_merged_clear(sweep_merged_t *m)
@@ -67,7 +67,7 @@ int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r, sweep_m
             rc = sweep_fail(AR_EINVAL);
         } else {
             out->kind = SWEEP_MERGED_VERIFY;
-            rc = merge_verify(files, nf, r->table, r->format == SWEEP_FORMAT_JSON);
+            rc = merge_verify(files, nf, r);
         }
     } else if (!strcmp(sweep, "scale")) {
         out->kind = SWEEP_MERGED_SCALE;

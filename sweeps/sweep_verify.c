@@ -6,7 +6,7 @@
 #include <string.h>
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
-#include "sweeps/verify_print.h"
+#include "sweeps/verify_judge.h"
 #include "base/version.h"
 #include "theory/claims/laws.h"
 #include "theory/claims/verify.h"
@@ -93,8 +93,7 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
         return sweep_fail(AR_ENOMEM);
     }
     int tty = r->progress && r->ev.unit, rc = 0;
-    int json = r->format == SWEEP_FORMAT_JSON;
-    verify_out_t vo = { .json = json };
+    verify_judge_t vj = { .prov = NULL };
     for (size_t g = 0; g < p.ngroups && rc == 0; g++) {
         for (size_t u = p.groups[g].first; u < p.groups[g].first + p.groups[g].count; u++) {
             if (tty) {
@@ -110,16 +109,14 @@ int sweep_verify_run(const verify_spec_t *spec, const sweep_run_t *r)
                 break;
             }
         }
-        if (rc == 0 && (st = verify_print_group(r->table, &vo, &p, g, res)))
+        if (rc == 0 && (st = verify_judge_group(&vj, &p, g, res, r->verify_row, r->verify_ctx)))
             rc = sweep_fail(st);
-        if (r->table)
-            fflush(r->table);
     }
     free(res);
     vplan_clear(&p);
     if (rc)
         return rc;
     if (!spec->d)                       /* claims without law rows have no dimension to select */
-        verify_print_untested(r->table, claim, json);
-    return vo.failed && r->strict ? 3 : 0;
+        verify_untested_items(claim, r->verify_row, r->verify_ctx);
+    return vj.failed && r->strict ? 3 : 0;
 }

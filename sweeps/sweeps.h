@@ -5,8 +5,8 @@
  * command-line options are parsed in cli/ (cli/sweep_args.c); a merge reads
  * the spec stored in the shard headers, never a command line.
  *
- * Each returns its result to the caller (sweeps/sweep_result.h; the verify
- * table is still printed here, on stdout) and the process exit code: 0, 1
+ * Each returns its result to the caller (sweeps/sweep_result.h; verify
+ * streams its judged rows to the run's sink) and the process exit code: 0, 1
  * (runtime failure), 2 (bad input), 3 (verify strict or a verify merge: an
  * asserted row did not pass).  On 1 and 2 the one-line reason is in
  * ar_error_get() (base/status.h): nothing is printed on stderr for it
@@ -44,8 +44,9 @@ typedef struct {
     int per_sentence;          /* calib (JSON): one line per input first */
     int progress;              /* progress events (the CLI: stderr is a terminal) */
     sweep_events_t ev;
-    FILE *table;               /* verify and a verify merge: the stream the verdict table is written to,
-                                  opened by the caller (the CLI: stdout); NULL: judged, nothing written */
+    verify_row_sink_fn verify_row;   /* verify and a verify merge: receives each judged item as it is
+                                        judged (the CLI prints it); NULL: judged, nothing handed back */
+    void *verify_ctx;          /* verify_row's ctx */
     int shard;                 /* 1: compute shard `sel` into `out` and print nothing */
     shard_sel_t sel;
     const char *out;
@@ -53,14 +54,14 @@ typedef struct {
     int key_from_env;          /* key came from ATTNRANK_SHARD_KEY (named so in messages) */
 } sweep_run_t;
 
-/* verify writes its verdict table to r->table as each group is judged;
+/* verify hands each judged item to r->verify_row as it is judged;
  * scale and calib fill *out (a shard run: nothing), which the caller prints
  * and clears (scale_result_clear, calib_results_clear). */
 int sweep_verify_run(const verify_spec_t *s, const sweep_run_t *r);
 int sweep_scale_run(const scale_spec_t *s, const sweep_run_t *r, scale_result_t *out);
 int sweep_calib_run(const calib_spec_t *s, const sweep_run_t *r, calib_results_t *out);
 
-/* `attnrank merge`: the files paths[0..nf) of one sweep (verify: its table written to r->table), shown in
+/* `attnrank merge`: the files paths[0..nf) of one sweep (verify: its items handed to r->verify_row), shown in
  * r->format (text, json or tsv; per_sentence for calib); r->key (NULL:
  * none) must have signed every file.  r's shard fields are ignored. */
 int sweep_merge_run(char *const *paths, size_t nf, const sweep_run_t *r, sweep_merged_t *out);

@@ -86,6 +86,30 @@ START_TEST(args_numbers)
 }
 END_TEST
 
+/* --format: one parser for every command (text|tsv|json, and scale's md|tsv|json). */
+START_TEST(args_formats)
+{
+    out_format_t f;
+    ck_assert_int_eq(args_format(NULL, &f), AR_OK);
+    ck_assert_int_eq(f, FMT_TEXT);
+    ck_assert_int_eq(args_format("tsv", &f), AR_OK);
+    ck_assert_int_eq(f, FMT_TSV);
+    ck_assert_int_eq(args_format("json", &f), AR_OK);
+    ck_assert_int_eq(f, FMT_JSON);
+    ck_assert_int_eq(args_format("md", &f), AR_EINVAL);
+    ck_assert_str_eq(ar_error_get(), "--format: expected text, tsv or json, got 'md'");
+    unsigned scale = FMT_BIT(FMT_MD) | FMT_BIT(FMT_TSV) | FMT_BIT(FMT_JSON);
+    ck_assert_int_eq(args_format_in(NULL, scale, &f), AR_OK);
+    ck_assert_int_eq(f, FMT_MD);
+    ck_assert_int_eq(args_format_in("md", scale, &f), AR_OK);
+    ck_assert_int_eq(f, FMT_MD);
+    ck_assert_int_eq(args_format_in("json", scale, &f), AR_OK);
+    ck_assert_int_eq(f, FMT_JSON);
+    ck_assert_int_eq(args_format_in("text", scale, &f), AR_EINVAL);
+    ck_assert_str_eq(ar_error_get(), "--format: expected md, tsv or json, got 'text'");
+}
+END_TEST
+
 Suite *suite_args(void)
 {
     Suite *s = suite_create("args");
@@ -93,6 +117,7 @@ Suite *suite_args(void)
     tcase_add_test(tc, args_forms);
     tcase_add_test(tc, args_refusals);
     tcase_add_test(tc, args_numbers);
+    tcase_add_test(tc, args_formats);
     suite_add_tcase(s, tc);
     return s;
 }

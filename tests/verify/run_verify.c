@@ -13,7 +13,8 @@
 #include <string.h>
 #include <flint/flint.h>
 #include "verify_suites.h"
-#include "sweeps/verify_print.h"
+#include "cli/verify_print.h"
+#include "sweeps/verify_judge.h"
 #include "cli/blas_select.h"
 #include "include/attnrank.h"
 #include "base/parallel.h"
@@ -39,7 +40,8 @@ int main(int argc, char **argv)
     const char *claim = sel && strncmp(sel, "verify_", 7) == 0 ? sel + 7 : NULL;
     if (!json)
         verify_print_header(stdout);
-    verify_print_untested(stdout, claim, json);
+    verify_printer_t pr = { stdout, json, 1 };
+    verify_untested_items(claim, verify_print_item, &pr);
     fflush(stdout);
     suite_fn suites[] = { VERIFY_SUITES };
     size_t ns = sizeof suites / sizeof suites[0];

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweeps/shards.h"
-#include "sweeps/verify_print.h"
+#include "cli/verify_print.h"
+#include "sweeps/verify_judge.h"
 #include "base/config.h"
 #include "base/path.h"
 #include "base/status.h"
@@ -167,18 +168,20 @@ void verify_assert_row(const char *claim, size_t k)
         fprintf(stderr, "\r\033[K");
     }
     ck_assert_msg(st == AR_OK, "claim %s d=%d row %zu: %s", claim, L->dim, k, ar_error_get());
+    verify_row_result_t it;
+    verify_item_row(&it, row, p ? sh_prov : NULL);
     if (json_out())
-        verify_print_json(stdout, row, p ? sh_prov : NULL);
+        verify_print_json(stdout, &it);
     else
-        verify_print_text(stdout, row);
+        verify_print_text(stdout, &it);
     fflush(stdout);
-    char verdict[16], reason[256];
-    snprintf(verdict, sizeof verdict, "%s", row->verdict);
+    char reason[256];
+    verify_verdict_t verdict = row->verdict;
     snprintf(reason, sizeof reason, "%s", row->reason);
     free(row);
     if (law_asserted(L))
-        ck_assert_msg(strcmp(verdict, "pass") == 0, "claim %s d=%d (%s): verdict %s: %s", claim, L->dim,
-                      L->kind ? L->kind : "exponent", verdict, reason);
+        ck_assert_msg(verdict == VERDICT_PASS, "claim %s d=%d (%s): verdict %s: %s", claim, L->dim,
+                      law_kind_name(L->kind), verify_verdict_name(verdict), reason);
 }
 
 void verify_assert_t(size_t k)
@@ -194,12 +197,14 @@ void verify_assert_t(size_t k)
         ar_status st = claim_t_compute(k, &t);
         ck_assert_msg(st == AR_OK, "claim T case %zu: %s", k, ar_error_get());
     }
-    if (json_out())
-        verify_print_t_json(stdout, &t, p ? sh_prov : NULL);
-    else
-        verify_print_t_text(stdout, &t);
-    fflush(stdout);
     char reason[256];
+    verify_row_result_t it;
+    verify_item_t(&it, &t, p ? sh_prov : NULL, reason, sizeof reason);
+    if (json_out())
+        verify_print_t_json(stdout, &it);
+    else
+        verify_print_t_text(stdout, &it);
+    fflush(stdout);
     int pass = claim_t_judge(&t, reason, sizeof reason);
     ck_assert_msg(pass, "%s", reason);
 }

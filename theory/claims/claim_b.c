@@ -32,16 +32,16 @@ static const double lattice_scales[] = { 0.99, 1.0 };
 
 /* Best certified lower bound over the shells instances (unless lower_lattice = 2) and,
  * with lower_lattice, the D_d lattice instances; N of its instance into log10N;
- * *family: the winning instance family ("shells" or "packed"). */
+ * *family: the winning instance family (BALL_SHELLS or BALL_PACKED). */
 static ar_status shells_lower(size_t d, double beta, double eps, const claim_b_opts_t *o, ball_lower_t *best,
-                              double *log10N, double *log10wmax, const char **family)
+                              double *log10N, double *log10wmax, ball_family_t *family)
 {
     memset(best, 0, sizeof *best);
     best->certified = 1;
     best->method = AR_METHOD_TRIVIAL;
     *log10N = 0;
     *log10wmax = 0;
-    *family = "shells";
+    *family = BALL_SHELLS;
     size_t nsh = o->lower_lattice == 2 ? 0 : sizeof scales / sizeof scales[0];
     size_t nlat = o->lower_lattice ? 2 * (sizeof lattice_scales / sizeof lattice_scales[0]) : 0;
     int lattice_done[2] = { 0, 0 };
@@ -73,7 +73,7 @@ static ar_status shells_lower(size_t d, double beta, double eps, const claim_b_o
             lattice_done[off] = 1;
         if (st == AR_OK && c.certified > best->certified) {
             *best = c;
-            *family = lattice ? "packed" : "shells";
+            *family = lattice ? BALL_PACKED : BALL_SHELLS;
             fmpz_t N;
             fmpz_init(N);
             *log10N = ball_total_count(&P, N);
@@ -96,13 +96,13 @@ static ar_status point_lower(size_t d, double beta, double eps, const claim_b_op
     ar_status st;
     double l10N = 0, l10w = 0;
     ball_lower_t c;
-    const char *fam = "shells";
+    ball_family_t fam = BALL_SHELLS;
     if ((st = shells_lower(d, beta, eps, o, &c, &l10N, &l10w, &fam)))
         return st;
     *ball_lower = (double)c.certified;
     out->lower = c.certified;
     out->lower_points = c.m;
-    if (strcmp(fam, "packed") == 0)
+    if (fam == BALL_PACKED)
         snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/D%zu", ar_method_name(c.method), d);
     else
         snprintf(out->lower_method, sizeof out->lower_method, "ball-%s/shells", ar_method_name(c.method));
@@ -112,7 +112,7 @@ static ar_status point_lower(size_t d, double beta, double eps, const claim_b_op
     double need = beta / 8.0 / log(10.0);
     snprintf(out->note, sizeof out->note,
              "%s rho0=%.4g%s: N = 10^%.1f points, max multiplicity 10^%.1f; n >= e^{beta/8} = 10^%.1f %s",
-             strcmp(fam, "packed") == 0 ? "lattice" : "shells", o->rho0, o->unweighted ? " unweighted" : "",
+             fam == BALL_PACKED ? "lattice" : "shells", o->rho0, o->unweighted ? " unweighted" : "",
              l10N, l10w, need, l10N >= need ? "holds" : "does NOT hold");
     return AR_OK;
 }

@@ -203,8 +203,8 @@ ar_status claim_s_point(int d, double beta, double eps, const claim_s_opts_t *o,
 
 ar_status claim_s_law_point(const law_t *L, double beta, law_point_t *out)
 {
-    int continuum = L->upper_source && strcmp(L->upper_source, "continuum") == 0;
-    int saturation = L->kind && strcmp(L->kind, "saturation") == 0;
+    int continuum = L->upper_source == LAW_UPPER_CONTINUUM;
+    int saturation = L->kind == LAW_SATURATION;
     claim_s_opts_t co;
     claim_s_opts_default(&co);
     co.engine = L->engine ? CLAIM_S_SCALE : CLAIM_S_DENSE;

@@ -141,7 +141,7 @@ static const claim_b_opts_t b_unweighted = { .rho0 = 0.0, .unweighted = 1, .lowe
  * which assert nothing, run in the extended tier -- the pre-asymptotic d = 3 window 10..60
  * (84 s; superseded by the asserted 100..600 row), the thin 3-d shell (75 s) and the
  * unweighted disk (34 s) (bench/results/verify_costs.txt).  Their windows are unchanged. */
-#define B_ROW .claim = "B", .eps = 0.1, .variable = "beta", .point = claim_b_law_point
+#define B_ROW .claim = "B", .eps = 0.1, .variable = LAW_VAR_BETA, .point = claim_b_law_point
 
 /* ---- Claim R (proofs-notes/claim-R.md): a fixed head of visible dimension r.
  * Lower end: the separated lattice (spacing 2/sqrt(1+beta)) of the Gaussian-
@@ -170,7 +170,8 @@ static const claim_r_opts_t r_opts_rand = { .n_random = 400, .seed = 11 };
  * factor r = 3's window spans; tolerance 0.2 and band [0.25, 8], claim R's. */
 static const double betas_r4[] = { 5, 10, 20, 40 };
 static const claim_r_opts_t r_opts_4 = { .c_lower = 2.0, .c_upper = 1.5, .dhs = { 16, 64 }, .ndh = 2, .seed = 1 };
-#define R_ROW .claim = "R", .eps = 0.1, .point = claim_r_law_point, .variable = "1+beta", .upper_source = "instance"
+#define R_ROW .claim = "R", .eps = 0.1, .point = claim_r_law_point, .variable = LAW_VAR_ONE_PLUS_BETA, \
+              .upper_source = LAW_UPPER_INSTANCE
 
 /* cost_s (every row): the measured time of the row's costliest point on 2
  * cores (bench/results/verify_costs.txt), an a-priori estimate that only
@@ -181,148 +182,148 @@ static const claim_r_opts_t r_opts_4 = { .c_lower = 2.0, .c_upper = 1.5, .dhs = 
 
 static const law_t table[] = {
     /* dense engine: one O(n^3) instance gives both ends */
-    { S_ROW, .cost_s = 5, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+    { S_ROW, .cost_s = 5, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_s2, .nbetas = 4, .family = "polygon", .n_per_law = 20.0, .n_min = 128, .n_max = 2000,
       .scope = "dense regular polygon, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
-      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .cost_s = 1.6, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .engine = 0, .packing = 0, .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_EXPONENT },
+    { S_ROW, .cost_s = 1.6, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
       .betas = betas_s3, .nbetas = 4, .family = "fibonacci", .n_per_law = 30.0, .n_min = 300, .n_max = 2000,
       .scope = "dense Fibonacci set, n <= 2000 (lower: block test matrix; upper: best route of the instance)",
-      .engine = 0, .packing = 0, .upper_source = "instance", .kind = "exponent" },
+      .engine = 0, .packing = 0, .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_EXPONENT },
     /* structured engine */
-    { S_ROW, .cost_s = 13.5, .variable = "1+beta", .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
+    { S_ROW, .cost_s = 13.5, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 2, .predicted = 0.5, .tol = 0.1, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_s2_scale, .nbetas = 4, .family = "polygon", .n_per_law = 0.0, .n_min = 20160, .n_max = 20160,
       .scope = "dense 20160-gon by the circulant path (lower: circulant blocks or packings, upper: l1-optimal "
                "Fourier band)",
-      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .cost_s = 21, .variable = "1+beta", .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_EXPONENT },
+    { S_ROW, .cost_s = 21, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 3, .predicted = 1.0, .tol = 0.1, .band_lo = 1.0, .band_hi = 16.0,
       .betas = betas_s3_scale, .nbetas = 4, .family = "fibonacci", .n_per_law = 40.0, .n_min = 2000, .n_max = 20000,
       .scope = "lower: cap packings (diagonal dominance); upper: l1-fitted polynomial certificate on Fibonacci "
                "sets, n <= 20000",
-      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "exponent" },
-    { S_ROW, .cost_s = 5, .variable = "1+beta", .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_EXPONENT },
+    { S_ROW, .cost_s = 5, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 4, .predicted = 1.5, .tol = 0.1, .band_lo = 0.5, .band_hi = 20.0,
       .betas = betas_s4_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
-    { S_ROW, .cost_s = 43, .variable = "1+beta", .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT },
+    { S_ROW, .cost_s = 43, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 5, .predicted = 2.0, .tol = 0.1, .band_lo = 0.25, .band_hi = 40.0,
       .betas = betas_s5_scale, .nbetas = 4, .family = "uniform",
       .scope = "lower: cap packings; upper: continuum operator (finite instances outgrow the machine at these beta)",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent" },
-    { S_ROW, .cost_s = 215, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT },
+    { S_ROW, .cost_s = 215, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
       .band_hi = 80.0, .betas = betas_s6_scale, .nbetas = 4, .family = "uniform",
       .scope = "beyond the default run: lower: cap packings; upper: continuum operator (as d = 4, 5)",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "report", .tier = "extended" },
-    { S_ROW, .cost_s = 150, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED },
+    { S_ROW, .cost_s = 150, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
       .band_hi = 80.0, .betas = betas_s6_ext, .nbetas = 4, .family = "uniform", .packing_max = 1000000,
       .scope = "issue 22: lower: pooled greedy cap packings (<= 4e6 candidates); upper: continuum operator",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent", .tier = "extended" },
-    { S_ROW, .cost_s = 65, .variable = "1+beta", .dim = 7, .predicted = 3.0, .tol = 0.1, .band_lo = 0.0625,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT, .tier = LAW_TIER_EXTENDED },
+    { S_ROW, .cost_s = 65, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 7, .predicted = 3.0, .tol = 0.1, .band_lo = 0.0625,
       .band_hi = 160.0, .betas = betas_s7_ext, .nbetas = 3, .family = "uniform", .packing_max = 1000000,
       .scope = "issue 22, beyond the default run: lower: pooled greedy cap packings; upper: continuum operator",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "report", .tier = "extended" },
-    { S_ROW, .cost_s = 400, .variable = "1+beta", .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED },
+    { S_ROW, .cost_s = 400, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 6, .predicted = 2.5, .tol = 0.1, .band_lo = 0.125,
       .band_hi = 80.0, .betas = betas_s6_far, .nbetas = 3, .family = "uniform", .packing_max = 40000000,
       .packing_zonal = 1,
       .scope = "issue 36, far window: lower: the zonal code at every point; upper: continuum operator",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent", .tier = "extended" },
-    { S_ROW, .cost_s = 900, .variable = "1+beta", .dim = 7, .predicted = 3.0, .tol = 0.1, .band_lo = 0.0625,
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT, .tier = LAW_TIER_EXTENDED },
+    { S_ROW, .cost_s = 900, .variable = LAW_VAR_ONE_PLUS_BETA, .dim = 7, .predicted = 3.0, .tol = 0.1, .band_lo = 0.0625,
       .band_hi = 160.0, .betas = betas_s7_far, .nbetas = 3, .family = "uniform", .packing_max = 60000000,
       .packing_zonal = 1,
       .scope = "issue 36, far window: lower: the zonal code at every point; upper: continuum operator",
-      .engine = 1, .packing = 1, .upper_source = "continuum", .kind = "exponent", .tier = "extended" },
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT, .tier = LAW_TIER_EXTENDED },
     /* claim R: the r/2 law of a head, construction (asserted) and random heads (report) */
     { R_ROW, .cost_s = 1.2, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r1,
-      .nbetas = 6, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_1,
+      .nbetas = 6, .family = "head-lattice", .kind = LAW_EXPONENT, .opts = &r_opts_1,
       .scope = "Gaussian-weighted lattice in the unit segment (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
     { R_ROW, .cost_s = 11.7, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r2,
-      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_2,
+      .nbetas = 4, .family = "head-lattice", .kind = LAW_EXPONENT, .opts = &r_opts_2,
       .scope = "Gaussian-weighted lattice in the unit disk (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
     { R_ROW, .cost_s = 57, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r3,
-      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_3,
+      .nbetas = 4, .family = "head-lattice", .kind = LAW_EXPONENT, .opts = &r_opts_3,
       .scope = "Gaussian-weighted lattice in the unit 3-ball (lower: separated lattice, upper: dense lattice); "
                "same brackets in dh = 16, 64" },
     { R_ROW, .cost_s = 200, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_r4,
-      .nbetas = 4, .family = "head-lattice", .kind = "exponent", .opts = &r_opts_4, .tier = "extended",
+      .nbetas = 4, .family = "head-lattice", .kind = LAW_EXPONENT, .opts = &r_opts_4, .tier = LAW_TIER_EXTENDED,
       .scope = "issue 22: Gaussian-weighted lattice in the unit 4-ball (lower: separated lattice, upper: dense "
                "lattice); same brackets in dh = 16, 64" },
     { R_ROW, .cost_s = 0.2, .dim = 1, .predicted = 0.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
-      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .nbetas = 5, .family = "head-random", .kind = LAW_REPORT, .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit segment, no "
                "weights): C = max upper/(1+beta)^{1/2} is the band's upper end; no exponent is expected" },
     { R_ROW, .cost_s = 0.3, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
-      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .nbetas = 5, .family = "head-random", .kind = LAW_REPORT, .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit disk, no weights): "
                "C = max upper/(1+beta); attention concentrates on boundary keys, the upper end falls at large beta" },
     { R_ROW, .cost_s = 0.5, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_rrand,
-      .nbetas = 5, .family = "head-random", .kind = "report", .opts = &r_opts_rand,
+      .nbetas = 5, .family = "head-random", .kind = LAW_REPORT, .opts = &r_opts_rand,
       .scope = "upper law on a random bounded head (400 queries and keys uniform in the unit 3-ball, no "
                "weights): C = max upper/(1+beta)^{3/2}; the upper end falls at large beta (concentration)" },
     /* saturation in n at fixed beta: full rank below the law, a plateau above it */
-    { S_ROW, .cost_s = 1, .dim = 3, .variable = "n", .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
+    { S_ROW, .cost_s = 1, .dim = 3, .variable = LAW_VAR_N, .predicted = 0.0, .tol = 0.05, .betas = beta_sat3, .nbetas = 1,
       .family = "fibonacci",
       .scope = "beta = 50: n <= packing size certified full rank (subsets of a certified packing); Fibonacci "
                "instances' polynomial upper bound stops growing once n passes the law (last two sizes within 5%)",
-      .engine = 1, .packing = 1, .upper_source = "instance", .kind = "saturation", .ns = ns_sat3, .nns = 9 },
+      .engine = 1, .packing = 1, .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_SATURATION, .ns = ns_sat3, .nns = 9 },
     /* claim B */
     { B_ROW, .cost_s = 15, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
-      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full2, .upper_source = "instance",
-      .kind = "exponent",
+      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full2, .upper_source = LAW_UPPER_INSTANCE,
+      .kind = LAW_EXPONENT,
       .scope = "full disk, Gaussian multiplicities: lower = cluster/diagonal dominance on radial shells "
                "(or dense blocks), upper = best dense/tensor certificate of a 2000-point weighted lattice" },
     { B_ROW, .cost_s = 137, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_asym,
-      .nbetas = 5, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
-      .kind = "exponent",
+      .nbetas = 5, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_EXPONENT,
       .scope = "full 3-ball, Gaussian multiplicities, beta >= 100 (the claim's asymptotic window): lower = "
                "certified shells instances (worst case); upper = certified rank of the ball's shells continuum "
                "(radial spacing <= 0.5 kernel widths, uniform measure on each sphere)" },
     { B_ROW, .cost_s = 26, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_asym,
-      .nbetas = 4, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
-      .kind = "exponent",
+      .nbetas = 4, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_EXPONENT,
       .scope = "full disk, Gaussian multiplicities, beta 100..1000: lower = certified shells instances (worst "
                "case); upper = certified rank of the disk's shells continuum (radial spacing <= 0.5 kernel "
                "widths, uniform measure on each circle)" },
     { B_ROW, .cost_s = 68, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3,
-      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full3, .upper_source = "instance",
-      .kind = "report", .tier = "extended",
+      .nbetas = 4, .family = "ball shells+dense", .opts = &b_full3, .upper_source = LAW_UPPER_INSTANCE,
+      .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED,
       .scope = "full 3-ball, beta 10..60 (pre-asymptotic: the lower constructions grow like beta^1.1-1.3 there, "
                "and the 2000-point lattice has spacing ~ one kernel width at beta = 60, so its upper end "
                "measures the lattice, not the ball): lower on radial shells, upper on a 2000-point weighted "
                "lattice" },
     { B_ROW, .cost_s = 4.7, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_b4,
-      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = "continuum",
-      .kind = "report",
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_full_cont, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_REPORT,
       .scope = "beyond the paper's check: full 4-ball, Gaussian multiplicities: lower = certified shells "
                "instances, upper = certified rank of the shells continuum (exponent 2 expected)" },
     { B_ROW, .cost_s = 65, .dim = 4, .predicted = 2.0, .tol = 0.2, .band_lo = 0.02, .band_hi = 40.0,
       .betas = betas_b4_asym, .nbetas = 4, .family = "ball D4 lattice+shells continuum", .opts = &b_full_cont_lattice,
-      .upper_source = "continuum", .kind = "exponent", .tier = "extended",
+      .upper_source = LAW_UPPER_CONTINUUM, .kind = LAW_EXPONENT, .tier = LAW_TIER_EXTENDED,
       .scope = "issue 22: full 4-ball, Gaussian multiplicities, beta >= 100: lower = certified D4 lattice "
                "instances, upper = certified rank of the shells continuum (h sqrt(beta) <= 0.5)" },
     { B_ROW, .cost_s = 100, .dim = 5, .predicted = 2.5, .tol = 0.2, .band_lo = 1e-3, .band_hi = 1e3, .betas = betas_b5,
-      .nbetas = 3, .family = "ball D5 lattice+shells continuum", .opts = &b_full_cont_lattice, .upper_source = "continuum",
-      .kind = "report", .tier = "extended",
+      .nbetas = 3, .family = "ball D5 lattice+shells continuum", .opts = &b_full_cont_lattice, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED,
       .scope = "issue 22, beyond the paper's check: full 5-ball, Gaussian multiplicities: lower = certified "
                "D5 lattice instances, upper = certified rank of the shells continuum (exponent 2.5 expected)" },
     { B_ROW, .cost_s = 30, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2_annulus,
-      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
-      .kind = "report",
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_REPORT,
       .scope = "annulus |x|^2 in [3/4, 1] (the abstract's e^{beta/8}): lower = shells instances, multiplicities "
                "with hundreds of digits; upper = the annulus's shells continuum" },
     { B_ROW, .cost_s = 66, .dim = 3, .predicted = 1.5, .tol = 0.2, .band_lo = 0.05, .band_hi = 20.0, .betas = betas_b3_annulus,
-      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = "continuum",
-      .kind = "report", .tier = "extended",
+      .nbetas = 3, .family = "ball shells+shells continuum", .opts = &b_annulus, .upper_source = LAW_UPPER_CONTINUUM,
+      .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED,
       .scope = "3-d shell |x|^2 in [3/4, 1] (thin shell: sphere-like until the shell holds several radial "
                "layers): lower = shells instances, upper = the shell's shells continuum" },
     { B_ROW, .cost_s = 3.9, .dim = 2, .predicted = 0.5, .tol = 0.2, .band_lo = 1.0, .band_hi = 10.0,
       .betas = betas_b2_contrast, .nbetas = 4, .family = "sphere packing vs ball shells", .opts = &b_contrast,
-      .upper_source = "instance", .kind = "report",
+      .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_REPORT,
       .scope = "contrast: certified circle packing (claim S, exponent 1/2) against the full-disk shells on the "
                "same beta grid; the note gives ball/sphere and its ratio to sqrt(beta)" },
     { B_ROW, .cost_s = 18, .dim = 2, .predicted = 1.0, .tol = 0.2, .band_lo = 0.25, .band_hi = 8.0, .betas = betas_b2,
-      .nbetas = 4, .family = "ball shells+dense unweighted", .opts = &b_unweighted, .upper_source = "instance",
-      .kind = "report", .tier = "extended",
+      .nbetas = 4, .family = "ball shells+dense unweighted", .opts = &b_unweighted, .upper_source = LAW_UPPER_INSTANCE,
+      .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED,
       .scope = "full disk WITHOUT multiplicities: the beta^{d/2} law is not expected (sphere-like growth)" },
 };
 const law_t *laws_table(size_t *count)

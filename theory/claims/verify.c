@@ -10,6 +10,15 @@
 #include <time.h>
 #include "theory/certificates/cert_packing.h"
 
+/* The verdicts' names (verify.h). */
+static const char *const verdict_names[] = { [VERDICT_INCONCLUSIVE] = "inconclusive", [VERDICT_PASS] = "pass",
+                                             [VERDICT_FAIL] = "fail" };
+
+const char *verify_verdict_name(verify_verdict_t v)
+{
+    return (size_t)v < sizeof verdict_names / sizeof verdict_names[0] ? verdict_names[v] : "?";
+}
+
 ar_status verify_packing(const law_t *law, pack_cert_t *pk)
 {
     return pack_lower_search((size_t)law->dim, law->betas[0], law->eps, 1, 60000, pk);
@@ -17,7 +26,7 @@ ar_status verify_packing(const law_t *law, pack_cert_t *pk)
 
 size_t verify_npoints(const law_t *law)
 {
-    size_t n = law->kind && strcmp(law->kind, "saturation") == 0 ? law->nns : law->nbetas;
+    size_t n = law->kind == LAW_SATURATION ? law->nns : law->nbetas;
     return n < VERIFY_MAX_POINTS ? n : VERIFY_MAX_POINTS;
 }
 
@@ -32,7 +41,7 @@ ar_status verify_point(const law_t *law, size_t t, law_point_t *out)
         return AR_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    if (law->kind && strcmp(law->kind, "saturation") == 0) {
+    if (law->kind == LAW_SATURATION) {
         out->n = (size_t)law->ns[t];
         return law->point(law, law->betas[0], out);
     }
@@ -80,14 +89,14 @@ static ar_status judge_saturation(const law_t *law, const law_point_t *pts, size
         }
     }
     if (row->npts < 3 || !certified) {
-        row->verdict = "inconclusive";
+        row->verdict = VERDICT_INCONCLUSIVE;
         snprintf(row->reason, sizeof row->reason, "too few sizes or a point not certified");
         return AR_OK;
     }
     const verify_point_t *a = &row->pts[row->npts - 2], *b = &row->pts[row->npts - 1];
     double rel = fabs((double)b->p.upper - (double)a->p.upper) / (double)b->p.upper;
     int plateau = rel <= law->tol && 4 * b->p.upper < b->p.n && !b->p.upper_capped;
-    row->verdict = ok && plateau ? "pass" : "fail";
+    row->verdict = ok && plateau ? VERDICT_PASS : VERDICT_FAIL;
     snprintf(row->reason, sizeof row->reason,
              "packing of %zu points certified (so every n <= %zu has worst case n); upper %zu -> %zu over the last "
              "doubling (change %.1f%%, tol %.0f%%)%s",
@@ -142,14 +151,14 @@ ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, co
                      verify_npoints(law));
         return AR_EINVAL;
     }
-    if (law->kind && strcmp(law->kind, "saturation") == 0) {
+    if (law->kind == LAW_SATURATION) {
         if (!pk) {
             ar_error_set("verify_judge: saturation row without its packing");
             return AR_EINVAL;
         }
         return judge_saturation(law, pts, npts, pk, row);
     }
-    int continuum = law->upper_source && strcmp(law->upper_source, "continuum") == 0;
+    int continuum = law->upper_source == LAW_UPPER_CONTINUUM;
     int all_certified = 1;
     double xs[VERIFY_MAX_POINTS], lo[VERIFY_MAX_POINTS], up[VERIFY_MAX_POINTS];
     row->band_min = INFINITY;
@@ -177,7 +186,7 @@ ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, co
     }
     ratio_stats(row, xs, lo, up);
     if (!all_certified || row->npts < 3) {
-        row->verdict = "inconclusive";
+        row->verdict = VERDICT_INCONCLUSIVE;
         snprintf(row->reason, sizeof row->reason, "%s",
                  row->npts < 3 ? "fewer than 3 points"
                                : "a point was not certified or its instance upper bound was the trivial rank <= n");
@@ -196,11 +205,11 @@ ar_status verify_judge(const law_t *law, const law_point_t *pts, size_t npts, co
     double du = fabs(row->fit_upper.slope - law->predicted);
     int band_ok = row->band_min >= law->band_lo && row->band_max <= law->band_hi;
     if (dl <= law->tol && du <= law->tol && band_ok) {
-        row->verdict = "pass";
+        row->verdict = VERDICT_PASS;
         snprintf(row->reason, sizeof row->reason, "both exponents within %.2g of %.3g; ratios in [%.3g, %.3g]",
                  law->tol, law->predicted, row->band_min, row->band_max);
     } else {
-        row->verdict = "fail";
+        row->verdict = VERDICT_FAIL;
         snprintf(row->reason, sizeof row->reason,
                  "lower exponent off by %.3f, upper (%s) by %.3f (tol %.2g); ratios [%.3g, %.3g] vs band [%.3g, %.3g]",
                  dl, continuum ? "continuum" : "instance", du, law->tol, row->band_min, row->band_max,
@@ -214,7 +223,7 @@ ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn pro
     memset(row, 0, sizeof *row);
     row->law = law;
     size_t np = verify_npoints(law);
-    int sat = law->kind && strcmp(law->kind, "saturation") == 0;
+    int sat = law->kind == LAW_SATURATION;
     law_point_t *pts = ar_calloc(np ? np : 1, sizeof *pts, "verify points");
     if (!pts)
         return AR_ENOMEM;

@@ -2,10 +2,10 @@
 /* verify.h -- judge one row of the laws table: sweep beta over the declared
  * window, bracket each instance, fit both bracket ends, check the band.
  *
- * verdict "pass": every point certified, both fitted exponents within
+ * verdict pass: every point certified, both fitted exponents within
  * law->tol of law->predicted, and every lower/law and upper/law inside
- * [band_lo, band_hi].  "fail": all points certified but a condition
- * above is violated.  "inconclusive": some point could not be certified,
+ * [band_lo, band_hi].  fail: all points certified but a condition
+ * above is violated.  inconclusive: some point could not be certified,
  * an instance upper bound was the trivial rank <= n (instance too small),
  * or fewer than 3 points could be fitted. */
 #ifndef ATTNRANK_THEORY_VERIFY_H
@@ -19,6 +19,13 @@
 #include "theory/certificates/cert_packing.h"
 
 #define VERIFY_MAX_POINTS 32
+
+/* A row's verdict (names: "inconclusive", "pass", "fail"; see above). */
+typedef enum { VERDICT_INCONCLUSIVE, VERDICT_PASS, VERDICT_FAIL } verify_verdict_t;
+
+/* The verdict's name, for printing and the API's strings (the only place
+ * the names are spelled). */
+const char *verify_verdict_name(verify_verdict_t v);
 
 typedef struct {
     double beta;
@@ -37,7 +44,7 @@ typedef struct {
     double band_min, band_max;   /* observed extremes of lower/law and upper/law */
     double ratio_min, ratio_max, ratio_first, ratio_last;   /* upper/lower along the window (NaN: none) */
     fit_t fit_ratio;             /* log(upper/lower) against log(variable): the trend of the constants */
-    const char *verdict;         /* "pass", "fail" or "inconclusive" */
+    verify_verdict_t verdict;    /* pass, fail or inconclusive */
     char reason[256];
     double seconds;
 } verify_row_t;
@@ -46,13 +53,13 @@ typedef struct {
 typedef void (*verify_progress_fn)(const char *msg, void *ctx);
 
 /* Run the law's sweep and judge it.  Saturation rows (law->kind
- * "saturation", beta = law->betas[0], sizes law->ns): "pass" when every size
+ * LAW_SATURATION, beta = law->betas[0], sizes law->ns): "pass" when every size
  * n <= the certified packing size is certified full rank (lower = n), the
  * upper bounds are non-decreasing in n, the two largest instances' upper
  * bounds differ by at most law->tol (relative) and the largest is below n/4
  * (a plateau, not the trivial rank <= n); fit_* stay zero.  Errors (AR_*) only for failures of the
  * machinery itself (allocation, LAPACK); a law the numbers do not support
- * is verdict "fail", not an error. */
+ * is verdict fail, not an error. */
 ar_status verify_law(const law_t *law, verify_row_t *row, verify_progress_fn progress, void *ctx);
 
 /* verify_law in its three parts, so that a row's points can be computed

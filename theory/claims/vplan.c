@@ -43,7 +43,7 @@ void vplan_clear(vplan_t *p)
 
 static int is_sat(const law_t *L)
 {
-    return L->kind && !strcmp(L->kind, "saturation");
+    return L->kind == LAW_SATURATION;
 }
 
 static int tier_ok(const law_t *L, vtier_t t)
@@ -51,14 +51,22 @@ static int tier_ok(const law_t *L, vtier_t t)
     return t == VTIER_ALL || (t == VTIER_EXTENDED) == (law_extended(L) != 0);
 }
 
+/* The tier as the digest has always spelled it: "" for the default tier
+ * (once a NULL string), so that the plan digest of existing shard files
+ * is unchanged. */
+static const char *digest_tier(const law_t *L)
+{
+    return L->tier == LAW_TIER_DEFAULT ? "" : law_tier_name(L->tier);
+}
+
 /* Append the declared fields of row L to the digest text. */
 static void describe_row(sha256_stream_t *h, const law_t *L)
 {
     char b[512];
     snprintf(b, sizeof b, "row %s %d %s %.17g %.17g %.17g %.17g %.17g %s %.17g %zu %zu %d %d %s %s %s|%s|",
-             L->claim, L->dim, L->variable ? L->variable : "", L->predicted, L->tol, L->eps, L->band_lo, L->band_hi,
+             L->claim, L->dim, law_variable_name(L->variable), L->predicted, L->tol, L->eps, L->band_lo, L->band_hi,
              L->family ? L->family : "", L->n_per_law, L->n_min, L->n_max, L->engine, L->packing,
-             L->upper_source ? L->upper_source : "", L->kind ? L->kind : "", L->tier ? L->tier : "",
+             law_upper_name(L->upper_source), law_kind_name(L->kind), digest_tier(L),
              L->scope ? L->scope : "");
     sha256_stream_update(h, b, strlen(b));
     for (size_t k = 0; k < L->nbetas; k++) {
@@ -129,8 +137,7 @@ ar_status vplan_build(const char *claim, int dim, vtier_t tier, vplan_t *p)
             continue;
         size_t np = verify_npoints(L), k = 0;
         for (size_t j = 0; j < i; j++)
-            k += !strcmp(laws[j].claim, L->claim) && laws[j].dim == L->dim &&
-                 !strcmp(laws[j].kind ? laws[j].kind : "exponent", L->kind ? L->kind : "exponent");
+            k += !strcmp(laws[j].claim, L->claim) && laws[j].dim == L->dim && laws[j].kind == L->kind;
         if ((st = grow(p, &capg, &capu, np + 1)))
             goto fail;
         vgroup_t *g = &p->groups[p->ngroups];
@@ -138,7 +145,7 @@ ar_status vplan_build(const char *claim, int dim, vtier_t tier, vplan_t *p)
         g->kind = VG_LAW;
         g->law = L;
         g->first = p->nunits;
-        snprintf(g->tag, sizeof g->tag, "%s.d%d.%s.%zu", L->claim, L->dim, L->kind ? L->kind : "exponent", k);
+        snprintf(g->tag, sizeof g->tag, "%s.d%d.%s.%zu", L->claim, L->dim, law_kind_name(L->kind), k);
         double c0 = L->cost_s > 0 ? L->cost_s : COST_DEFAULT;
         char what[48];
         if (is_sat(L)) {

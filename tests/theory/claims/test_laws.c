@@ -84,15 +84,15 @@ START_TEST(test_table_declarations)
     ck_assert(n >= 1);
     for (size_t i = 0; i < n; i++) {
         ck_assert(t[i].claim && strlen(t[i].claim) == 1);
-        if (!strcmp(t[i].claim, "S") && !(t[i].kind && !strcmp(t[i].kind, "saturation")))
+        if (!strcmp(t[i].claim, "S") && t[i].kind != LAW_SATURATION)
             ck_assert_msg(fabs(t[i].predicted - 0.5 * (t[i].dim - 1)) < 1e-15, "S row %zu: predicted %g for d=%d", i,
                           t[i].predicted, t[i].dim);
         /* claim S: tolerance 0.1 (issue #3); claims R and B: 0.2 (issues #8 and 7) */
         ck_assert(t[i].tol > 0 && t[i].tol <= (strcmp(t[i].claim, "S") ? 0.2 : 0.1));
         ck_assert(t[i].eps > 0 && t[i].eps < 1);
-        if (!(t[i].kind && !strcmp(t[i].kind, "saturation")))
+        if (t[i].kind != LAW_SATURATION)
             ck_assert(t[i].band_lo > 0 && t[i].band_lo < t[i].band_hi);
-        if (t[i].kind && !strcmp(t[i].kind, "saturation")) {
+        if (t[i].kind == LAW_SATURATION) {
             ck_assert(t[i].nbetas == 1 && t[i].nns >= 3 && t[i].nns <= VERIFY_MAX_POINTS);
             for (size_t k = 1; k < t[i].nns; k++)
                 ck_assert(t[i].ns[k] > t[i].ns[k - 1]);
@@ -109,36 +109,64 @@ END_TEST
 START_TEST(test_verdicts)
 {
     static const double betas[] = { 30, 100, 300 };
-    law_t L = { .claim = "S", .dim = 2, .variable = "1+beta", .predicted = 0.5, .tol = 0.1, .eps = 0.1,
+    law_t L = { .claim = "S", .dim = 2, .variable = LAW_VAR_ONE_PLUS_BETA, .predicted = 0.5, .tol = 0.1, .eps = 0.1,
                 .band_lo = 1.0, .band_hi = 10.0, .betas = betas, .nbetas = 3, .family = "polygon",
                 .n_per_law = 20.0, .n_min = 64, .n_max = 600, .scope = "test row", .engine = 0, .packing = 0,
-                .upper_source = "instance", .kind = "exponent", .point = claim_s_law_point };
+                .upper_source = LAW_UPPER_INSTANCE, .kind = LAW_EXPONENT, .point = claim_s_law_point };
     verify_row_t row;
     ck_assert_int_eq(verify_law(&L, &row, NULL, NULL), AR_OK);
-    ck_assert_msg(!strcmp(row.verdict, "pass"), "right exponent: verdict %s (%s)", row.verdict, row.reason);
+    ck_assert_msg(row.verdict == VERDICT_PASS, "right exponent: verdict %s (%s)", verify_verdict_name(row.verdict),
+                  row.reason);
     ck_assert_uint_eq(row.npts, 3);
     for (size_t i = 0; i < 3; i++)
         ck_assert(row.pts[i].p.lower <= row.pts[i].p.upper);
     law_t W = L;
     W.predicted = 1.0;               /* wrong exponent: must fail */
     ck_assert_int_eq(verify_law(&W, &row, NULL, NULL), AR_OK);
-    ck_assert_msg(!strcmp(row.verdict, "fail"), "wrong exponent: verdict %s", row.verdict);
+    ck_assert_msg(row.verdict == VERDICT_FAIL, "wrong exponent: verdict %s", verify_verdict_name(row.verdict));
     law_t B = L;
     B.band_lo = 5.0;                 /* band that the ratios (about 4) violate: must fail */
     B.band_hi = 9.0;
     ck_assert_int_eq(verify_law(&B, &row, NULL, NULL), AR_OK);
-    ck_assert_msg(!strcmp(row.verdict, "fail"), "violated band: verdict %s", row.verdict);
+    ck_assert_msg(row.verdict == VERDICT_FAIL, "violated band: verdict %s", verify_verdict_name(row.verdict));
     law_t S = L;
     S.n_per_law = 0.5;               /* instances far too small: upper hits n -> inconclusive */
     S.n_min = 4;
     ck_assert_int_eq(verify_law(&S, &row, NULL, NULL), AR_OK);
-    ck_assert_msg(!strcmp(row.verdict, "inconclusive"), "tiny instances: verdict %s", row.verdict);
+    ck_assert_msg(row.verdict == VERDICT_INCONCLUSIVE, "tiny instances: verdict %s",
+                  verify_verdict_name(row.verdict));
 }
 END_TEST
 
 /* laws_check_selection: every (claim, dimension) of the table is a
  * selection; a pair that names no row is refused with the table's claims
  * and dimensions, whatever the table holds. */
+/* The one name table of each law enum: the names printed in the table,
+ * the JSON and the API's strings. */
+START_TEST(test_law_names)
+{
+    ck_assert_str_eq(law_kind_name(LAW_EXPONENT), "exponent");
+    ck_assert_str_eq(law_kind_name(LAW_SATURATION), "saturation");
+    ck_assert_str_eq(law_kind_name(LAW_REPORT), "report");
+    ck_assert_str_eq(law_tier_name(LAW_TIER_DEFAULT), "default");
+    ck_assert_str_eq(law_tier_name(LAW_TIER_EXTENDED), "extended");
+    ck_assert_str_eq(law_upper_name(LAW_UPPER_INSTANCE), "instance");
+    ck_assert_str_eq(law_upper_name(LAW_UPPER_CONTINUUM), "continuum");
+    ck_assert_str_eq(law_variable_name(LAW_VAR_ONE_PLUS_BETA), "1+beta");
+    ck_assert_str_eq(law_variable_name(LAW_VAR_BETA), "beta");
+    ck_assert_str_eq(law_variable_name(LAW_VAR_N), "n");
+    ck_assert_str_eq(verify_verdict_name(VERDICT_PASS), "pass");
+    ck_assert_str_eq(verify_verdict_name(VERDICT_FAIL), "fail");
+    ck_assert_str_eq(verify_verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+    law_t L = { .variable = LAW_VAR_BETA, .kind = LAW_REPORT, .tier = LAW_TIER_EXTENDED };
+    ck_assert(law_variable(&L, 2.0) == 2.0 && !law_asserted(&L) && law_extended(&L));
+    L.variable = LAW_VAR_ONE_PLUS_BETA;
+    L.kind = LAW_SATURATION;
+    L.tier = LAW_TIER_DEFAULT;
+    ck_assert(law_variable(&L, 2.0) == 3.0 && law_asserted(&L) && !law_extended(&L));
+}
+END_TEST
+
 START_TEST(test_selection)
 {
     size_t n;
@@ -176,6 +204,7 @@ Suite *suite_laws(void)
     tcase_add_test(tc, test_fit_standard_error);
     tcase_add_test(tc, test_fit_bad_input);
     tcase_add_test(tc, test_table_declarations);
+    tcase_add_test(tc, test_law_names);
     tcase_add_test(tc, test_verdicts);
     tcase_add_test(tc, test_selection);
     suite_add_tcase(s, tc);

@@ -1,73 +1,66 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_print.c -- the verdict table (see verify_print.h). */
-#include "sweeps/verify_print.h"
+#include "cli/verify_print.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "numerics/textout.h"
 #include "base/version.h"
-#include "theory/heads/visible.h"
 
 void verify_print_header(FILE *f)
 {
     fprintf(f, "claim d   predicted                                   rank/law band               verdict      time\n");
 }
 
-void verify_print_untested(FILE *f, const char *claim, int json)
+void verify_print_untested(FILE *f, const verify_row_result_t *it, int json)
 {
-    if (!f)
+    if (it->kind == VERIFY_ITEM_ELSEWHERE) {
+        if (json) {
+            fprintf(f, "{\"claim\":\"%s\",\"law_row\":false,\"implemented\":true,\"checked_by\":", it->claim);
+            out_json_string(f, it->note);
+            fprintf(f, "}\n");
+        } else {
+            fprintf(f, "%-5s no law row; its own suite asserts it: %s\n", it->claim, it->note);
+        }
         return;
-    const char *const *e = laws_checked_elsewhere();
-    for (size_t i = 0; e[i]; i += 2) {
-        if (claim && strcmp(claim, e[i]))
-            continue;
-        if (json) {
-            fprintf(f, "{\"claim\":\"%s\",\"law_row\":false,\"implemented\":true,\"checked_by\":", e[i]);
-            out_json_string(f, e[i + 1]);
-            fprintf(f, "}\n");
-        } else {
-            fprintf(f, "%-5s no law row; its own suite asserts it: %s\n", e[i], e[i + 1]);
-        }
     }
-    const char *const *u = laws_untested();
-    for (size_t i = 0; u[i]; i += 2) {
-        if (claim && strcmp(claim, u[i]))
-            continue;
-        if (json) {
-            fprintf(f, "{\"claim\":\"%s\",\"d\":null,\"predicted\":null,\"fit_lower\":null,\"fit_upper\":null,"
-                       "\"band\":null,\"verdict\":\"inconclusive\",\"implemented\":false,\"reason\":", u[i]);
-            out_json_string(f, u[i + 1]);
-            fprintf(f, "}\n");
-        } else {
-            fprintf(f, "%-5s inconclusive (no check in this version): %s\n", u[i], u[i + 1]);
-        }
+    if (json) {
+        fprintf(f, "{\"claim\":\"%s\",\"d\":null,\"predicted\":null,\"fit_lower\":null,\"fit_upper\":null,"
+                   "\"band\":null,\"verdict\":\"inconclusive\",\"implemented\":false,\"reason\":", it->claim);
+        out_json_string(f, it->note);
+        fprintf(f, "}\n");
+    } else {
+        fprintf(f, "%-5s inconclusive (no check in this version): %s\n", it->claim, it->note);
     }
 }
 
 static int is_saturation(const law_t *L)
 {
-    return L->kind && !strcmp(L->kind, "saturation");
+    return L->kind == LAW_SATURATION;
 }
 
 /* The verdict column: rows that are never asserted say so. */
-static const char *shown_verdict(const verify_row_t *r, char *buf, size_t len)
+static const char *shown_verdict(const verify_row_result_t *it, char *buf, size_t len)
 {
-    if (law_asserted(r->law))
-        return r->verdict;
-    snprintf(buf, len, "report:%s", r->verdict);
+    const verify_row_t *r = it->row;
+    if (it->asserted)
+        return verify_verdict_name(r->verdict);
+    snprintf(buf, len, "report:%s", verify_verdict_name(r->verdict));
     return buf;
 }
 
-void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
+void verify_print_json(FILE *f, const verify_row_result_t *it)
 {
+    const verify_row_t *r = it->row;
     const law_t *L = r->law;
+    const char *prov = it->prov;
     fprintf(f, "{\"claim\":\"%s\",\"kind\":\"%s\",\"d\":%d,\"variable\":\"%s\",\"predicted\":%.6g,\"tol\":%.6g,\"eps\":%.6g,"
            "\"fit_lower\":%.4f,\"fit_lower_se\":%.4f,\"fit_upper\":%.4f,\"fit_upper_se\":%.4f,"
            "\"band\":[%.6g,%.6g],\"observed_band\":[%.6g,%.6g],\"verdict\":\"%s\",\"asserted\":%s,\"reason\":",
-           L->claim, L->kind ? L->kind : "exponent", L->dim, L->variable, L->predicted, L->tol, L->eps, r->fit_lower.slope,
+           L->claim, law_kind_name(L->kind), L->dim, law_variable_name(L->variable), L->predicted, L->tol, L->eps,
+           r->fit_lower.slope,
            r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->band_lo, L->band_hi,
-           r->band_min, r->band_max, r->verdict, law_asserted(L) ? "true" : "false");
+           r->band_min, r->band_max, verify_verdict_name(r->verdict), it->asserted ? "true" : "false");
     out_json_string(f, r->reason);
     fprintf(f, ",\"points\":[");
     for (size_t i = 0; i < r->npts; i++) {
@@ -112,7 +105,7 @@ void verify_print_json(FILE *f, const verify_row_t *r, const char *prov)
     fprintf(f, ",\"trend_se\":");
     out_json_number(f, r->fit_ratio.npts >= 3 ? r->fit_ratio.slope_se : NAN);
     fprintf(f, "},\"family\":\"%s\",\"engine\":\"%s\",\"upper_source\":\"%s\",\"scope\":", L->family,
-           L->engine ? "scale" : "dense", L->upper_source);
+           L->engine ? "scale" : "dense", law_upper_name(L->upper_source));
     out_json_string(f, L->scope);
     fprintf(f, ",\"seconds\":%.2f,%s}\n", r->seconds, prov ? prov : version_json_fields());
 }
@@ -135,13 +128,14 @@ static void point_ends_text(const law_point_t *p, char *lo, size_t nlo, char *up
         snprintf(up, nup, "no upper end");
 }
 
-void verify_print_text(FILE *f, const verify_row_t *r)
+void verify_print_text(FILE *f, const verify_row_result_t *it)
 {
+    const verify_row_t *r = it->row;
     const law_t *L = r->law;
     char vb[32];
-    if (L->kind && !strcmp(L->kind, "saturation")) {
+    if (is_saturation(L)) {
         fprintf(f, "%-5s %-3d saturation in n at beta = %-8g                                %-12s %6.1fs\n", L->claim,
-               L->dim, L->betas[0], shown_verdict(r, vb, sizeof vb), r->seconds);
+               L->dim, L->betas[0], shown_verdict(it, vb, sizeof vb), r->seconds);
         fprintf(f, "      %s\n", L->scope);
         for (size_t i = 0; i < r->npts; i++) {
             const verify_point_t *p = &r->pts[i];
@@ -157,11 +151,12 @@ void verify_print_text(FILE *f, const verify_row_t *r)
         return;
     }
     fprintf(f, "%-5s %-3d %-9.3g %-16s %-16s [%5.2f, %5.2f] in [%g, %g]  %-12s %6.1fs\n", L->claim, L->dim,
-           L->predicted, L->variable, "", r->band_min, r->band_max, L->band_lo, L->band_hi,
-            shown_verdict(r, vb, sizeof vb), r->seconds);
+           L->predicted, law_variable_name(L->variable), "", r->band_min, r->band_max, L->band_lo, L->band_hi,
+            shown_verdict(it, vb, sizeof vb), r->seconds);
     fprintf(f, "      fit_lower %.3f +- %.3f   fit_upper %.3f +- %.3f   (tol %.2g, eps %g, %s engine, upper: %s)\n",
            r->fit_lower.slope, r->fit_lower.slope_se, r->fit_upper.slope, r->fit_upper.slope_se, L->tol,
-           L->eps, strcmp(L->claim, "S") ? "claim's own" : L->engine ? "scale" : "dense", L->upper_source);
+           L->eps, strcmp(L->claim, "S") ? "claim's own" : L->engine ? "scale" : "dense",
+           law_upper_name(L->upper_source));
     fprintf(f, "      %s\n", L->scope);
     for (size_t i = 0; i < r->npts; i++) {
         const verify_point_t *p = &r->pts[i];
@@ -188,13 +183,14 @@ void verify_print_text(FILE *f, const verify_row_t *r)
     if (!isnan(r->ratio_first) && r->npts)
         fprintf(f, "      upper/lower %.3g at the first point, %.3g at the last (min %.3g, max %.3g); trend "
                    "(upper/lower) ~ (%s)^%.3f +- %.3f\n", r->ratio_first, r->ratio_last, r->ratio_min, r->ratio_max,
-                L->variable, r->fit_ratio.slope, r->fit_ratio.slope_se);
+                law_variable_name(L->variable), r->fit_ratio.slope, r->fit_ratio.slope_se);
     fprintf(f, "      %s\n", r->reason);
 }
 
 
-void verify_print_t_text(FILE *f, const claim_t_record_t *t)
+void verify_print_t_text(FILE *f, const verify_row_result_t *it)
 {
+    const claim_t_record_t *t = it->t;
     fprintf(f, "T  r0=%zu dh=%-3zu delta=%-6g  r=%-3zu  eta_noise=%-10.4g eta(r0-1)=%-10.4g eta(r0)=%-10.4g "
                "eta(r0+1)=%-10.4g\n", t->r0, t->dh, t->delta, t->r, t->eta_noise, t->eta_below, t->eta_at,
             t->eta_above);
@@ -219,10 +215,9 @@ void verify_print_t_text(FILE *f, const claim_t_record_t *t)
         }
 }
 
-void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
+void verify_print_t_json(FILE *f, const verify_row_result_t *it)
 {
-    char reason[256];
-    int pass = claim_t_judge(t, reason, sizeof reason);
+    const claim_t_record_t *t = it->t;
     /* numbers through out_json_number (null, never a bare nan), strings through out_json_string */
     fprintf(f, "{\"claim\":\"T\",\"kind\":\"instance\",\"r0\":%zu,\"dh\":%zu,\"delta\":", t->r0, t->dh);
     out_json_number(f, t->delta);
@@ -266,58 +261,43 @@ void verify_print_t_json(FILE *f, const claim_t_record_t *t, const char *prov)
             fputc('}', f);
         }
     }
-    fprintf(f, "],\"verdict\":\"%s\",\"asserted\":true,\"reason\":", pass ? "pass" : "fail");
-    out_json_string(f, reason);
-    fprintf(f, ",\"seconds\":%.2f,%s}\n", t->seconds, prov ? prov : version_json_fields());
+    fprintf(f, "],\"verdict\":\"%s\",\"asserted\":true,\"reason\":",
+            verify_verdict_name(it->pass ? VERDICT_PASS : VERDICT_FAIL));
+    out_json_string(f, it->reason);
+    fprintf(f, ",\"seconds\":%.2f,%s}\n", t->seconds, it->prov ? it->prov : version_json_fields());
 }
 
-void verify_print_t_verdict(FILE *f, const claim_t_record_t *t)
+void verify_print_t_verdict(FILE *f, const verify_row_result_t *it)
 {
-    char reason[256];
-    int pass = claim_t_judge(t, reason, sizeof reason);
-    fprintf(f, "   %s: %s\n", pass ? "pass" : "FAIL", reason);
+    fprintf(f, "   %s: %s\n", it->pass ? "pass" : "FAIL", it->reason);
 }
 
-ar_status verify_print_group(FILE *f, verify_out_t *vo, const vplan_t *p, size_t g, const vresult_t *res)
+void verify_print_item(void *ctx, const verify_row_result_t *it)
 {
-    const vgroup_t *G = &p->groups[g];
-    if (G->kind == VG_T) {
-        const claim_t_record_t *t = &res[G->first].t;
-        char reason[256];
-        int pass = claim_t_judge(t, reason, sizeof reason);
-        vo->not_pass |= !pass;
-        vo->failed |= !pass;
-        if (!f)
-            return AR_OK;
-        if (vo->json)
-            verify_print_t_json(f, t, vo->prov);
+    verify_printer_t *pr = ctx;
+    FILE *f = pr->f;
+    switch (it->kind) {
+    case VERIFY_ITEM_T:
+        if (pr->json)
+            verify_print_t_json(f, it);
         else {
-            verify_print_t_text(f, t);
-            verify_print_t_verdict(f, t);
+            verify_print_t_text(f, it);
+            verify_print_t_verdict(f, it);
         }
-        return AR_OK;
-    }
-    verify_row_t *row = malloc(sizeof *row);
-    if (!row) {
-        ar_error_set("verify: out of memory");
-        return AR_ENOMEM;
-    }
-    ar_status st = vplan_judge_row(p, g, res, row);
-    if (st == AR_OK) {
-        if (law_asserted(G->law)) {
-            vo->failed |= strcmp(row->verdict, "fail") == 0;
-            vo->not_pass |= strcmp(row->verdict, "pass") != 0;
-        }
-        if (!f)
-            ;
-        else if (vo->json)
-            verify_print_json(f, row, vo->prov);
+        break;
+    case VERIFY_ITEM_ROW:
+        if (pr->json)
+            verify_print_json(f, it);
         else {
-            if (!vo->header++)
+            if (!pr->header++)
                 verify_print_header(f);
-            verify_print_text(f, row);
+            verify_print_text(f, it);
         }
+        break;
+    case VERIFY_ITEM_ELSEWHERE:
+    case VERIFY_ITEM_UNTESTED:
+        verify_print_untested(f, it, pr->json);
+        break;
     }
-    free(row);
-    return st;
+    fflush(f);
 }
