@@ -83,11 +83,11 @@ START_TEST(test_pairs_complete)
 END_TEST
 
 /* m >= 4096: two jobs; the same pairs as one traversal, sums within rounding, twice the same bits. */
-START_TEST(test_pairs_two_jobs)
+/* m points of the unit sphere in R^d from the test generator (malloc'd). */
+static double *random_unit_points(size_t m, size_t d)
 {
-    test_rng_init(test_seed() * 11 + 5);
-    size_t m = 6000, d = 3;
     double *x = malloc(m * d * sizeof(double));
+    ck_assert_ptr_nonnull(x);
     for (size_t i = 0; i < m; i++) {
         double n = 0;
         for (size_t c = 0; c < d; c++) {
@@ -97,6 +97,14 @@ START_TEST(test_pairs_two_jobs)
         for (size_t c = 0; c < d; c++)
             x[i * d + c] /= sqrt(n);
     }
+    return x;
+}
+
+START_TEST(test_pairs_two_jobs)
+{
+    test_rng_init(test_seed() * 11 + 5);
+    size_t m = 6000, d = 3;
+    double *x = random_unit_points(m, d);
     kdtree_t t;
     ck_assert_int_eq(kdtree_build(&t, x, m, d), AR_OK);
     double *S1 = calloc(m, 8), *S2 = calloc(m, 8);
@@ -158,17 +166,7 @@ START_TEST(test_pairs_parts)
     ck_assert_uint_eq(kdtree_pair_parts((size_t)1 << 21), 8);
     test_rng_init(test_seed() * 13 + 1);
     size_t m = 9000, d = 4;
-    double *x = malloc(m * d * sizeof(double));
-    ck_assert_ptr_nonnull(x);
-    for (size_t i = 0; i < m; i++) {
-        double n = 0;
-        for (size_t c = 0; c < d; c++) {
-            x[i * d + c] = 2.0 * test_unif() - 1.0;
-            n += x[i * d + c] * x[i * d + c];
-        }
-        for (size_t c = 0; c < d; c++)
-            x[i * d + c] /= sqrt(n);
-    }
+    double *x = random_unit_points(m, d);
     kdtree_t t;
     ck_assert_int_eq(kdtree_build(&t, x, m, d), AR_OK);
     double s = 400.0, T = 6.0;
