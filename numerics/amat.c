@@ -127,7 +127,7 @@ static void vpar_thread(void *arg)
     smxd_t S1;
     if (!M->A) {
         S1 = *M->S;
-        S1.nthreads = 1;                /* the block on this thread: the parallelism is across blocks */
+        S1.nthreads = s->cfg->threads;  /* the slot's share of the threads (amat_visit_par) */
         buf = malloc(b * n * sizeof *buf);
         err = buf ? malloc(b * sizeof *err) : NULL;
     }
@@ -167,8 +167,13 @@ ar_status amat_visit_par(amat_t *M, size_t slot_bytes, amat_visit_par_fn f, void
     ar_status *sts = ar_calloc(nb ? nb : 1, sizeof *sts, "block statuses");
     if (!sts)
         return AR_ENOMEM;
+    /* each slot's share of the threads: 1 when there are at least as many blocks as threads;
+     * when there are fewer (a few sample rows, a short matrix) the spare threads go to the
+     * blocks' own fixed partitions, which give the same bits for any count */
     ar_config_t one = *ar_config();
-    one.threads = 1;
+    one.threads = par_threads() / (int)slots;
+    if (one.threads < 1)
+        one.threads = 1;
     vpar_state s = {.M = M, .f = f, .ctx = ctx, .b = b, .nb = nb, .st = sts, .cancel = cancel_current(),
                     .cfg = &one};
     atomic_init(&s.next, 0);

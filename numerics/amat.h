@@ -58,9 +58,12 @@ size_t amat_visit_slots(const amat_t *M, size_t slot_bytes);
 
 /* f on every block of amat_visit (the same blocks, whatever the thread count), the blocks
  * spread over amat_visit_slots(M, slot_bytes) of attnrank's threads, each thread one slot;
- * inside f, par_threads() is 1 (the parallelism is across blocks) and streamed blocks are
- * evaluated on the slot's thread.  f must write only its block's outputs, so that nothing
- * depends on which thread ran a block; a caller reduces per-block results in block order.
+ * inside f, par_threads() is the slot's share, par_threads() / slots (at least 1: the
+ * parallelism is across blocks, and only when there are fewer blocks than threads does a
+ * block get more than one), and streamed blocks are evaluated on the slot's thread with that
+ * share.  f must write only its block's outputs and give the same bits for any par_threads()
+ * (a fixed partition, base/parallel.h), so that nothing depends on which thread ran a block
+ * nor on the share; a caller reduces per-block results in block order.
  * Counts one pass.  Returns the status of the first block (in block order) that failed, or
  * AR_ECANCELED / AR_ENOMEM; blocks not yet started when one fails are skipped.  An error
  * message f sets on a worker thread is that thread's (base/status.h): f reports by status. */

@@ -178,7 +178,8 @@ END_TEST
  * amat_visit hands out (held: the image; streamed: the rows evaluated on the slot's thread), slots
  * below amat_visit_slots and never shared by two calls at once, one pass; for every thread count. */
 typedef struct {
-    size_t m, n, slots;
+    size_t m, n, slots, blk;
+    int share;                      /* par_threads() inside a block: the slot's share */
     const smx_t *A;
     atomic_int seen[64];            /* per block: calls */
     atomic_int busy[PAR_MAX_JOBS];  /* per slot: calls in progress */
@@ -190,9 +191,9 @@ static ar_status vpar_check_block(void *arg, const amat_block_t *B, size_t slot)
     vpar_check *c = arg;
     if (slot >= c->slots || atomic_fetch_add(&c->busy[slot], 1) != 0)
         atomic_store(&c->bad, 1);
-    if (par_threads() != 1)
+    if (par_threads() != c->share)
         atomic_store(&c->bad, 1);
-    size_t blk = B->i0 / 37;           /* the blocks of 37 rows below */
+    size_t blk = B->i0 / c->blk;
     atomic_fetch_add(&c->seen[blk < 64 ? blk : 63], 1);
     for (size_t t = 0; t < B->b; t++) {
         size_t i = B->i0 + t;
@@ -217,32 +218,39 @@ START_TEST(test_amat_visit_par)
     smxd_t S;
     double *q, *k;
     make_image(&r, m, n, 3, -0.5, 6.0, &A, &S, &q, &k);
+    /* 28 blocks of 37 rows (the last of 1 row), 3 of 400, one of 1000: with fewer blocks than
+     * threads each slot gets its share of the threads, T / slots */
+    static const size_t blks[] = { 37, 400, 1000 };
     for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++)
-        for (int v = 0; v < 2; v++) {
-            ar_config_t cfg;
-            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
-            amat_t M;
-            if (v == 0)
-                amat_memory(&M, &A);
-            else
-                amat_stream(&M, &S);
-            M.blk = 37;                 /* 28 blocks, the last of 1 row */
-            vpar_check *chk = calloc(1, sizeof *chk);
-            chk->m = m;
-            chk->n = n;
-            chk->A = &A;
-            chk->slots = amat_visit_slots(&M, 1024);
-            size_t want = (size_t)TEST_THREAD_COUNTS[c] < 28 ? (size_t)TEST_THREAD_COUNTS[c] : 28;
-            ck_assert_uint_eq(chk->slots, want);
-            ck_assert_int_eq(amat_visit_par(&M, 1024, vpar_check_block, chk), AR_OK);
-            ar_config_install(prev);
-            ck_assert_uint_eq(M.passes, 1);
-            ck_assert_msg(!atomic_load(&chk->bad), "%d threads, variant %d: a block saw wrong rows, a shared slot "
-                          "or more than one thread", TEST_THREAD_COUNTS[c], v);
-            for (size_t b = 0; b < 28; b++)
-                ck_assert_int_eq(atomic_load(&chk->seen[b]), 1);
-            free(chk);
-        }
+        for (size_t h = 0; h < sizeof blks / sizeof blks[0]; h++)
+            for (int v = 0; v < 2; v++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+                amat_t M;
+                if (v == 0)
+                    amat_memory(&M, &A);
+                else
+                    amat_stream(&M, &S);
+                M.blk = blks[h];
+                size_t nb = (m + blks[h] - 1) / blks[h];
+                vpar_check *chk = calloc(1, sizeof *chk);
+                chk->m = m;
+                chk->n = n;
+                chk->A = &A;
+                chk->blk = blks[h];
+                chk->slots = amat_visit_slots(&M, 1024);
+                size_t want = (size_t)TEST_THREAD_COUNTS[c] < nb ? (size_t)TEST_THREAD_COUNTS[c] : nb;
+                ck_assert_uint_eq(chk->slots, want);
+                chk->share = TEST_THREAD_COUNTS[c] / (int)want;
+                ck_assert_int_eq(amat_visit_par(&M, 1024, vpar_check_block, chk), AR_OK);
+                ar_config_install(prev);
+                ck_assert_uint_eq(M.passes, 1);
+                ck_assert_msg(!atomic_load(&chk->bad), "%d threads, %zu blocks, variant %d: a block saw wrong rows, "
+                              "a shared slot or a wrong share of the threads", TEST_THREAD_COUNTS[c], nb, v);
+                for (size_t b = 0; b < nb; b++)
+                    ck_assert_int_eq(atomic_load(&chk->seen[b]), 1);
+                free(chk);
+            }
     smxd_clear(&S);
     smx_clear(&A);
     free(q); free(k);
