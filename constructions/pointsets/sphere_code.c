@@ -313,6 +313,81 @@ static void ztop_clear(ztop_t *T)
     memset(T, 0, sizeof *T);
 }
 
+/* The count of one wave of top latitudes j0 .. j0 + nw - 1, each on its own
+ * (any thread): its points, at most max, and its circles.  A latitude's count
+ * is an exact integer that does not depend on the others, so the prefix sums
+ * zgen_plan takes are those of the serial pass for any thread count. */
+typedef struct {
+    size_t d, max;
+    double theta;
+    uint64_t M, j0;
+    size_t *cnt;               /* wave: points of latitude j0 + i (at most max, the wave's cap) */
+    uint64_t *circ;            /* wave: its circles */
+    ar_status *st;             /* wave: its status */
+} zcount_t;
+
+static void zcount_block(void *ctx, size_t i)
+{
+    zcount_t *C = ctx;
+    zgen_t Z;
+    zgen_init(&Z, C->d, C->theta, C->max, NULL);
+    arb_t one;
+    arb_init(one);
+    arb_one(one);
+    gen_top_latitude(&Z, C->j0 + i, C->M, one);
+    arb_clear(one);
+    C->cnt[i] = Z.count;
+    C->circ[i] = Z.circles;
+    C->st[i] = Z.st;
+    zgen_clear(&Z);
+}
+
+/* The offsets of the serial count pass from per-latitude counts: latitudes are
+ * counted in waves of par_threads(), each capped on its own at what the
+ * running total leaves below max (the serial pass stops at max: a latitude
+ * that starts below max is counted by both in full up to the cap, and every
+ * latitude before it is complete), until the running total reaches max.  first[j] = min(points before j, max), circles[j]
+ * = the circles before j (exact whenever first[j] < max, the only latitudes
+ * zgen_fill generates).  A wave costs at most par_threads() times the serial
+ * pass's work on those latitudes and runs them side by side. */
+static ar_status zgen_count_top(ztop_t *T, size_t max, size_t *n)
+{
+    size_t wave = (size_t)par_threads();
+    uint64_t M = T->M;
+    if (wave > M)
+        wave = (size_t)M;
+    zcount_t C = {.d = T->d, .max = max, .theta = T->theta, .M = M};
+    C.cnt = ar_calloc(wave, sizeof *C.cnt, "zonal counts");
+    C.circ = C.cnt ? ar_calloc(wave, sizeof *C.circ, "zonal circle counts") : NULL;
+    C.st = C.circ ? ar_calloc(wave, sizeof *C.st, "zonal count statuses") : NULL;
+    ar_status st = C.st ? AR_OK : AR_ENOMEM;
+    size_t total = 0;
+    uint64_t circles = 0, j = 0;
+    for (size_t nw = 0; st == AR_OK && j < M && total < max; j += nw) {
+        C.j0 = j;
+        C.max = max - total;            /* no latitude of the wave adds more than that */
+        nw = M - j > wave ? wave : (size_t)(M - j);
+        par_for(nw, zcount_block, &C, flint_cleanup);
+        for (size_t i = 0; i < nw && st == AR_OK; i++) {
+            T->first[j + i] = total;
+            T->circles[j + i] = circles;
+            total = C.cnt[i] >= max - total ? max : total + C.cnt[i];
+            circles += C.circ[i];
+            st = C.st[i];
+        }
+    }
+    for (; j < M; j++) {                /* after the cap: nothing to generate */
+        T->first[j] = total;
+        T->circles[j] = circles;
+    }
+    T->first[M] = total;
+    *n = total;
+    free(C.cnt);
+    free(C.circ);
+    free(C.st);
+    return st;
+}
+
 /* The count pass of sphere_zonal for d >= 3 (at most max_points): *n, and in
  * T the top latitudes' offsets (T->M = 0 when the top level is one point). */
 static ar_status zgen_plan(size_t d, double theta, size_t max_points, ztop_t *T, size_t *n)
@@ -336,15 +411,8 @@ static ar_status zgen_plan(size_t d, double theta, size_t max_points, ztop_t *T,
         T->st = ar_calloc((size_t)M, sizeof(ar_status), "zonal statuses");
         if (!T->first || !T->circles || !T->st)
             st = AR_ENOMEM;
-        for (uint64_t j = 0; st == AR_OK && j < M; j++) {
-            T->first[j] = Z.count;
-            T->circles[j] = Z.circles;
-            if (Z.count < Z.max)
-                gen_top_latitude(&Z, j, M, one);
-            st = Z.st;
-        }
-        if (st == AR_OK)
-            T->first[M] = Z.count;
+        else
+            st = zgen_count_top(T, max_points, &Z.count);
     }
     *n = Z.count;
     if (st == AR_OK)
@@ -376,7 +444,14 @@ ar_status sphere_zonal_count(size_t d, double theta, size_t max_points, size_t *
     *count = 0;
     if (!args_ok(d, theta, max_points))
         return AR_EINVAL;
-    return zgen_run(d, theta, max_points, NULL, count);
+    if (d == 2)
+        return zgen_run(d, theta, max_points, NULL, count);
+    ztop_t T;
+    ar_status st = zgen_plan(d, theta, max_points, &T, count);    /* the top latitudes side by side */
+    ztop_clear(&T);
+    if (st != AR_OK)
+        *count = 0;
+    return st;
 }
 
 ar_status sphere_zonal(pointset_t *P, size_t d, double theta, size_t max_points)

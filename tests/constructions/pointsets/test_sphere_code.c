@@ -134,7 +134,21 @@ START_TEST(test_zonal_threads)
         double th = cases[k].theta;
         ck_assert_int_eq(sphere_zonal_count(d, th, SIZE_MAX, &n), AR_OK);
         ck_assert_msg(n == cases[k].n, "d=%zu: %zu points, %zu recorded", d, n, cases[k].n);
+        /* the count pass counts the top latitudes side by side, each capped on its own: the
+         * count is min(n, cap) for every cap and thread count */
+        const size_t ccaps[] = { 1, 2, n / 7, n / 3 + 7, n - 1, n, n + 1, SIZE_MAX };
+        for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++)
+            for (size_t h = 0; h < sizeof ccaps / sizeof ccaps[0]; h++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+                size_t got = 0;
+                ck_assert_int_eq(sphere_zonal_count(d, th, ccaps[h], &got), AR_OK);
+                ar_config_install(prev);
+                ck_assert_msg(got == (ccaps[h] < n ? ccaps[h] : n), "d=%zu cap %zu, %d threads: %zu points",
+                              d, ccaps[h], TEST_THREAD_COUNTS[c], got);
+            }
         size_t caps[2] = { SIZE_MAX, n / 3 + 7 };
+        pointset_t Pfull = { 0 };
         for (int w = 0; w < 2; w++) {
             pointset_t P0 = { 0 };
             for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
@@ -146,6 +160,11 @@ START_TEST(test_zonal_threads)
                 if (c == 0) {
                     P0 = P;
                     ck_assert_int_eq(P0.n, w ? caps[w] : n);
+                    if (w == 0) {
+                        ck_assert_int_eq(pointset_init(&Pfull, n, d), AR_OK);
+                        memcpy(Pfull.x, P0.x, n * d * sizeof(double));
+                    } else            /* a prefix in generation order (the circles' phases too) */
+                        ck_assert(memcmp(P0.x, Pfull.x, P0.n * d * sizeof(double)) == 0);
                     char hex[65];
                     sha256_hex(P0.x, P0.n * d * sizeof(double), hex);
                     ck_assert_msg(w || strcmp(hex, cases[k].sha) == 0, "d=%zu theta=%g: coordinates %s, recorded %s",
@@ -159,6 +178,7 @@ START_TEST(test_zonal_threads)
             }
             pointset_clear(&P0);
         }
+        pointset_clear(&Pfull);
     }
 }
 END_TEST
