@@ -3,12 +3,18 @@
 #include "theory/heads/calib.h"
 
 #include <fenv.h>
+#include <flint/flint.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/blas.h"
+#include "base/cancel.h"
 #include "base/clock.h"
+#include "base/config.h"
+#include "base/parallel.h"
 #include "numerics/fround.h"
 #include "numerics/rng.h"
 #include "numerics/spearman.h"
@@ -569,10 +575,28 @@ double calib_setting_cost(const size_t *ntok, size_t ninputs, size_t dh)
     return c;
 }
 
+/* The progress count of a run (shared by its threads: mu, when not NULL, serialises the count
+ * and the callback). */
+typedef struct {
+    size_t done, total;
+    pthread_mutex_t *mu;
+} calib_tally_t;
+
+static void tally_one(const calib_opts_t *o, calib_tally_t *t)
+{
+    if (t->mu)
+        pthread_mutex_lock(t->mu);
+    ++t->done;
+    if (o->progress)
+        o->progress(t->done, t->total, o->progress_ctx);
+    if (t->mu)
+        pthread_mutex_unlock(t->mu);
+}
+
 /* Setting S of D: weights-only (remp: emp_radius_up of its layer), every
  * input, summaries; progress per input. */
 static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, double remp, calib_setting_t *S,
-                             size_t *done, size_t total)
+                             calib_tally_t *tally)
 {
     if (S->layer >= D->nlayers || S->head >= D->layer[S->layer].nheads || S->nsent != D->ninputs ||
         S->dh != D->layer[S->layer].dh) {
@@ -588,9 +612,7 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, doub
     ar_status st = weights_only(D, o, remp, S);
     for (size_t s = 0; !st && s < S->nsent; s++) {
         st = one_sentence(D, o, S, s);
-        ++*done;
-        if (o->progress)
-            o->progress(*done, total, o->progress_ctx);
+        tally_one(o, tally);
     }
     blas_single_end();
     if (!st)
@@ -601,14 +623,14 @@ static ar_status setting_run(const model_heads_t *D, const calib_opts_t *o, doub
 
 ar_status calib_setting_run(const model_heads_t *D, const calib_opts_t *o, calib_setting_t *S)
 {
-    size_t done = 0;
+    calib_tally_t tally = {.done = 0, .total = S->nsent, .mu = NULL};
     calib_opts_t q = *o;
     q.progress = NULL;
     if (S->layer >= D->nlayers) {
         ar_error_set("calib: setting (layer %zu, head %zu) is not one of model '%s'", S->layer, S->head, D->name);
         return AR_EINVAL;
     }
-    return setting_run(D, &q, emp_radius_up(D, S->layer), S, &done, S->nsent);
+    return setting_run(D, &q, emp_radius_up(D, S->layer), S, &tally);
 }
 
 ar_status calib_setting_summarise(const calib_opts_t *o, calib_setting_t *S)
@@ -677,19 +699,83 @@ ar_status calib_finish(calib_result_t *R)
     return st;
 }
 
+/* The settings of one calib_run side by side: each is computed on its own (every number it holds
+ * is its own, and every computation in it gives the same bits for any thread count), so the
+ * result does not depend on which thread ran which setting nor on how many there were. */
+typedef struct {
+    const model_heads_t *D;
+    const calib_opts_t *o;
+    calib_result_t *R;
+    const double *remp;         /* per layer */
+    ar_status *st;              /* per setting (AR_OK: done or not run) */
+    char (*msg)[256];           /* per setting: its error message */
+    atomic_size_t next;
+    atomic_int failed;
+    calib_tally_t tally;
+    const volatile int *cancel; /* the caller's cancellation flag */
+    const ar_config_t *cfg;     /* the caller's configuration with one thread */
+} calib_par_t;
+
+static void calib_worker(void *arg)
+{
+    calib_par_t *P = *(calib_par_t **)arg;
+    const ar_config_t *prev = ar_config_install(P->cfg);
+    const volatile int *cprev = cancel_install(P->cancel);
+    calib_opts_t q = *P->o;
+    q.threads = 1;                      /* the parallelism is across settings */
+    for (;;) {
+        size_t i = atomic_fetch_add(&P->next, 1);
+        if (i >= P->R->nset || atomic_load(&P->failed))
+            break;
+        calib_setting_t *S = &P->R->set[i];
+        if ((P->st[i] = setting_run(P->D, &q, P->remp[S->layer], S, &P->tally)) != AR_OK) {
+            snprintf(P->msg[i], sizeof P->msg[i], "%s", ar_error_get());
+            atomic_store(&P->failed, 1);
+        }
+    }
+    cancel_install(cprev);
+    ar_config_install(prev);
+}
+
 ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
 {
     double t0 = clock_now();
     ar_status st = calib_begin(D, o, R);
     if (st)
         return st;
-    size_t total = R->nset * R->nsent, done = 0;
-    double remp = NAN;                   /* the empirical input radius, once per layer */
-    for (size_t i = 0; !st && i < R->nset; i++) {
-        if (i == 0 || R->set[i].layer != R->set[i - 1].layer)
-            remp = emp_radius_up(D, R->set[i].layer);
-        st = setting_run(D, o, remp, &R->set[i], &done, total);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    calib_par_t P = {.D = D, .o = o, .R = R, .tally = {.done = 0, .total = R->nset * R->nsent, .mu = &mu},
+                     .cancel = cancel_current()};
+    double *remp = ar_calloc(D->nlayers ? D->nlayers : 1, sizeof *remp, "calibration radii");
+    P.st = remp ? ar_calloc(R->nset ? R->nset : 1, sizeof *P.st, "calibration statuses") : NULL;
+    P.msg = P.st ? ar_calloc(R->nset ? R->nset : 1, sizeof *P.msg, "calibration messages") : NULL;
+    if (!P.msg)
+        st = AR_ENOMEM;
+    for (size_t l = 0; !st && l < D->nlayers; l++)
+        remp[l] = emp_radius_up(D, l);   /* the empirical input radius, once per layer */
+    if (!st) {
+        ar_config_t one = *ar_config();
+        one.threads = 1;
+        P.remp = remp;
+        P.cfg = &one;
+        atomic_init(&P.next, 0);
+        atomic_init(&P.failed, 0);
+        int nt = o->threads > 0 ? o->threads : par_threads();   /* --threads, or attnrank's count */
+        if (nt > PAR_MAX_JOBS)
+            nt = PAR_MAX_JOBS;
+        if ((size_t)nt > R->nset)
+            nt = R->nset ? (int)R->nset : 1;
+        calib_par_t *jobs[PAR_MAX_JOBS];
+        for (int t = 0; t < nt; t++)
+            jobs[t] = &P;
+        par_run(nt, calib_worker, flint_cleanup, jobs, sizeof jobs[0]);
+        for (size_t i = 0; i < R->nset && !st; i++)     /* the first failed setting, in order */
+            if ((st = P.st[i]) != AR_OK)
+                ar_error_set("%s", P.msg[i]);
     }
+    free(remp);
+    free(P.st);
+    free(P.msg);
     if (!st)
         st = calib_finish(R);
     R->seconds = clock_now() - t0;

@@ -53,7 +53,7 @@ typedef struct {
     size_t nboot;                     /* bootstrap replicates for the interval (>= 1) */
     double level;                     /* interval coverage, 0 < level < 1 */
     uint64_t seed;
-    int threads;                      /* bracket threads (0 = default) */
+    int threads;                      /* threads: calib_run's settings side by side (0 = par_threads()) */
     void (*progress)(size_t done, size_t total, void *ctx);  /* may be NULL */
     void *progress_ctx;
 } calib_opts_t;

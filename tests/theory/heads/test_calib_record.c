@@ -65,6 +65,78 @@ static json_t *with(const json_t *o, const char *key, const char *v)
     return c;
 }
 
+/* Issue 35: calib_run computes its settings side by side; every number of every setting, the
+ * summaries and the associations are the same bits for every thread count, and the progress
+ * callback counts every input once, in order (1, 2, ..., total). */
+typedef struct {
+    size_t calls, last;
+    int bad;
+} tally_check;
+
+static void tally_progress(size_t done, size_t total, void *ctx)
+{
+    tally_check *t = ctx;
+    if (done != t->last + 1 || done > total)
+        t->bad = 1;
+    t->last = done;
+    t->calls++;
+}
+
+START_TEST(calib_run_thread_counts)
+{
+    model_heads_t D;
+    random_heads(&D, 2, 4, test_seed() + 35);
+    calib_opts_t o;
+    calib_opts_default(&o);
+    o.nscales = 2;
+    o.nperm = 200;
+    o.nboot = 200;
+    calib_result_t R1;
+    memset(&R1, 0, sizeof R1);
+    for (size_t c = 0; c < TEST_NTHREAD_COUNTS; c++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[c]);
+        calib_result_t R;
+        tally_check tc = { 0, 0, 0 };
+        o.progress = tally_progress;
+        o.progress_ctx = &tc;
+        ck_assert_msg(calib_run(&D, &o, c ? &R : &R1) == AR_OK, "%s", ar_error_get());
+        ar_config_install(prev);
+        const calib_result_t *X = c ? &R : &R1;
+        ck_assert_msg(!tc.bad && tc.calls == X->nset * X->nsent, "%d threads: %zu progress calls, %zu wanted",
+                      TEST_THREAD_COUNTS[c], tc.calls, X->nset * X->nsent);
+        if (c == 0)
+            continue;
+        ck_assert_uint_eq(R.nset, R1.nset);
+        for (size_t i = 0; i < R.nset; i++) {
+            const calib_setting_t *a = &R1.set[i], *b = &R.set[i];
+            size_t ns = a->nsent, nt = o.ntau;
+            int same = b->nsent == ns && !memcmp(a->ntok, b->ntok, ns * sizeof(size_t)) &&
+                       !memcmp(a->r, b->r, ns * sizeof(size_t)) &&
+                       !memcmp(a->r_tau, b->r_tau, ns * nt * sizeof(size_t)) &&
+                       !memcmp(a->lower, b->lower, ns * sizeof(size_t)) &&
+                       !memcmp(a->upper, b->upper, ns * sizeof(size_t)) &&
+                       !memcmp(a->un_rank, b->un_rank, ns * sizeof(size_t)) &&
+                       !memcmp(a->un_rank_eps, b->un_rank_eps, ns * sizeof(size_t)) &&
+                       !memcmp(a->un_stable, b->un_stable, ns * sizeof(double)) &&
+                       !memcmp(a->un_eff, b->un_eff, ns * sizeof(double)) && a->ncertified == b->ncertified &&
+                       same_double(a->upper_mean, b->upper_mean) && same_double(a->lower_mean, b->lower_mean) &&
+                       same_double(a->radius, b->radius) && same_double(a->radius_emp, b->radius_emp) &&
+                       a->rw == b->rw && !memcmp(a->rw_tau, b->rw_tau, sizeof a->rw_tau) &&
+                       !memcmp(a->rw_tau_emp, b->rw_tau_emp, sizeof a->rw_tau_emp);
+            ck_assert_msg(same, "%d threads: setting %zu differs from one thread", TEST_THREAD_COUNTS[c], i);
+        }
+        same_assoc(&R.all, &R1.all);
+        for (size_t l = 0; l < 2; l++)
+            same_assoc(&R.layer[l], &R1.layer[l]);
+        ck_assert(same_double(R.spearman_rtau, R1.spearman_rtau) && same_double(R.p_value_vis, R1.p_value_vis));
+        calib_result_clear(&R);
+    }
+    calib_result_clear(&R1);
+    model_heads_clear(&D);
+}
+END_TEST
+
 START_TEST(calib_record_round_trip)
 {
     model_heads_t D;
@@ -99,7 +171,8 @@ START_TEST(calib_record_round_trip)
     for (size_t i = 0; i < R.nset; i++) {
         const calib_setting_t *a = &R.set[i], *b = &Q.set[i];
         ck_assert(a->upper_mean == b->upper_mean && a->lower_mean == b->lower_mean &&
-                  a->r_median == b->r_median && a->un_eff_mean == b->un_eff_mean);
+                  a->r_median == b->r_median && a->un_eff_mean == b->un_eff_mean &&
+                  same_double(a->radius_emp, b->radius_emp) && a->rw == b->rw);
         for (size_t t = 0; t < o.ntau; t++)
             ck_assert(a->reduction_mean[t] == b->reduction_mean[t] && a->r_tau_median[t] == b->r_tau_median[t]);
         ck_assert_uint_eq(a->ncertified, b->ncertified);
@@ -169,6 +242,7 @@ Suite *suite_calib_record(void)
     Suite *s = suite_create("calib_record");
     TEST_TCASE(tc, "calib_record");
     tcase_add_test(tc, calib_record_round_trip);
+    tcase_add_test(tc, calib_run_thread_counts);
     suite_add_tcase(s, tc);
     return s;
 }
