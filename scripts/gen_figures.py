@@ -63,6 +63,11 @@ TSV = {
         "n = 256 to 4096 (cross-attention also 8192), beta 1/sqrt(d), eps 0.1, through the CLI, C and "
         "Python doors, beside numpy's uncertified SVD rank (figure bench_heads.svg).",
         "BENCH_ONLY=bench_heads make bench   # /usr/bin/python3 bench/bench_heads.py", None),
+    "bench_heads_2048_issue35.tsv": (
+        "Issue 35's check of real head shapes after the thread changes: d = 64 and 128, 2048 tokens, self "
+        "and cross, through the CLI, C and Python doors (the same brackets as bench_heads.tsv).",
+        "/usr/bin/python3 bench/bench_heads.py --d 64,128 --n 2048 --svd-max-n 0 "
+        "--out bench/results/bench_heads_2048_issue35.tsv", "wall_s"),
     "bench_instances.tsv": (
         "Large spherical instances through `attnrank bracket --engine scale`: Fibonacci S^2 sets of 20000 "
         "points, uniform S^3 sets of 12000 and 20000 points.",
