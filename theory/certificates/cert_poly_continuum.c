@@ -6,8 +6,13 @@
 #include "theory/certificates/cert_poly_impl.h"
 
 #include <fenv.h>
+#include <stdlib.h>
+#include "base/parallel.h"
 #include "numerics/fround.h"
 #include "theory/spectra/funkhecke.h"
+
+#define CONT_CHUNK 128     /* cells per chunk */
+#define CONT_CHUNKS 16     /* chunks per round (their terms are held until the round is added) */
 
 /* In FE_UPWARD mode: upper bound of |E + x E1|. */
 static double cp_lin_abs(const cell_t *c, double x)
@@ -53,23 +58,57 @@ static double cp_piece(const cell_t *c, int d, double cd, double a, double x0, d
     return cp_wsup(d, cd, slo, shi) * (trap + rem);
 }
 
+/* The terms of the continuum integral, cell by cell, in the order the sum takes them.  The
+ * cells are independent (cell_eval reads the Taylor data only), so a fixed partition of the
+ * cells into chunks computes them side by side (base/parallel.h), each chunk its cells' terms
+ * into its own buffer; the caller then adds every term, chunk by chunk and term by term, in
+ * FE_UPWARD to one accumulator: the same additions in the same order as one pass over the
+ * cells, so the bound is the same bits for any thread count. */
 typedef struct {
     const taylor_t *T;
     int d;
-    long k, ncell;
-    double beta, a, glo, gup, ebH, cd, wend, H;
-    double acc;         /* in/out: accumulated upper bound */
+    long ncell, k0;     /* cells of the round: k0 + [0, CONT_ROUND) */
+    double beta, ebH, cd, wend, H;
+    double *term[CONT_CHUNKS];   /* per chunk of the round: its terms */
+    size_t nterm[CONT_CHUNKS], cap[CONT_CHUNKS];
+    int nomem[CONT_CHUNKS];
 } cont_ctx;
 
-/* Body, in FE_UPWARD: adds cell k's share of the continuum integral to acc. */
+typedef struct {
+    cont_ctx *x;
+    size_t j;           /* chunk of the round */
+    long k;             /* cell */
+    double a, glo, gup; /* anchor and the enclosure of g(a) */
+} cont_cell_t;
+
+/* Appends v to chunk j's terms (a failed growth is recorded: the bound is then not given). */
+static void cont_push(cont_ctx *x, size_t j, double v)
+{
+    if (x->nomem[j])
+        return;
+    if (x->nterm[j] == x->cap[j]) {
+        size_t cap = x->cap[j] ? 2 * x->cap[j] : 4096;
+        double *t = realloc(x->term[j], cap * sizeof *t);
+        if (!t) {
+            x->nomem[j] = 1;
+            return;
+        }
+        x->term[j] = t;
+        x->cap[j] = cap;
+    }
+    x->term[j][x->nterm[j]++] = v;
+}
+
+/* Body, in FE_UPWARD: cell k's terms of the continuum integral, appended to its chunk's. */
 static FROUND_BODY void cont_cell(void *arg)
 {
-    cont_ctx *x = arg;
+    cont_cell_t *cc = arg;
+    cont_ctx *x = cc->x;
     const taylor_t *T = x->T;
     int d = x->d;
-    long k = x->k, ncell = x->ncell;
-    double beta = x->beta, a = x->a, glo = x->glo, gup = x->gup, ebH = x->ebH, cd = x->cd;
-    double wend = x->wend, H = x->H, acc = x->acc;
+    long k = cc->k, ncell = x->ncell;
+    double beta = x->beta, a = cc->a, glo = cc->glo, gup = cc->gup, ebH = x->ebH, cd = x->cd;
+    double wend = x->wend, H = x->H;
     cell_t c;
     cell_eval(T, beta, a, glo, gup, ebH, &c);
     if (d == 2 && (k == 0 || k == ncell - 1)) {
@@ -79,7 +118,7 @@ static FROUND_BODY void cont_cell(void *arg)
         int left = (k == 0);                   /* singular end at x = 0 (s = -1) */
         double x0 = left ? 0.0 : H - us, x1 = left ? us : H;
         double sup = fmax(cp_lin_abs(&c, x0), cp_lin_abs(&c, x1)) + c.errE + H * c.errE1 + H * H * c.S2h;
-        acc += sup * wend;
+        cont_push(x, cc->j, sup * wend);
         for (int jd = 0; jd < 20; jd++) {
             double u0 = ldexp(H, -jd - 1), u1 = ldexp(H, -jd);   /* distance from the end */
             for (int q = 0; q < 512; q++) {
@@ -87,7 +126,7 @@ static FROUND_BODY void cont_cell(void *arg)
                 if (q == 511)
                     v1 = u1;
                 double y0 = left ? v0 : H - v1, y1 = left ? v1 : H - v0;
-                acc += cp_piece(&c, d, cd, a, y0, y1);
+                cont_push(x, cc->j, cp_piece(&c, d, cd, a, y0, y1));
             }
         }
     } else {
@@ -103,10 +142,39 @@ static FROUND_BODY void cont_cell(void *arg)
         }
         for (long q = 0; q < S; q++) {
             double y0 = H * (double)q / (double)S, y1 = q + 1 == S ? H : H * (double)(q + 1) / (double)S;
-            acc += cp_piece(&c, d, cd, a, y0, y1);
+            cont_push(x, cc->j, cp_piece(&c, d, cd, a, y0, y1));
         }
     }
-    x->acc = acc;
+}
+
+/* Chunk j of the round (par_for's block): its cells' terms, cell by cell.  The anchor's
+ * enclosure cp_g is taken in the thread's round-to-nearest mode, as the one-pass loop did. */
+static void cont_chunk(void *arg, size_t j)
+{
+    cont_ctx *x = arg;
+    x->nterm[j] = 0;
+    long k0 = x->k0 + (long)j * CONT_CHUNK, k1 = k0 + CONT_CHUNK < x->ncell ? k0 + CONT_CHUNK : x->ncell;
+    for (long k = k0; k < k1 && !x->nomem[j]; k++) {
+        cont_cell_t cc = {.x = x, .j = j, .k = k, .a = (double)k * x->H - 1.0};
+        cp_g(x->beta, cc.a, &cc.glo, &cc.gup);
+        fround_run(FE_UPWARD, cont_cell, &cc);
+    }
+}
+
+typedef struct {
+    const double *t;
+    size_t n;
+    double acc;
+} cont_sum_t;
+
+/* Body, in FE_UPWARD: acc += t[0], t[1], ... in order. */
+static FROUND_BODY void cont_add(void *arg)
+{
+    cont_sum_t *s = arg;
+    double acc = s->acc;
+    for (size_t i = 0; i < s->n; i++)
+        acc += s->t[i];
+    s->acc = acc;
 }
 
 /* ---------- continuum ---------- */
@@ -159,16 +227,40 @@ ar_status poly_continuum_error(int d, double beta, const double *coef, unsigned 
             return st;
         }
     }
-    cont_ctx cc = {.T = &T, .d = d, .beta = beta, .ebH = ebH, .cd = cd, .wend = wend, .H = H,
-                   .ncell = ncell, .acc = 0};
-    for (long k = 0; k < ncell; k++) {
-        cc.k = k;
-        cc.a = (double)k * H - 1.0;
-        cp_g(beta, cc.a, &cc.glo, &cc.gup);
-        fround_run(FE_UPWARD, cont_cell, &cc);
+    /* the cells in rounds of CONT_CHUNKS fixed chunks of CONT_CHUNK cells (a function of ncell
+     * alone), each round's chunks side by side, then their terms added in cell order */
+    cont_ctx *cx = calloc(1, sizeof *cx);
+    if (!cx) {
+        taylor_clear(&T);
+        ar_error_set("poly_continuum_error: out of memory");
+        return AR_ENOMEM;
     }
+    *cx = (cont_ctx){.T = &T, .d = d, .beta = beta, .ebH = ebH, .cd = cd, .wend = wend, .H = H, .ncell = ncell};
+    cont_sum_t sum = {.acc = 0};
+    int nomem = 0;
+    for (long k0 = 0; k0 < ncell && !nomem; k0 += (long)CONT_CHUNKS * CONT_CHUNK) {
+        cx->k0 = k0;
+        long left = ncell - k0;
+        size_t nch = left >= (long)CONT_CHUNKS * CONT_CHUNK ? CONT_CHUNKS
+                                                          : (size_t)((left + CONT_CHUNK - 1) / CONT_CHUNK);
+        par_for(nch, cont_chunk, cx, NULL);
+        for (size_t j = 0; j < nch && !nomem; j++) {
+            nomem = cx->nomem[j];
+            sum.t = cx->term[j];
+            sum.n = cx->nterm[j];
+            if (!nomem)
+                fround_run(FE_UPWARD, cont_add, &sum);
+        }
+    }
+    for (size_t j = 0; j < CONT_CHUNKS; j++)
+        free(cx->term[j]);
+    free(cx);
     taylor_clear(&T);
-    double e = lam0 > 0 ? fround_div_up(cc.acc, lam0) : INFINITY;
+    if (nomem) {
+        ar_error_set("poly_continuum_error: out of memory for the cells' terms");
+        return AR_ENOMEM;
+    }
+    double e = lam0 > 0 ? fround_div_up(sum.acc, lam0) : INFINITY;
     if (!isfinite(e)) {
         ar_error_set("poly_continuum_error: no finite bound (d=%d, beta=%g, L=%lu)", d, beta, L);
         return AR_ENUMERIC;

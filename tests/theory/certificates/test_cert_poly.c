@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <arb.h>
 #include <lapacke.h>
 #include <flint/fmpz.h>
@@ -247,6 +248,28 @@ START_TEST(test_continuum_vs_quadrature)
 }
 END_TEST
 
+/* Issue 35: the continuum bound's cells run side by side on a fixed partition and their terms
+ * are added in cell order, so the bound is the same bits for every thread count (d = 2 has the
+ * split end cells; d = 6 many split cells; 2^14 cells and more span several rounds). */
+START_TEST(test_continuum_thread_counts)
+{
+    struct { int d; double beta; unsigned long L; } cs[] = { {2, 100.0, 20}, {3, 60.0, 14}, {6, 160.0, 41} };
+    for (size_t it = 0; it < sizeof cs / sizeof cs[0]; it++) {
+        double c[64], est, E1 = 0;
+        ck_assert_int_eq(poly_fit(cs[it].d, cs[it].beta, cs[it].L, c, &est), AR_OK);
+        for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+            double E;
+            ck_assert_int_eq(poly_continuum_error(cs[it].d, cs[it].beta, c, cs[it].L, t ? &E : &E1), AR_OK);
+            ar_config_install(prev);
+            ck_assert_msg(t == 0 || memcmp(&E, &E1, sizeof E) == 0, "d=%d beta=%g: %d threads %a, one thread %a",
+                          cs[it].d, cs[it].beta, TEST_THREAD_COUNTS[t], E, E1);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_fit_monotone)
 {
     int ds[3] = {2, 3, 4};
@@ -407,6 +430,7 @@ Suite *suite_cert_poly(void)
     tcase_add_test(tc, test_rank_svd);
     tcase_add_test(tc, test_instance_vs_truth);
     tcase_add_test(tc, test_continuum_vs_quadrature);
+    tcase_add_test(tc, test_continuum_thread_counts);
     tcase_add_test(tc, test_fit_monotone);
     tcase_add_test(tc, test_search);
     tcase_add_test(tc, test_vs_bracket);
