@@ -111,7 +111,9 @@ static const char help_calib[] =
     "shard K of N (balanced by an a-priori cost) into the shard file FILE (resumable;\n"
     "nothing printed; --key KEYFILE or ATTNRANK_SHARD_KEY adds an HMAC, see 'attnrank verify --help');\n"
     "'attnrank merge [--format F] [--per-sentence] FILES...' prints\n"
-    "the calibration from the N files, identical to one run but for the times.\n";
+    "the calibration from the N files, identical to one run but for the times.\n"
+    "--threads T: the settings run side by side on T threads (default: every CPU the\n"
+    "process may use); every number is the same for any T.\n";
 
 static const char help_merge[] =
     "Usage: attnrank merge [--format text|json|tsv] [--per-sentence] [--key KEYFILE] FILES...\n"
