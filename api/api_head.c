@@ -4,10 +4,15 @@
 #include "base/blas.h"
 #include "api/api_impl.h"
 
+#include <flint/flint.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/cancel.h"
 #include "base/clock.h"
+#include "base/config.h"
+#include "base/parallel.h"
 #include "theory/brackets/bracket.h"
 #include "theory/heads/visible.h"
 
@@ -75,6 +80,123 @@ static ar_status copy_sigma(const double *sigma, size_t nsigma, attnrank_head_re
     return AR_OK;
 }
 
+/* The head's two independent computations, side by side (issue 35): the direct bracket of A, and
+ * the visible dimension with everything computed through the rank-r logits (r(tau), the bracket
+ * via the visible logits, the upper ends via each r(tau)).  Each runs on its own thread with its
+ * share of attnrank's threads; every number either computes is the same bits for any thread
+ * count, so the result does not depend on how they are scheduled.  Errors are reported in the
+ * order of the one-thread sequence: the visible dimension's, the direct bracket's, then the
+ * visible route's. */
+typedef struct {
+    const pointset_t *Q, *K;
+    double beta, eps;
+    const visible_opts_t *vo;
+    size_t ntau;
+    const double *tau;
+    size_t *rt, *up_tau;
+    double *et;
+    const volatile int *cancel;   /* the caller's cancellation flag */
+    const ar_config_t *cfg;       /* the caller's configuration with each job's share of threads */
+    /* the direct bracket */
+    bracket_t b;
+    ar_status st_direct;
+    char msg_direct[512];
+    /* the visible route */
+    visible_t v;
+    ar_status st_vis, st_via;     /* visible_compute + visible_rtau; the bracket and uppers via r */
+    char msg_vis[512], msg_via[512];
+    size_t vlo, vup;
+    double veta;
+    const char *vstat;
+    ar_cert_status_t vs;
+    int via;                      /* 1: the bracket via the rank-r logits was computed */
+} head_jobs_t;
+
+static void head_direct(head_jobs_t *J)
+{
+    if ((J->st_direct = bracket_compute(J->Q, J->K, J->beta, J->eps, NULL, &J->b)))
+        snprintf(J->msg_direct, sizeof J->msg_direct, "%s", ar_error_get());
+}
+
+static void head_visible(head_jobs_t *J)
+{
+    visible_t *v = &J->v;
+    if ((J->st_vis = visible_compute(J->Q->x, J->Q->n, J->K->x, J->K->n, J->Q->d, J->beta, J->vo, v)) ||
+        (J->st_vis = visible_rtau(v, J->tau, J->ntau, J->rt, J->et))) {
+        snprintf(J->msg_vis, sizeof J->msg_vis, "%s", ar_error_get());
+        return;
+    }
+    ar_status st = AR_OK;
+    J->vstat = "not run";                         /* printed: "not run", "no slack ..." or the status */
+    if (v->r >= 1) {
+        J->vs = AR_CERT_INCONCLUSIVE;
+        st = visible_bracket_via(v, v->r, J->K->w, J->eps, NULL, &J->vlo, &J->vup, &J->veta, &J->vs);
+        if (st == AR_EINVAL) {
+            J->vstat = "no slack (eta >= eps)";
+            J->vlo = J->vup = 0;
+            st = AR_OK;
+        } else if (st == AR_OK) {
+            J->vstat = ar_cert_status_name(J->vs);
+            J->via = 1;
+        }
+    }
+    for (size_t t = 0; st == AR_OK && t < J->ntau; t++) {   /* upper through each r(tau) */
+        J->up_tau[t] = VISIBLE_NONE;
+        if (J->rt[t] == VISIBLE_NONE || !(J->et[t] < J->eps))
+            continue;
+        size_t u = VISIBLE_NONE;
+        for (size_t p = 0; p < t; p++)            /* same rank as an earlier tau: same bound */
+            if (J->rt[p] == J->rt[t])
+                u = J->up_tau[p];
+        if (J->rt[t] == v->r && J->vup > 0)
+            u = J->vup;                           /* already computed through the rank-r logits */
+        if (u != VISIBLE_NONE) {
+            J->up_tau[t] = u;
+            continue;
+        }
+        st = visible_upper_via(v, J->rt[t], J->K->w, J->eps, NULL, &u, NULL, NULL);
+        if (st == AR_OK)
+            J->up_tau[t] = u;
+        else if (st == AR_EINVAL)
+            st = AR_OK;
+    }
+    if ((J->st_via = st))
+        snprintf(J->msg_via, sizeof J->msg_via, "%s", ar_error_get());
+}
+
+/* Job which of par_run: 0 the visible route (in the calling thread), 1 the direct bracket, each
+ * under the caller's cancellation flag and its share of the threads. */
+typedef struct {
+    head_jobs_t *J;
+    int which;
+} head_job_t;
+
+static void head_job(void *arg)
+{
+    head_job_t *hj = arg;
+    head_jobs_t *J = hj->J;
+    const ar_config_t *prev = ar_config_install(J->cfg);
+    const volatile int *cprev = cancel_install(J->cancel);
+    if (hj->which == 0)
+        head_visible(J);
+    else
+        head_direct(J);
+    cancel_install(cprev);
+    ar_config_install(prev);
+}
+
+/* Both jobs: side by side when nthreads >= 2, else one after the other in the calling thread. */
+static void head_jobs_run(head_jobs_t *J, int nthreads)
+{
+    head_job_t jobs[2] = { { J, 0 }, { J, 1 } };
+    if (nthreads >= 2) {
+        par_run(2, head_job, flint_cleanup, jobs, sizeof jobs[0]);
+    } else {
+        head_job(&jobs[0]);
+        head_job(&jobs[1]);
+    }
+}
+
 static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double beta, double eps, size_t exact_max,
                               attnrank_head_result *h)
 {
@@ -98,62 +220,45 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     visible_opts_default(&vo);
     if (exact_max)
         vo.exact_max = exact_max;
-    visible_t v;
-    memset(&v, 0, sizeof v);
     double t0 = clock_now();
     size_t ntau = h->ntau, *rt = h->r_tau, *up_tau = h->upper_via;
     double *et = h->eta;
-    if ((st = visible_compute(Q->x, Q->n, K->x, K->n, dh, beta, &vo, &v)) ||
-        (st = visible_rtau(&v, h->tau, ntau, rt, et)))
+    head_jobs_t *J = calloc(1, sizeof *J);
+    if (!J) {
+        ar_error_set("head: out of memory");
+        return AR_ENOMEM;
+    }
+    ar_config_t share = *ar_config();
+    int T = par_threads();
+    share.threads = T >= 2 ? (size_t)(T / 2) : 1;
+    *J = (head_jobs_t){.Q = Q, .K = K, .beta = beta, .eps = eps, .vo = &vo, .ntau = ntau, .tau = h->tau,
+                       .rt = rt, .up_tau = up_tau, .et = et, .cancel = cancel_current(), .cfg = &share,
+                       .veta = NAN, .vstat = "not run"};
+    head_jobs_run(J, T);
+    visible_t v = J->v;
+    bracket_t b = J->b;
+    if ((st = J->st_vis) || (st = J->st_direct) || (st = J->st_via)) {
+        ar_error_set("%s", J->st_vis ? J->msg_vis : J->st_direct ? J->msg_direct : J->msg_via);
         goto out;
-    bracket_t b;                                  /* direct bracket */
-    if ((st = bracket_compute(Q, K, beta, eps, NULL, &b)))
-        goto out;
+    }
     size_t lower = b.lower, upper = b.upper;
     const char *lo_route = "direct", *up_route = "direct";
-    size_t vlo = 0, vup = 0;                      /* through the rank-r visible logits */
-    double veta = NAN;
-    const char *vstat = "not run";                /* printed: "not run", "no slack ..." or the status */
+    size_t vlo = J->vlo, vup = J->vup;            /* through the rank-r visible logits */
+    double veta = J->veta;
+    const char *vstat = J->vstat;
     int vcertified = 0;
-    if (v.r >= 1) {
-        ar_cert_status_t vs = AR_CERT_INCONCLUSIVE;
-        st = visible_bracket_via(&v, v.r, K->w, eps, NULL, &vlo, &vup, &veta, &vs);
-        if (st == AR_EINVAL) {
-            vstat = "no slack (eta >= eps)";
-            vlo = vup = 0;
-            st = AR_OK;
-        } else if (st) {
-            goto out;
-        } else {
-            vstat = ar_cert_status_name(vs);
-            vcertified = vs == AR_CERT_CERTIFIED;
-            if (vlo > lower) { lower = vlo; lo_route = "visible"; }
-            if (vup < upper) { upper = vup; up_route = "visible"; }
-        }
+    if (J->via) {
+        vcertified = J->vs == AR_CERT_CERTIFIED;
+        if (vlo > lower) { lower = vlo; lo_route = "visible"; }
+        if (vup < upper) { upper = vup; up_route = "visible"; }
     }
-    for (size_t t = 0; t < ntau; t++) {           /* upper through each r(tau) */
-        up_tau[t] = VISIBLE_NONE;
-        if (rt[t] == VISIBLE_NONE || !(et[t] < eps))
-            continue;
-        size_t u = VISIBLE_NONE;
-        for (size_t p = 0; p < t; p++)            /* same rank as an earlier tau: same bound */
-            if (rt[p] == rt[t])
-                u = up_tau[p];
-        if (rt[t] == v.r && vup > 0)
-            u = vup;                              /* already computed through the rank-r logits */
-        if (u != VISIBLE_NONE) {
-            up_tau[t] = u;
-            continue;
+    /* the uppers through each r(tau), in order (one copied from an earlier tau or from the
+     * visible bracket never beats the upper end it was already compared with) */
+    for (size_t t = 0; t < ntau; t++)
+        if (up_tau[t] != VISIBLE_NONE && up_tau[t] < upper) {
+            upper = up_tau[t];
+            up_route = "r(tau)";
         }
-        st = visible_upper_via(&v, rt[t], K->w, eps, NULL, &u, NULL, NULL);
-        if (st == AR_OK) {
-            up_tau[t] = u;
-            if (u < upper) { upper = u; up_route = "r(tau)"; }
-        } else if (st != AR_EINVAL) {
-            goto out;
-        }
-        st = AR_OK;
-    }
     if (lower > upper) {
         ar_error_set("head: BUG: certified lower %zu exceeds certified upper %zu", lower, upper);
         st = AR_ENUMERIC;
@@ -197,6 +302,7 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
         st = copy_sigma(v.sigma, v.nsigma, h);
 out:
     visible_clear(&v);
+    free(J);
     return st;
 }
 

@@ -522,6 +522,59 @@ START_TEST(test_bracket_ball)
 }
 END_TEST
 
+/* Issue 35: the head's direct bracket and its visible route run side by side; every field of the
+ * result but the time is the same for 1, 2, 3 and 5 threads (a 300-token head of dimension 16
+ * whose visible dimension is 5, so that both routes and the r(tau) uppers are computed). */
+START_TEST(test_head_thread_counts)
+{
+    size_t m = 300, n = 300, dh = 16;
+    double *Q = malloc(m * dh * sizeof *Q), *K = malloc(n * dh * sizeof *K);
+    test_rng_init(test_seed() + 35);
+    for (size_t i = 0; i < m * dh; i++)
+        Q[i] = (i % dh) < 5 ? 2.0 * (test_unif() - 0.5) : 0.0;
+    for (size_t i = 0; i < n * dh; i++)
+        K[i] = 2.0 * (test_unif() - 0.5);
+    attnrank_points *PQ = NULL, *PK = NULL;
+    ck_assert_int_eq(attnrank_points_new(Q, m, dh, NULL, NULL, NULL, &PQ), ATTNRANK_OK);
+    ck_assert_int_eq(attnrank_points_new(K, n, dh, NULL, NULL, NULL, &PK), ATTNRANK_OK);
+    const double taus[3] = { 0.2, 0.05, 0.01 };
+    static const int counts[] = { 1, 2, 3, 5 };
+    attnrank_head_result h1;
+    ATTNRANK_INIT(&h1);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        attnrank_options o;
+        attnrank_options_default(&o);
+        o.threads = counts[c];
+        attnrank_head_result h;
+        ATTNRANK_INIT(&h);
+        ck_assert_int_eq(attnrank_head(PQ, PK, 6.0, 0.1, taus, 3, 0, &o, c ? &h : &h1), ATTNRANK_OK);
+        if (c == 0) {
+            ck_assert_uint_eq(h1.r, 5);
+            continue;
+        }
+        int same = h.r == h1.r && h.r_exact == h1.r_exact && h.lower == h1.lower && h.upper == h1.upper &&
+                   h.direct_lower == h1.direct_lower && h.direct_upper == h1.direct_upper &&
+                   h.visible_lower == h1.visible_lower && h.visible_upper == h1.visible_upper &&
+                   !memcmp(&h.visible_eta, &h1.visible_eta, sizeof h.visible_eta) &&
+                   !memcmp(&h.tol, &h1.tol, sizeof h.tol) && h.ntau == h1.ntau &&
+                   !memcmp(h.r_tau, h1.r_tau, sizeof h.r_tau) && !memcmp(h.eta, h1.eta, sizeof h.eta) &&
+                   !memcmp(h.upper_via, h1.upper_via, sizeof h.upper_via) &&
+                   !strcmp(h.status, h1.status) && !strcmp(h.lower_route, h1.lower_route) &&
+                   !strcmp(h.upper_route, h1.upper_route) && !strcmp(h.visible_status, h1.visible_status) &&
+                   !strcmp(h.direct_lower_certificate, h1.direct_lower_certificate) &&
+                   !strcmp(h.direct_upper_certificate, h1.direct_upper_certificate) && h.nsigma == h1.nsigma &&
+                   !memcmp(h.sigma, h1.sigma, h.nsigma * sizeof *h.sigma) && !strcmp(h.n, h1.n);
+        ck_assert_msg(same, "%d threads: the head differs from one thread's", counts[c]);
+        attnrank_head_clear(&h);
+    }
+    attnrank_head_clear(&h1);
+    attnrank_points_free(PQ);
+    attnrank_points_free(PK);
+    free(Q);
+    free(K);
+}
+END_TEST
+
 START_TEST(test_head)
 {
     size_t m = 40, n = 60, dh = 8;
@@ -656,6 +709,7 @@ Suite *suite_api(void)
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_bracket_ball);
     tcase_add_test(tc, test_head);
+    tcase_add_test(tc, test_head_thread_counts);
     tcase_add_test(tc, test_funk_hecke);
     tcase_add_test(tc, test_laws);
     suite_add_tcase(s, tc);
