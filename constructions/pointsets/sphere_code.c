@@ -346,9 +346,9 @@ static void zcount_block(void *ctx, size_t i)
  * counted in waves of par_threads(), each capped on its own at what the
  * running total leaves below max (the serial pass stops at max: a latitude
  * that starts below max is counted by both in full up to the cap, and every
- * latitude before it is complete), until the running total reaches max.  first[j] = min(points before j, max), circles[j]
- * = the circles before j (exact whenever first[j] < max, the only latitudes
- * zgen_fill generates).  A wave costs at most par_threads() times the serial
+ * latitude before it is complete), until the running total reaches max.
+ * first[j] = min(points before j, max), circles[j] = the circles before j
+ * (exact whenever first[j] < max, the only latitudes zgen_fill generates).  A wave costs at most par_threads() times the serial
  * pass's work on those latitudes and runs them side by side. */
 static ar_status zgen_count_top(ztop_t *T, size_t max, size_t *n)
 {
