@@ -30,6 +30,31 @@ static void random_heads(model_heads_t *D, size_t nl, size_t ni, uint64_t seed)
         L->nheads = 2;
         L->dh = 3;
         L->scale = 0.7 + 0.1 * (double)l;
+        /* weights and inputs H (4 features), so that the weights-only r(tau) and the per-layer
+         * empirical input radius (larger in layer 1) are computed */
+        size_t din = 4, w = L->nheads * L->dh;
+        L->d_in = din;
+        L->WQ = calloc(din * w, sizeof(double));
+        L->WK = calloc(din * w, sizeof(double));
+        L->bQ = calloc(w, sizeof(double));
+        L->bK = calloc(w, sizeof(double));
+        L->ln_scale = calloc(din, sizeof(double));
+        L->ln_bias = calloc(din, sizeof(double));
+        ck_assert(L->WQ && L->WK && L->bQ && L->bK && L->ln_scale && L->ln_bias);
+        for (size_t k = 0; k < din * w; k++) {
+            L->WQ[k] = test_unif() - 0.5;
+            L->WK[k] = test_unif() - 0.5;
+        }
+        for (size_t k = 0; k < din; k++) {
+            L->ln_scale[k] = 1.0 + 0.1 * (double)k;
+            L->ln_bias[k] = 0.05 * (double)k;
+        }
+        for (size_t i = 0; i < ni; i++) {
+            L->H[i] = calloc(D->n[i] * din, sizeof(double));
+            ck_assert(L->H[i]);
+            for (size_t k = 0; k < D->n[i] * din; k++)
+                L->H[i][k] = (1.0 + (double)l) * (test_unif() - 0.5);
+        }
         for (size_t i = 0; i < ni; i++) {
             size_t m = D->n[i] * 6;
             L->Q[i] = calloc(m, sizeof(double));
@@ -105,8 +130,11 @@ START_TEST(calib_run_thread_counts)
         const calib_result_t *X = c ? &R : &R1;
         ck_assert_msg(!tc.bad && tc.calls == X->nset * X->nsent, "%d threads: %zu progress calls, %zu wanted",
                       TEST_THREAD_COUNTS[c], tc.calls, X->nset * X->nsent);
-        if (c == 0)
+        if (c == 0) {
+            ck_assert(R1.set[0].has_weights && isfinite(R1.set[0].radius_emp));
+            ck_assert(R1.set[0].radius_emp != R1.set[R1.nset - 1].radius_emp);   /* layers 0 and 1 */
             continue;
+        }
         ck_assert_uint_eq(R.nset, R1.nset);
         for (size_t i = 0; i < R.nset; i++) {
             const calib_setting_t *a = &R1.set[i], *b = &R.set[i];
@@ -193,7 +221,7 @@ START_TEST(calib_record_round_trip)
     const char *bad[][2] = { { "lower", "[1,2]" }, { "upper", "[1,1,1,1]" }, { "ntok", "[6,7,8,9.5]" },
                              { "un_stable", "[1,2,\"x\",4]" }, { "rw_tau", "[1]" }, { "ncertified", "9" },
                              { "un_stable", "[null,1,1,1]" }, { "un_eff", "[1,1,-1,1]" }, { "un_eff", "[1,1,1e9,1]" },
-                             { "radius", "1.5" }, { "rw", "2" }, { "scale", "null" } };
+                             { "radius", "-1.5" }, { "rw", "2.5" }, { "has_weights", "false" }, { "scale", "null" } };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         json_t *c = with(keep, bad[k][0], bad[k][1]);
         ck_assert_msg(calib_record_get(c, "f:4", &o, D.n, S) == AR_EINVAL, "%s = %s accepted", bad[k][0], bad[k][1]);
