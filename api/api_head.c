@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/cancel.h"
 #include "base/clock.h"
 #include "base/config.h"
 #include "base/parallel.h"
@@ -95,8 +94,6 @@ typedef struct {
     const double *tau;
     size_t *rt, *up_tau;
     double *et;
-    const volatile int *cancel;   /* the caller's cancellation flag */
-    const ar_config_t *cfg;       /* the caller's configuration with each job's share of threads */
     /* the direct bracket */
     bracket_t b;
     ar_status st_direct;
@@ -164,8 +161,7 @@ static void head_visible(head_jobs_t *J)
         snprintf(J->msg_via, sizeof J->msg_via, "%s", ar_error_get());
 }
 
-/* Job which of par_run: 0 the visible route (in the calling thread), 1 the direct bracket, each
- * under the caller's cancellation flag and its share of the threads. */
+/* Job which of par_run_as: 0 the visible route (in the calling thread), 1 the direct bracket. */
 typedef struct {
     head_jobs_t *J;
     int which;
@@ -174,26 +170,22 @@ typedef struct {
 static void head_job(void *arg)
 {
     head_job_t *hj = arg;
-    head_jobs_t *J = hj->J;
-    const ar_config_t *prev = ar_config_install(J->cfg);
-    const volatile int *cprev = cancel_install(J->cancel);
     if (hj->which == 0)
-        head_visible(J);
+        head_visible(hj->J);
     else
-        head_direct(J);
-    cancel_install(cprev);
-    ar_config_install(prev);
+        head_direct(hj->J);
 }
 
-/* Both jobs: side by side when nthreads >= 2, else one after the other in the calling thread. */
-static void head_jobs_run(head_jobs_t *J, int nthreads)
+/* Both jobs under cfg (each one's share of the threads) and the caller's cancellation flag: side
+ * by side when nthreads >= 2, else one after the other in the calling thread. */
+static void head_jobs_run(head_jobs_t *J, int nthreads, const ar_config_t *cfg)
 {
     head_job_t jobs[2] = { { J, 0 }, { J, 1 } };
     if (nthreads >= 2) {
-        par_run(2, head_job, flint_cleanup, jobs, sizeof jobs[0]);
+        par_run_as(2, head_job, flint_cleanup, jobs, sizeof jobs[0], cfg);
     } else {
-        head_job(&jobs[0]);
-        head_job(&jobs[1]);
+        par_run_as(1, head_job, NULL, &jobs[0], sizeof jobs[0], cfg);
+        par_run_as(1, head_job, NULL, &jobs[1], sizeof jobs[0], cfg);
     }
 }
 
@@ -232,9 +224,8 @@ static ar_status head_compute(const pointset_t *Q, const pointset_t *K, double b
     int T = par_threads();
     share.threads = T >= 2 ? (size_t)(T / 2) : 1;
     *J = (head_jobs_t){.Q = Q, .K = K, .beta = beta, .eps = eps, .vo = &vo, .ntau = ntau, .tau = h->tau,
-                       .rt = rt, .up_tau = up_tau, .et = et, .cancel = cancel_current(), .cfg = &share,
-                       .veta = NAN, .vstat = "not run"};
-    head_jobs_run(J, T);
+                       .rt = rt, .up_tau = up_tau, .et = et, .veta = NAN, .vstat = "not run"};
+    head_jobs_run(J, T, &share);
     visible_t v = J->v;
     bracket_t b = J->b;
     if ((st = J->st_vis) || (st = J->st_direct) || (st = J->st_via)) {

@@ -2,6 +2,7 @@
 /* parallel.c -- one thread per job; fixed blocks over any thread count (see parallel.h). */
 #include "base/parallel.h"
 #include <flint/flint.h>
+#include "base/cancel.h"
 #include "base/config.h"
 
 #include <pthread.h>
@@ -43,6 +44,36 @@ void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *
         else
             fn(slot[t].job);       /* thread creation failed: its share runs here */
     }
+}
+
+/* The state of one par_run_as: the caller's job function, configuration and cancellation flag. */
+typedef struct {
+    void (*fn)(void *);
+    const ar_config_t *cfg;
+    const volatile int *cancel;
+    void *job;
+} par_as_job;
+
+static void par_as_main(void *arg)
+{
+    par_as_job *a = arg;
+    const ar_config_t *prev = ar_config_install(a->cfg);
+    const volatile int *cprev = cancel_install(a->cancel);
+    a->fn(a->job);
+    cancel_install(cprev);
+    ar_config_install(prev);
+}
+
+void par_run_as(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size,
+                const ar_config_t *cfg)
+{
+    if (njobs > PAR_MAX_JOBS)
+        njobs = PAR_MAX_JOBS;
+    par_as_job a[PAR_MAX_JOBS];
+    const volatile int *cancel = cancel_current();
+    for (int t = 0; t < njobs; t++)
+        a[t] = (par_as_job){ fn, cfg, cancel, (char *)jobs + (size_t)t * size };
+    par_run(njobs, par_as_main, thread_exit, a, sizeof a[0]);
 }
 
 int par_threads(void)

@@ -19,6 +19,7 @@
 #define ATTNRANK_BASE_PARALLEL_H
 
 #include <stddef.h>
+#include "base/config.h"
 #include "base/status.h"
 
 #define PAR_MAX_JOBS 64
@@ -31,6 +32,13 @@
  * The calling thread's configuration (base/config.h) is installed in
  * every worker.  Returns when every job is done. */
 void par_run(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size);
+
+/* par_run with every job (the calling thread's too) run under cfg and the
+ * calling thread's cancellation flag (base/cancel.h), both restored in the
+ * calling thread afterwards: for independent computations run side by side,
+ * each with its share of the threads (cfg->threads). */
+void par_run_as(int njobs, void (*fn)(void *job), void (*thread_exit)(void), void *jobs, size_t size,
+                const ar_config_t *cfg);
 
 /* The thread count in effect: the configuration's threads (base/config.h),
  * clamped to [1, PAR_MAX_JOBS]. */

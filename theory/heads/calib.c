@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/blas.h"
-#include "base/cancel.h"
 #include "base/clock.h"
 #include "base/config.h"
 #include "base/parallel.h"
@@ -712,15 +711,11 @@ typedef struct {
     atomic_size_t next;
     atomic_int failed;
     calib_tally_t tally;
-    const volatile int *cancel; /* the caller's cancellation flag */
-    const ar_config_t *cfg;     /* the caller's configuration with one thread */
 } calib_par_t;
 
 static void calib_worker(void *arg)
 {
     calib_par_t *P = *(calib_par_t **)arg;
-    const ar_config_t *prev = ar_config_install(P->cfg);
-    const volatile int *cprev = cancel_install(P->cancel);
     calib_opts_t q = *P->o;
     q.threads = 1;                      /* the parallelism is across settings */
     for (;;) {
@@ -733,8 +728,6 @@ static void calib_worker(void *arg)
             atomic_store(&P->failed, 1);
         }
     }
-    cancel_install(cprev);
-    ar_config_install(prev);
 }
 
 ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_t *R)
@@ -745,7 +738,7 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
         return st;
     pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
     calib_par_t P = {.D = D, .o = o, .R = R, .tally = {.done = 0, .total = R->nset * R->nsent, .mu = &mu},
-                     .cancel = cancel_current()};
+                     };
     double *remp = ar_calloc(D->nlayers ? D->nlayers : 1, sizeof *remp, "calibration radii");
     P.st = remp ? ar_calloc(R->nset ? R->nset : 1, sizeof *P.st, "calibration statuses") : NULL;
     P.msg = P.st ? ar_calloc(R->nset ? R->nset : 1, sizeof *P.msg, "calibration messages") : NULL;
@@ -757,7 +750,6 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
         ar_config_t one = *ar_config();
         one.threads = 1;
         P.remp = remp;
-        P.cfg = &one;
         atomic_init(&P.next, 0);
         atomic_init(&P.failed, 0);
         int nt = o->threads > 0 ? o->threads : par_threads();   /* --threads, or attnrank's count */
@@ -768,7 +760,7 @@ ar_status calib_run(const model_heads_t *D, const calib_opts_t *o, calib_result_
         calib_par_t *jobs[PAR_MAX_JOBS];
         for (int t = 0; t < nt; t++)
             jobs[t] = &P;
-        par_run(nt, calib_worker, flint_cleanup, jobs, sizeof jobs[0]);
+        par_run_as(nt, calib_worker, flint_cleanup, jobs, sizeof jobs[0], &one);
         for (size_t i = 0; i < R->nset && !st; i++)     /* the first failed setting, in order */
             if ((st = P.st[i]) != AR_OK)
                 ar_error_set("%s", P.msg[i]);
