@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <flint/flint.h>
 #include "base/cancel.h"
+#include "base/parallel.h"
 #include "numerics/cellgrid.h"
 #include "base/clock.h"
 
@@ -86,6 +88,87 @@ static ar_status make_net(const pointset_t *P, double delta, unsigned char *is_c
     return AR_OK;
 }
 
+/* The rows of the certificate are checked in fixed blocks of CL_BLOCK points, CL_ROUND blocks side
+ * by side per round (par_for); each block keeps its own maxima, count and verdict, which the caller
+ * combines by max, sum and AND: values that no order or thread count changes. */
+#define CL_BLOCK 256
+#define CL_ROUND 32
+
+typedef struct {
+    double maxR, maxT;  /* the block's largest R_a and tail bound */
+    size_t near;        /* points evaluated around its centres */
+    int all;            /* 1: every centre of the block passes */
+} cl_part_t;
+
+typedef struct {
+    const prep_t *p;
+    const cellgrid_t *g;
+    const unsigned char *is_centre;
+    const size_t *block;
+    double phi2, dlow, eps;
+    size_t n, first;    /* first: the round's first block */
+    cl_part_t *parts;   /* one per block of the round */
+} cl_ctx_t;
+
+/* Block first + k (par_for's block): for each centre a of its points, R_a = (sum of the kernel over
+ * other blocks + tail) / (lower end of the sum over a's own block), which must pass the
+ * dominance test (1 - R) / (1 + R) > eps. */
+static void cluster_block(void *arg, size_t k)
+{
+    cl_ctx_t *c = arg;
+    const prep_t *p = c->p;
+    size_t n = c->n, d = p->d, a0 = (c->first + k) * CL_BLOCK, a1 = a0 + CL_BLOCK < n ? a0 + CL_BLOCK : n;
+    cl_part_t o = {.maxR = 0.0, .maxT = 0.0, .near = 0, .all = 1};
+    visit_t v;
+    ball_visit_init(&v, p, c->phi2);
+    v.block = c->block;
+    arb_t R, tail, inl;
+    arf_t lo;
+    arb_init(R);
+    arb_init(tail);
+    arb_init(inl);
+    arf_init(lo);
+    for (size_t a = a0; a < a1; a++) {
+        if (!c->is_centre[a])
+            continue;
+        v.row = a;
+        v.own = c->block[a];
+        v.count = 0;
+        arb_zero(v.in);
+        arb_zero(v.out);
+        cellgrid_visit(c->g, p->P->x + a * d, ball_visit_fn, &v);
+        o.near += v.count;
+        arb_zero(tail);
+        if (v.count < n) {
+            ball_tail_bound(tail, p, a, n - v.count, c->dlow);
+            double tv = arbd_ub(tail);
+            if (tv > o.maxT)
+                o.maxT = tv;
+        }
+        arb_add(R, v.out, tail, BPREC);
+        /* In: lower end only (dropping terms keeps a lower bound) */
+        arb_get_lbound_arf(lo, v.in, BPREC);
+        arb_set_arf(inl, lo);
+        if (!arb_is_positive(inl)) {
+            o.all = 0;
+            o.maxR = INFINITY;
+            continue;
+        }
+        arb_div(R, R, inl, BPREC);
+        double r = arbd_ub(R);
+        if (r > o.maxR)
+            o.maxR = r;
+        if (!pack_dominance_holds(R, c->eps))
+            o.all = 0;
+    }
+    arf_clear(lo);
+    arb_clear(inl);
+    arb_clear(tail);
+    arb_clear(R);
+    ball_visit_clear(&v);
+    c->parts[k] = o;
+}
+
 static ar_status cluster_lower(const pointset_t *P, double beta, double eps, double delta, const lower_ctl_t *ctl,
                                ball_lower_t *out);
 
@@ -131,62 +214,33 @@ static ar_status cluster_lower(const pointset_t *P, double beta, double eps, dou
     if ((st = cellgrid_build(&g, P->x, n, d, ball_cell_size(phi2))))
         goto done0;
     double dlow = ball_dlow_of(phi2);
-    visit_t v;
-    ball_visit_init(&v, &p, phi2);
-    v.block = block;
-    arb_t R, tail;
-    arb_init(R);
-    arb_init(tail);
+    cl_part_t parts[CL_ROUND];
+    cl_ctx_t c = {.p = &p, .g = &g, .is_centre = is_centre, .block = block, .phi2 = phi2, .dlow = dlow,
+                  .eps = eps, .n = n, .parts = parts};
     int all = 1;
     double maxR = 0.0, maxT = 0.0;
-    size_t near = 0;
+    size_t near = 0, nblocks = (n + CL_BLOCK - 1) / CL_BLOCK;
     double tick = clock_now();
-    for (size_t a = 0; a < n; a++) {
-        if (!is_centre[a])
-            continue;
-        lower_tick(ctl, &tick, "ball: cluster certificate, centre %zu of %zu points (net of %zu, delta %.3g)", a,
-                   n, m, delta);
-        v.row = a;
-        v.own = block[a];
-        v.count = 0;
-        arb_zero(v.in);
-        arb_zero(v.out);
-        cellgrid_visit(&g, P->x + a * d, ball_visit_fn, &v);
-        near += v.count;
-        arb_zero(tail);
-        if (v.count < n) {
-            ball_tail_bound(tail, &p, a, n - v.count, dlow);
-            double tv = arbd_ub(tail);
-            if (tv > maxT)
-                maxT = tv;
+    for (size_t b0 = 0; b0 < nblocks; b0 += CL_ROUND) {
+        lower_tick(ctl, &tick, "ball: cluster certificate, centre %zu of %zu points (net of %zu, delta %.3g)",
+                   b0 * CL_BLOCK, n, m, delta);
+        if ((st = cancel_check()))
+            break;
+        size_t cnt = nblocks - b0 < CL_ROUND ? nblocks - b0 : CL_ROUND;
+        c.first = b0;
+        par_for(cnt, cluster_block, &c, flint_cleanup);
+        /* max, sum and AND: the same values in any order, so for any thread count */
+        for (size_t k = 0; k < cnt; k++) {
+            if (parts[k].maxR > maxR)
+                maxR = parts[k].maxR;
+            if (parts[k].maxT > maxT)
+                maxT = parts[k].maxT;
+            near += parts[k].near;
+            all = all && parts[k].all;
         }
-        arb_add(R, v.out, tail, BPREC);
-        /* In: lower end only (dropping terms keeps a lower bound) */
-        arf_t lo;
-        arf_init(lo);
-        arb_get_lbound_arf(lo, v.in, BPREC);
-        arb_t inl;
-        arb_init(inl);
-        arb_set_arf(inl, lo);
-        arf_clear(lo);
-        if (!arb_is_positive(inl)) {
-            all = 0;
-            maxR = INFINITY;
-            arb_clear(inl);
-            continue;
-        }
-        arb_div(R, R, inl, BPREC);
-        arb_clear(inl);
-        double r = arbd_ub(R);
-        if (r > maxR)
-            maxR = r;
-        if (!pack_dominance_holds(R, eps))
-            all = 0;
     }
-    arb_clear(R);
-    arb_clear(tail);
-    ball_visit_clear(&v);
-    cellgrid_free(&g);
+    if (st)
+        goto done1;
     out->m = m;
     out->certified = all ? m : 0;
     out->delta = delta;
@@ -195,6 +249,8 @@ static ar_status cluster_lower(const pointset_t *P, double beta, double eps, dou
     out->phi2 = phi2;
     out->near_pairs = near;
     out->method = delta == 0 ? AR_METHOD_DIAGDOM : AR_METHOD_CLUSTER;
+done1:
+    cellgrid_free(&g);
 done0:
     free(is_centre);
     free(block);

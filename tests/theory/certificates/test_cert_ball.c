@@ -120,6 +120,51 @@ START_TEST(test_cluster_vs_dense)
 }
 END_TEST
 
+/* issue 35: the cluster certificate checks its centres in fixed blocks side by side; every field
+ * (certified count, max R, max tail, near pairs, method) is the same for every thread count, with
+ * and without a net (delta = 0, half the search's net, which fails, and the search's), on a d = 3 shells instance of
+ * several blocks. */
+START_TEST(test_cluster_thread_counts)
+{
+    double beta = 300.0;
+    ball_spec_t s;
+    ball_spec_default(&s, BALL_SHELLS, 3, beta);
+    s.c_angular *= 0.5;
+    s.c_radial *= 0.5;
+    pointset_t Q;
+    memset(&Q, 0, sizeof Q);
+    ck_assert_int_eq(ball_generate(&Q, &s), AR_OK);
+    ck_assert_msg(Q.n > 2000, "instance of %zu points: too few blocks to test", Q.n);
+    ball_lower_t b;
+    ck_assert_int_eq(ball_lower_search(&Q, beta, 0.1, &b), AR_OK);
+    ck_assert(b.delta > 0 && b.certified > 1);
+    double deltas[] = { 0.0, 0.5 * b.delta, b.delta };
+    for (size_t k = 0; k < 3; k++) {
+        ball_lower_t c1;
+        for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+            ball_lower_t c;
+            ck_assert_int_eq(ball_cluster_lower(&Q, beta, 0.1, deltas[k], t ? &c : &c1), AR_OK);
+            ar_config_install(prev);
+            if (t == 0)
+                continue;
+            ck_assert_msg(c.certified == c1.certified && c.m == c1.m && c.near_pairs == c1.near_pairs &&
+                              memcmp(&c.max_R, &c1.max_R, sizeof c.max_R) == 0 &&
+                              memcmp(&c.max_tail, &c1.max_tail, sizeof c.max_tail) == 0 && c.method == c1.method,
+                          "delta %g, %d threads: certified %zu of %zu, max R %a, tail %a, pairs %zu; one thread: "
+                          "%zu of %zu, %a, %a, %zu", deltas[k], TEST_THREAD_COUNTS[t], c.certified, c.m, c.max_R,
+                          c.max_tail, c.near_pairs, c1.certified, c1.m, c1.max_R, c1.max_tail, c1.near_pairs);
+        }
+        /* the finer instance fails diagonal dominance, a finer net than the search's fails too, and the
+         * search's net certifies */
+        ck_assert_uint_eq(c1.certified, k < 2 ? 0 : c1.m);
+        ck_assert(c1.near_pairs > 0);
+    }
+    pointset_clear(&Q);
+}
+END_TEST
+
 /* The D4 lattice of the full 4-ball (family packed, claim B's d = 4 lower instance):
  * weighted diagonal dominance certifies every point at the default spacing and at
  * 0.99 of it, the certified max R bounds the dense double max R and is within 0.1 %
@@ -292,6 +337,7 @@ Suite *suite_cert_ball(void)
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_multiplicity_lemma);
     tcase_add_test(tc, test_cluster_vs_dense);
+    tcase_add_test(tc, test_cluster_thread_counts);
     tcase_add_test(tc, test_d4_lattice_diagdom);
     tcase_add_test(tc, test_cheb_error_bound);
     tcase_add_test(tc, test_tensor_explicit);
