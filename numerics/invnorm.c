@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* invnorm.c -- verified upper bounds on ||M^{-1}||_inf.
  *
- * invnorm_inf_bound: let R ~ Mmid^{-1} (LAPACK dgetrf + dgetri) and
- * Gc = fl(I - R Mmid) computed by one dgemm (called in round-to-nearest; the
+ * invnorm_inf_bound: let R ~ Mmid^{-1} (LAPACK dgetrf + dgetri, or for m >= INV_BLOCKED_MIN dgetrf and
+ * triangular solves on fixed blocks, below) and Gc = fl(I - R Mmid) computed by dgemm (one call, or
+ * one per fixed column block: each entry is still one dot product; called in round-to-nearest; the
  * bound holds in any mode of the BLAS threads since gamma uses u = 2^-52, see
  * resid.c).  As in resid.c, each entry is a floating-point sum of m+1 terms
  * (delta_ij and the m products -R_il M_lj), so
@@ -20,6 +21,7 @@
 #include "base/blas.h"
 #include "numerics/fround.h"
 #include "numerics/resid.h"
+#include "base/parallel.h"
 #include "base/status.h"
 
 #include <cblas.h>
@@ -50,6 +52,60 @@ typedef struct {
     double alpha, rnorm; /* out of inf_sums */
 } inf_ctx;
 
+/* ---- the blocked path (m >= INV_BLOCKED_MIN, issue 35) ----
+ *
+ * R and G are computed on fixed blocks of columns (or rows) chosen from m alone, each block with
+ * single-threaded BLAS, handed to any number of threads (base/parallel.h): their bits are the same for
+ * every thread count.  Below INV_BLOCKED_MIN the one-call path (dgetri, one dgemm) is kept, so the
+ * bound of every matrix smaller than that keeps the bits of earlier versions.
+ *   LU = P L U (dgetrf, one thread);
+ *   V = U^{-1} by column blocks [c0, c1): U[0:c1, 0:c1] V[0:c1, c0:c1] = I[0:c1, c0:c1] (dtrsm);
+ *   V <- V L^{-1} by row blocks (dtrsm from the right, in place: a row block reads only its rows);
+ *   R = V P^T (dgetri's column interchanges, in reverse);
+ *   G = I - R Mmid by column blocks (dgemm).
+ * How R was found plays no part in the bound (the header). */
+#define INV_BLOCKED_MIN 1024
+#define INV_PART_COLS 256       /* V's column blocks and G's: 26 at m = 6762 */
+#define INV_PART_ROWS 1024      /* V L^{-1}'s row blocks: dtrsm from the right runs at full speed only on
+                                 * tall blocks (m = 6762: 6.4 s in 2 blocks, 6.6 s in 6, 10 s in 64) */
+
+typedef struct {
+    size_t m, parts, rparts;    /* column blocks, row blocks */
+    const double *LU, *Mmid, *R;
+    double *V, *G;
+} inv_blocks_t;
+
+/* Block i of V = U^{-1}, the costliest (rightmost) first. */
+static void inv_upper_block(void *arg, size_t i)
+{
+    inv_blocks_t *b = arg;
+    size_t m = b->m, j = b->parts - 1 - i;
+    size_t c0 = par_part_start(m, b->parts, j), c1 = par_part_start(m, b->parts, j + 1);
+    double *V = b->V + c0 * m;
+    for (size_t c = c0; c < c1; c++)
+        V[c + (c - c0) * m] = 1.0;
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)c1, (int)(c1 - c0), 1.0,
+                b->LU, (int)m, V, (int)m);
+}
+
+/* Row block i of V <- V L^{-1} (L unit lower in LU). */
+static void inv_lower_block(void *arg, size_t i)
+{
+    inv_blocks_t *b = arg;
+    size_t m = b->m, r0 = par_part_start(m, b->rparts, i), r1 = par_part_start(m, b->rparts, i + 1);
+    cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasUnit, (int)(r1 - r0), (int)m, 1.0,
+                b->LU, (int)m, b->V + r0, (int)m);
+}
+
+/* Column block i of G = I - R Mmid (G holds I's columns on entry). */
+static void inv_product_block(void *arg, size_t i)
+{
+    inv_blocks_t *b = arg;
+    size_t m = b->m, c0 = par_part_start(m, b->parts, i), c1 = par_part_start(m, b->parts, i + 1);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)(c1 - c0), (int)m, -1.0, b->R, (int)m,
+                b->Mmid + c0 * m, (int)m, 1.0, b->G + c0 * m, (int)m);
+}
+
 /* Body (round-to-nearest): R ~ Mmid^{-1}, G = I - R Mmid. */
 static FROUND_BODY void inf_factor(void *arg)
 {
@@ -57,21 +113,43 @@ static FROUND_BODY void inf_factor(void *arg)
     size_t m = c->m;
     double *R = c->R, *G = c->G;
     c->ok = 0;
+    int blocked = m >= INV_BLOCKED_MIN;
+    inv_blocks_t b = {.m = m, .parts = par_parts(m, INV_PART_COLS), .rparts = par_parts(m, INV_PART_ROWS),
+                      .Mmid = c->Mmid, .R = R, .G = G};
     if (c->R0) {
         memcpy(R, c->R0, m * m * sizeof(double));
-    } else {
+    } else if (!blocked) {
         memcpy(R, c->Mmid, m * m * sizeof(double));
         if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
             return;
         if (LAPACKE_dgetri(LAPACK_COL_MAJOR, (lapack_int)m, R, (lapack_int)m, c->ipiv) != 0)
             return;
+    } else {
+        /* G holds the LU factors until R is formed */
+        memcpy(G, c->Mmid, m * m * sizeof(double));
+        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)m, G, (lapack_int)m, c->ipiv) != 0)
+            return;
+        b.LU = G;
+        b.V = R;
+        memset(R, 0, m * m * sizeof(double));
+        par_for(b.parts, inv_upper_block, &b, NULL);
+        par_for(b.rparts, inv_lower_block, &b, NULL);
+        for (size_t j = m - 1; j-- > 0;) {
+            size_t jp = (size_t)c->ipiv[j] - 1;
+            if (jp != j)
+                cblas_dswap((int)m, R + j * m, 1, R + jp * m, 1);
+        }
+        memset(G, 0, m * m * sizeof(double));
     }
     if (!finite_vec(R, m * m))
         return;
     for (size_t i = 0; i < m; i++)
         G[i + i * m] = 1.0;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)m, (int)m, -1.0, R,
-                (int)m, c->Mmid, (int)m, 1.0, G, (int)m);
+    if (blocked)
+        par_for(b.parts, inv_product_block, &b, NULL);
+    else
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)m, (int)m, -1.0, R, (int)m, c->Mmid,
+                    (int)m, 1.0, G, (int)m);
     c->ok = 1;
 }
 

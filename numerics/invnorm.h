@@ -4,14 +4,17 @@
  * M is an exact real m x m matrix known as Mmid + E, with Mmid a double
  * matrix (column-major) and ||E||_inf <= enorm (a rigorous bound on the
  * max-row-l1 norm of the unknown perturbation).
- * Method: R ~ Mmid^{-1} from LAPACK (dgetrf/dgetri); G = I - R Mmid by dgemm;
+ * Method: R ~ Mmid^{-1} from LAPACK (dgetrf/dgetri; for m >= 1024 dgetrf and triangular solves on
+ * fixed blocks); G = I - R Mmid by dgemm (for m >= 1024 on fixed column blocks);
  * a-priori bound |fl(G) - G| <= gamma_{m+1}(I + |R||Mmid|), whose row sums
  * are formed exactly as sum_l |R_il| rowsum_l(|Mmid|) with upward rounding
  * (no second dgemm); alpha >= ||I - R M||_inf
  * accumulated with upward rounding, including ||R||_inf * enorm.  If alpha < 1,
  * then M is invertible and ||M^{-1}||_inf <= ||R||_inf / (1 - alpha) (rounded up).
  * Returns that bound, or +INFINITY if it cannot be certified (singular Mmid,
- * alpha >= 1, non-finite input, allocation failure). */
+ * alpha >= 1, non-finite input, allocation failure).  Every BLAS call runs on one
+ * OpenBLAS thread; for m >= 1024 the blocks (a function of m alone) run on par_threads()
+ * threads, and the bound is the same bits for any thread count (base/parallel.h). */
 #ifndef ATTNRANK_NUMERICS_INVNORM_H
 #define ATTNRANK_NUMERICS_INVNORM_H
 

@@ -14,6 +14,7 @@
 #include <flint/fmpq.h>
 #include <flint/fmpq_mat.h>
 #include "numerics/invnorm.h"
+#include "base/config.h"
 #include "testutil.h"
 
 static double rnd_sym(flint_rand_t st)
@@ -351,6 +352,113 @@ START_TEST(test_invnorm_varah)
 }
 END_TEST
 
+/* Sizes on both sides of the blocked path (m >= 1024, issue 35): M = P (D + u v^T), D diagonal in
+ * +-[2, 4), u, v in [-1, 1] (dyadic, so every entry is exact), P a random row permutation (partial
+ * pivoting must undo it).  Its inverse is known exactly (Sherman-Morrison, then the columns
+ * permuted, which keeps the row sums): ||M^{-1}||_inf = max_i |1/D_i - a_i b_i / sig| +
+ * |a_i| / |sig| (sum_j |b_j| - |b_i|), a = D^{-1} u, b = D^{-1} v, sig = 1 + v^T D^{-1} u, in Q.
+ * The bound must hold, be within 1 %, and be the same bits for every thread count; the same with
+ * the caller's inverse R0 (the double rounding of the exact one). */
+START_TEST(test_invnorm_blocked)
+{
+    uint64_t seed = test_seed();
+    flint_rand_t st;
+    flint_randinit(st);
+    flint_randseed(st, seed * 6364136223846793005u + 7u, 5u);
+    size_t ms[] = { 1023, 1024, 1100 };
+    for (size_t it = 0; it < 3; it++) {
+        size_t m = ms[it];
+        double *D = malloc(m * sizeof(double)), *u = malloc(m * sizeof(double)), *v = malloc(m * sizeof(double));
+        double *M = malloc(m * m * sizeof(double)), *R0 = malloc(m * m * sizeof(double));
+        size_t *perm = malloc(m * sizeof(size_t));
+        fmpq_t sig, t, q, B1, row, ex, ai, bi;
+        fmpq_init(sig); fmpq_init(t); fmpq_init(q); fmpq_init(B1); fmpq_init(row); fmpq_init(ex);
+        fmpq_init(ai); fmpq_init(bi);
+        for (;;) {
+            fmpq_one(sig);
+            for (size_t i = 0; i < m; i++) {
+                D[i] = (n_randint(st, 2) ? 1.0 : -1.0) * (2.0 + (double)n_randint(st, 16) / 8.0);
+                u[i] = ((double)n_randint(st, 129) - 64.0) / 64.0;
+                v[i] = ((double)n_randint(st, 129) - 64.0) / 64.0;
+                fmpq_set_double(t, u[i] * v[i]);   /* exact: 13 bits */
+                fmpq_set_double(q, D[i]);
+                fmpq_div(t, t, q);
+                fmpq_add(sig, sig, t);
+            }
+            fmpq_set_double(t, 0.25);
+            fmpq_abs(q, sig);
+            if (fmpq_cmp(q, t) >= 0)
+                break;
+        }
+        for (size_t i = 0; i < m; i++)
+            perm[i] = i;
+        for (size_t i = m - 1; i > 0; i--) {
+            size_t j = n_randint(st, i + 1), x = perm[i];
+            perm[i] = perm[j];
+            perm[j] = x;
+        }
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < m; j++)
+                M[perm[i] + j * m] = (i == j ? D[i] : 0.0) + u[i] * v[j];
+        /* exact norm; B1 = sum_j |b_j| */
+        fmpq_zero(B1);
+        for (size_t j = 0; j < m; j++) {
+            fmpq_set_double(t, fabs(v[j]));
+            fmpq_set_double(q, fabs(D[j]));
+            fmpq_div(t, t, q);
+            fmpq_add(B1, B1, t);
+        }
+        fmpq_zero(ex);
+        double sg = fmpq_get_d(sig);
+        for (size_t i = 0; i < m; i++) {
+            fmpq_set_double(q, D[i]);
+            fmpq_set_double(ai, u[i]);
+            fmpq_div(ai, ai, q);
+            fmpq_set_double(bi, v[i]);
+            fmpq_div(bi, bi, q);
+            fmpq_mul(t, ai, bi);
+            fmpq_div(t, t, sig);
+            fmpq_inv(q, q);
+            fmpq_sub(row, q, t);
+            fmpq_abs(row, row);                       /* |1/D_i - a_i b_i / sig| */
+            fmpq_abs(q, bi);
+            fmpq_sub(t, B1, q);
+            fmpq_abs(q, ai);
+            fmpq_mul(t, t, q);
+            fmpq_abs(q, sig);
+            fmpq_div(t, t, q);
+            fmpq_add(row, row, t);
+            if (fmpq_cmp(row, ex) > 0)
+                fmpq_set(ex, row);
+            /* R0 row i: (D + u v^T)^{-1} row i, its columns permuted by perm */
+            for (size_t j = 0; j < m; j++)
+                R0[i + perm[j] * m] = (i == j ? 1.0 / D[i] : 0.0) - (u[i] / D[i]) * (v[j] / D[j]) / sg;
+        }
+        double e = fmpq_get_d(ex);
+        for (int guess = 0; guess < 2; guess++) {
+            double b1 = 0;
+            for (size_t k = 0; k < TEST_NTHREAD_COUNTS; k++) {
+                ar_config_t cfg;
+                const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[k]);
+                double b = invnorm_inf_bound_guess(m, M, 0.0, guess ? R0 : NULL);
+                ar_config_install(prev);
+                if (k == 0) {
+                    b1 = b;
+                    ck_assert_msg(fmpq_le_d(ex, b), "m=%zu guess=%d: exact %.17g > bound %.17g", m, guess, e, b);
+                    ck_assert_msg(b <= 1.01 * e, "m=%zu guess=%d: bound %.17g > 1.01 * exact %.17g", m, guess, b, e);
+                }
+                ck_assert_msg(memcmp(&b, &b1, sizeof b) == 0, "m=%zu guess=%d: %d threads %a, one thread %a", m,
+                              guess, TEST_THREAD_COUNTS[k], b, b1);
+            }
+        }
+        fmpq_clear(sig); fmpq_clear(t); fmpq_clear(q); fmpq_clear(B1); fmpq_clear(row); fmpq_clear(ex);
+        fmpq_clear(ai); fmpq_clear(bi);
+        free(D); free(u); free(v); free(M); free(R0); free(perm);
+    }
+    flint_randclear(st);
+}
+END_TEST
+
 Suite *suite_invnorm(void)
 {
     Suite *s = suite_create("invnorm");
@@ -360,6 +468,7 @@ Suite *suite_invnorm(void)
     tcase_add_test(tc, test_invnorm_hilbert);
     tcase_add_test(tc, test_invnorm_singular_and_bad);
     tcase_add_test(tc, test_invnorm_varah);
+    tcase_add_test(tc, test_invnorm_blocked);
     suite_add_tcase(s, tc);
     return s;
 }
