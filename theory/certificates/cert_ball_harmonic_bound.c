@@ -24,6 +24,7 @@
 #include <cblas.h>
 #include "numerics/fround.h"
 #include "numerics/resid.h"
+#include "base/parallel.h"
 
 #define TINY 0x1p-1020        /* absorbs underflow in products of <= 2^12 terms */
 
@@ -139,16 +140,112 @@ static FROUND_BODY void row_body(void *arg)
     }
 }
 
+/* ---- the parallel steps (issue 35) --------------------------------------
+ *
+ * Steps 1 and 3 run their degrees and pieces side by side in `groups` groups (group k takes
+ * items k, k + groups, ...), each with its own scratch.  Every item is computed by the same calls
+ * on the same data as the one-thread loop, and step 3's terms are added in piece order, so the
+ * certificate is the same bits for any number of groups or threads. */
+
+#define BH_SCRATCH_BYTES (1ull << 30)   /* the groups' scratch together, at most (one group at least) */
+
+/* min(par_threads(), items), and at most as many groups as BH_SCRATCH_BYTES holds scratch of
+ * `per` doubles. */
+static size_t bh_groups(size_t items, size_t per)
+{
+    size_t g = (size_t)par_threads(), cap = (size_t)(BH_SCRATCH_BYTES / (8.0 * (double)(per ? per : 1)));
+    if (g > items)
+        g = items;
+    if (g > cap)
+        g = cap;
+    return g ? g : 1;
+}
+
+typedef struct {
+    const bh_setup_t *B;
+    const size_t *R;
+    double *const *X, *const *Y;
+    double *D, *dD;
+    size_t Rmax, groups;
+    double *scratch;    /* groups x (2 QQ + 2 Q Rmax) */
+} deg_ctx;
+
+/* Group k of step 1: D^l and dD^l for l = k, k + groups, ... */
+static void deg_group(void *arg, size_t k)
+{
+    deg_ctx *c = arg;
+    const bh_setup_t *B = c->B;
+    size_t Q = B->Q, QQ = B->QQ, RQ = Q * (c->Rmax ? c->Rmax : 1);
+    double *P = c->scratch + k * (2 * QQ + 2 * RQ), *A = P + QQ, *aX = A + QQ, *aY = aX + RQ;
+    for (size_t l = k; l < B->M; l += c->groups) {
+        size_t r = c->R[l];
+        if (r) {
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)Q, (int)Q, (int)r, 1.0, c->X[l], (int)Q,
+                        c->Y[l], (int)Q, 0.0, P, (int)Q);
+            for (size_t i = 0; i < Q * r; i++) {
+                aX[i] = fabs(c->X[l][i]);
+                aY[i] = fabs(c->Y[l][i]);
+            }
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)Q, (int)Q, (int)r, 1.0, aX, (int)Q, aY,
+                        (int)Q, 0.0, A, (int)Q);
+        }
+        double gk = bh_gamma(r + 1);
+        diff_ctx dc = {.n = QQ, .C = B->C + l * QQ, .Crad = B->Crad + l * QQ, .P = r ? P : NULL,
+                       .A = r ? A : NULL, .gam = gk * (1.0 + gk) * (1.0 + 1e-15), .D = c->D + l * QQ,
+                       .dD = c->dD + l * QQ};
+        fround_run(FE_UPWARD, diff_body, &dc);
+    }
+}
+
+typedef struct {
+    const bh_setup_t *B;
+    const double *F, *absF;
+    double gM;
+    size_t groups;
+    double *Yp;         /* groups x M x QQ */
+    double *terms;      /* npieces x QQ: piece i's sqrt(nu q_p) */
+} piece_job_ctx;
+
+/* Group k of step 3: the terms of pieces k, k + groups, ... */
+static void piece_group(void *arg, size_t k)
+{
+    piece_job_ctx *c = arg;
+    const bh_setup_t *B = c->B;
+    size_t M = B->M, QQ = B->QQ;
+    double *Yp = c->Yp + k * M * QQ, gM = c->gM;
+    for (size_t i = k; i < B->npieces; i += c->groups) {
+        const trig_gram_t *G = &B->pieces[i];
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)QQ, (int)M, 1.0, G->G, (int)M, c->F,
+                    (int)M, 0.0, Yp, (int)M);
+        double extra = (gM * (G->gmax + G->rad) * (1.0 + gM) + G->rad) * (1.0 + 1e-15);
+        piece_ctx pc = {.M = M, .QQ = QQ, .F = c->F, .Y = Yp, .absF = c->absF, .extra = extra, .nu = G->nu_up,
+                        .acc = c->terms + i * QQ};   /* zero: the term itself (0 + x = x) */
+        fround_run(FE_UPWARD, piece_body, &pc);
+    }
+}
+
+typedef struct {
+    size_t n, npieces;
+    const double *terms;
+    double *acc;
+} acc_ctx;
+
+/* Body, in FE_UPWARD: acc_p += the pieces' terms, piece by piece (the one-thread loop's order). */
+static FROUND_BODY void acc_body(void *arg)
+{
+    acc_ctx *c = arg;
+    for (size_t i = 0; i < c->npieces; i++)
+        for (size_t p = 0; p < c->n; p++)
+            c->acc[p] += c->terms[i * c->n + p];
+}
+
 ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, double *const *Y, double *row_err,
                      double *err, double *tail_max)
 {
     size_t Q = B->Q, QQ = B->QQ, M = B->M;
     double *D = ar_calloc(M * QQ, sizeof(double), "ball harmonic residual");
     double *dD = ar_calloc(M * QQ, sizeof(double), "ball harmonic residual bounds");
-    double *P = ar_calloc(QQ, sizeof(double), "ball harmonic product");
-    double *A = ar_calloc(QQ, sizeof(double), "ball harmonic product bound");
     double *F = ar_calloc(M * QQ, sizeof(double), "ball harmonic coefficients");
-    double *Yp = ar_calloc(M * QQ, sizeof(double), "ball harmonic Gram products");
     double *absF = ar_calloc(QQ, sizeof(double), "ball harmonic coefficient sums");
     double *L2 = ar_calloc(QQ, sizeof(double), "ball harmonic pair bounds");
     double *ed = ar_calloc(QQ, sizeof(double), "ball harmonic pair errors");
@@ -157,36 +254,29 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
     size_t Rmax = 0;
     for (size_t l = 0; l < M; l++)
         Rmax = R[l] > Rmax ? R[l] : Rmax;
-    double *aX = ar_calloc(Q * (Rmax ? Rmax : 1), sizeof(double), "abs factors");
-    double *aY = ar_calloc(Q * (Rmax ? Rmax : 1), sizeof(double), "abs factors");
     ar_status st = AR_OK;
-    if (!D || !dD || !P || !A || !F || !Yp || !absF || !L2 || !ed || (cos_table && !A3) || !aX || !aY) {
+    if (!D || !dD || !F || !absF || !L2 || !ed || (cos_table && !A3)) {
         st = AR_ENOMEM;
         goto done;
     }
-    /* step 1: D^l = C^l - X_l Y_l^T with bounds */
-    for (size_t l = 0; l < M; l++) {
-        size_t k = R[l];
-        const double *Cl = B->C + l * QQ, *Crl = B->Crad + l * QQ;
-        if (k > Q) {
-            ar_error_set("ball harmonic certificate: rank %zu > %zu spheres at degree %zu", k, Q, l);
+    /* step 1: D^l = C^l - X_l Y_l^T with bounds, the degrees side by side */
+    for (size_t l = 0; l < M; l++)
+        if (R[l] > Q) {
+            ar_error_set("ball harmonic certificate: rank %zu > %zu spheres at degree %zu", R[l], Q, l);
             st = AR_EINVAL;
             goto done;
         }
-        if (k) {
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)Q, (int)Q, (int)k, 1.0, X[l], (int)Q, Y[l],
-                        (int)Q, 0.0, P, (int)Q);
-            for (size_t i = 0; i < Q * k; i++) {
-                aX[i] = fabs(X[l][i]);
-                aY[i] = fabs(Y[l][i]);
-            }
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)Q, (int)Q, (int)k, 1.0, aX, (int)Q, aY,
-                        (int)Q, 0.0, A, (int)Q);
+    {
+        deg_ctx dc = {.B = B, .R = R, .X = X, .Y = Y, .D = D, .dD = dD, .Rmax = Rmax,
+                      .groups = bh_groups(M, 2 * QQ + 2 * Q * (Rmax ? Rmax : 1))};
+        dc.scratch = ar_calloc(dc.groups * (2 * QQ + 2 * Q * (Rmax ? Rmax : 1)), sizeof(double),
+                               "ball harmonic degree scratch");
+        if (!dc.scratch) {
+            st = AR_ENOMEM;
+            goto done;
         }
-        double gk = bh_gamma(k + 1);
-        diff_ctx dc = {.n = QQ, .C = Cl, .Crad = Crl, .P = k ? P : NULL, .A = k ? A : NULL,
-                       .gam = gk * (1.0 + gk) * (1.0 + 1e-15), .D = D + l * QQ, .dD = dD + l * QQ};
-        fround_run(FE_UPWARD, diff_body, &dc);
+        par_for(dc.groups, deg_group, &dc, NULL);
+        free(dc.scratch);
     }
     /* step 2: coefficients in the trigonometric basis (M x QQ, column p) */
     for (size_t p = 0; p < QQ; p++)
@@ -209,15 +299,23 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
                      .cdelta = B->cdelta, .edelta = ed};
     fround_run(FE_UPWARD, edelta_body, &ec);
     resid_colsums_up(M, QQ, F, M, absF);   /* absF[p] >= sum_m |F_mp| */
-    /* step 3: piecewise L2 */
-    for (size_t i = 0; i < B->npieces; i++) {
-        const trig_gram_t *G = &B->pieces[i];
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)QQ, (int)M, 1.0, G->G, (int)M, F,
-                    (int)M, 0.0, Yp, (int)M);
-        double extra = (gM * (G->gmax + G->rad) * (1.0 + gM) + G->rad) * (1.0 + 1e-15);
-        piece_ctx pc = {.M = M, .QQ = QQ, .F = F, .Y = Yp, .absF = absF, .extra = extra, .nu = G->nu_up,
-                        .acc = L2};
-        fround_run(FE_UPWARD, piece_body, &pc);
+    /* step 3: piecewise L2, the pieces side by side; their terms added in piece order */
+    if (B->npieces) {
+        piece_job_ctx pj = {.B = B, .F = F, .absF = absF, .gM = gM,
+                            .groups = bh_groups(B->npieces, M * QQ)};
+        pj.Yp = ar_calloc(pj.groups * M * QQ, sizeof(double), "ball harmonic Gram products");
+        pj.terms = ar_calloc(B->npieces * QQ, sizeof(double), "ball harmonic piece terms");
+        if (!pj.Yp || !pj.terms) {
+            free(pj.Yp);
+            free(pj.terms);
+            st = AR_ENOMEM;
+            goto done;
+        }
+        par_for(pj.groups, piece_group, &pj, NULL);
+        acc_ctx ac = {.n = QQ, .npieces = B->npieces, .terms = pj.terms, .acc = L2};
+        fround_run(FE_UPWARD, acc_body, &ac);
+        free(pj.Yp);
+        free(pj.terms);
     }
     /* step 4: rows */
     row_ctx rc = {.Q = Q, .g = B->g, .Zlo = B->Zlo, .L2 = L2, .edelta = ed, .tail = B->tail, .row = row_err};
@@ -228,15 +326,10 @@ ar_status bh_certify(const bh_setup_t *B, const size_t *R, double *const *X, dou
 done:
     free(D);
     free(dD);
-    free(P);
-    free(A);
     free(F);
-    free(Yp);
     free(absF);
     free(L2);
     free(ed);
     free(A3);
-    free(aX);
-    free(aY);
     return st;
 }

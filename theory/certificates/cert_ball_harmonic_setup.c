@@ -9,10 +9,12 @@
 #include "theory/certificates/cert_ball_harmonic_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arb.h>
 #include <flint/fmpz.h>
+#include "base/parallel.h"
 #include "numerics/arbd.h"
 #include "theory/spectra/funkhecke.h"
 
@@ -92,6 +94,23 @@ static ar_status gegenbauer_cos_table(bh_setup_t *B)
     return AR_OK;
 }
 
+/* The pieces' Gram matrices side by side (issue 35): each piece writes only its own; a failing
+ * piece's message is carried back and the first in piece order reported. */
+typedef struct {
+    bh_setup_t *B;
+    const double *br;
+    ar_status *st;
+    char (*msg)[256];
+} piece_ctx;
+
+static void piece_one(void *arg, size_t i)
+{
+    piece_ctx *c = arg;
+    c->st[i] = trig_gram(c->B->basis, c->B->M, c->br[i], c->br[i + 1], &c->B->pieces[i]);
+    if (c->st[i])
+        snprintf(c->msg[i], sizeof c->msg[i], "%s", ar_error_get());
+}
+
 /* Breakpoints (units of pi): pieces_near pieces of width w/2 from 0, w the
  * kernel width 1/(pi sqrt(z_max)), then a geometric progression (x 1.4) to
  * 1; all rounded down to multiples of 2^-30 (exact), strictly increasing. */
@@ -122,12 +141,20 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
     B->pieces = ar_calloc(B->npieces, sizeof(trig_gram_t), "angular pieces");
     if (!B->pieces)
         return AR_ENOMEM;
-    for (size_t i = 0; i + 1 < nb; i++) {
-        ar_status st = trig_gram(B->basis, B->M, br[i], br[i + 1], &B->pieces[i]);
-        if (st)
-            return st;
-    }
-    return AR_OK;
+    piece_ctx c = {.B = B, .br = br};
+    c.st = ar_calloc(B->npieces, sizeof(ar_status), "piece status");
+    c.msg = ar_calloc(B->npieces, sizeof *c.msg, "piece messages");
+    ar_status st = c.st && c.msg ? AR_OK : AR_ENOMEM;
+    if (st == AR_OK)
+        par_for(B->npieces, piece_one, &c, flint_cleanup);
+    for (size_t i = 0; i < B->npieces && st == AR_OK; i++)
+        if (c.st[i]) {
+            st = c.st[i];
+            ar_error_set("%s", c.msg[i]);
+        }
+    free(c.st);
+    free(c.msg);
+    return st;
 }
 
 /* For every pair of spheres q <= q' of S and every degree l <= L0 (M0 = L0 + 1 degrees, QQ = Q^2 pairs):
@@ -135,13 +162,32 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
  * symmetric), e = exp(-beta (r - r')^2 / 2), and the tail after degree l, e (1 - sum_{k <= l} N_k
  * lambda_k), as an upper bound >= 0 into T; then the row sums Z_q = sum_q' g_q' C^0_{qq'} into B->Zlo
  * (a lower bound, which must be certified > 0) and B->Zmid. */
-static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned long L0, double *C, double *Cr,
-                                 double *T)
+/* The pairs q <= q' in the one-thread loop's order are computed side by side in fixed blocks of
+ * COEF_BLOCK pairs (issue 35); every pair writes only its own entries of C, Cr and T, and keeps
+ * C^0 (an arb) for the row sums, which are then added in pair order: the same bits for any number
+ * of threads.  A failing pair's message is carried back; the first in pair order is reported. */
+#define COEF_BLOCK 4
+
+typedef struct {
+    const bh_setup_t *B;
+    const ball_shells_t *S;
+    unsigned long L0;
+    double *C, *Cr, *T;
+    size_t npairs;
+    size_t *pq, *pqp;       /* pair k = (pq[k], pqp[k]) */
+    arb_ptr c0;             /* npairs: C^0 of each pair */
+    ar_status *st;          /* per block */
+    char (*msg)[256];       /* per block: its first failure's message */
+} coef_ctx;
+
+/* Block j: the pairs [j COEF_BLOCK, (j + 1) COEF_BLOCK). */
+static void coef_block(void *arg, size_t j)
 {
-    size_t Q = B->Q, QQ = B->QQ, M0 = L0 + 1;
-    ar_status st = AR_OK;
+    coef_ctx *c = arg;
+    const ball_shells_t *S = c->S;
+    size_t Q = c->B->Q, QQ = c->B->QQ, M0 = c->L0 + 1;
+    size_t k0 = j * COEF_BLOCK, k1 = k0 + COEF_BLOCK < c->npairs ? k0 + COEF_BLOCK : c->npairs;
     arb_ptr lam = _arb_vec_init((slong)M0);
-    arb_ptr Z = _arb_vec_init((slong)Q);
     arb_t z, e, s, t, Nb;
     arb_init(z);
     arb_init(e);
@@ -150,53 +196,102 @@ static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned
     arb_init(Nb);
     fmpz_t N;
     fmpz_init(N);
-    for (size_t q = 0; q < Q && st == AR_OK; q++)
-        for (size_t qp = q; qp < Q && st == AR_OK; qp++) {
-            arb_set_d(z, S->beta);
-            arb_set_d(t, S->radius[q]);
-            arb_mul(z, z, t, 4 * BH_PREC);
-            arb_set_d(t, S->radius[qp]);
-            arb_mul(z, z, t, 4 * BH_PREC);        /* exact product beta r r' */
-            st = fh_eigenvalues_scaled_all(lam, S->d, L0, z, BH_PREC);
-            if (st)
-                break;
-            /* e = exp(-beta (r - r')^2 / 2) */
-            arb_set_d(e, S->radius[q]);
-            arb_set_d(t, S->radius[qp]);
-            arb_sub(e, e, t, 4 * BH_PREC);
-            arb_sqr(e, e, 4 * BH_PREC);
-            arb_set_d(t, S->beta);
-            arb_mul(e, e, t, BH_PREC);
-            arb_mul_2exp_si(e, e, -1);
-            arb_neg(e, e);
-            arb_exp(e, e, BH_PREC);
-            arb_zero(s);                          /* partial sum of N_l lambda_l */
-            for (unsigned long l = 0; l <= L0; l++) {
-                fh_multiplicity(N, S->d, l);
-                arb_set_fmpz(Nb, N);
-                arb_addmul(s, Nb, lam + l, BH_PREC);
-                arb_mul(t, e, lam + l, BH_PREC);  /* C^l */
-                double m, rr;
-                arbd_mid_rad(t, &m, &rr);
-                size_t p1 = q + Q * qp, p2 = qp + Q * q;
-                C[l * QQ + p1] = C[l * QQ + p2] = m;
-                Cr[l * QQ + p1] = Cr[l * QQ + p2] = rr;
-                if (l == 0) {
-                    arb_set_d(Nb, S->weight[qp]);
-                    arb_addmul(Z + q, Nb, t, BH_PREC);
-                    if (qp != q) {
-                        arb_set_d(Nb, S->weight[q]);
-                        arb_addmul(Z + qp, Nb, t, BH_PREC);
-                    }
-                }
-                /* tail after degree l: e (1 - s), never below 0 */
-                arb_sub_ui(t, s, 1, BH_PREC);
-                arb_neg(t, t);
-                arb_mul(t, t, e, BH_PREC);
-                double tu = arbd_ub(t);
-                T[l * QQ + p1] = T[l * QQ + p2] = tu > 0 ? tu : 0.0;
-            }
+    ar_status st = AR_OK;
+    for (size_t k = k0; k < k1 && st == AR_OK; k++) {
+        size_t q = c->pq[k], qp = c->pqp[k];
+        arb_set_d(z, S->beta);
+        arb_set_d(t, S->radius[q]);
+        arb_mul(z, z, t, 4 * BH_PREC);
+        arb_set_d(t, S->radius[qp]);
+        arb_mul(z, z, t, 4 * BH_PREC);        /* exact product beta r r' */
+        st = fh_eigenvalues_scaled_all(lam, S->d, c->L0, z, BH_PREC);
+        if (st) {
+            snprintf(c->msg[j], sizeof c->msg[j], "%s", ar_error_get());
+            break;
         }
+        /* e = exp(-beta (r - r')^2 / 2) */
+        arb_set_d(e, S->radius[q]);
+        arb_set_d(t, S->radius[qp]);
+        arb_sub(e, e, t, 4 * BH_PREC);
+        arb_sqr(e, e, 4 * BH_PREC);
+        arb_set_d(t, S->beta);
+        arb_mul(e, e, t, BH_PREC);
+        arb_mul_2exp_si(e, e, -1);
+        arb_neg(e, e);
+        arb_exp(e, e, BH_PREC);
+        arb_zero(s);                          /* partial sum of N_l lambda_l */
+        for (unsigned long l = 0; l <= c->L0; l++) {
+            fh_multiplicity(N, S->d, l);
+            arb_set_fmpz(Nb, N);
+            arb_addmul(s, Nb, lam + l, BH_PREC);
+            arb_mul(t, e, lam + l, BH_PREC);  /* C^l */
+            double m, rr;
+            arbd_mid_rad(t, &m, &rr);
+            size_t p1 = q + Q * qp, p2 = qp + Q * q;
+            c->C[l * QQ + p1] = c->C[l * QQ + p2] = m;
+            c->Cr[l * QQ + p1] = c->Cr[l * QQ + p2] = rr;
+            if (l == 0)
+                arb_set(c->c0 + k, t);
+            /* tail after degree l: e (1 - s), never below 0 */
+            arb_sub_ui(t, s, 1, BH_PREC);
+            arb_neg(t, t);
+            arb_mul(t, t, e, BH_PREC);
+            double tu = arbd_ub(t);
+            c->T[l * QQ + p1] = c->T[l * QQ + p2] = tu > 0 ? tu : 0.0;
+        }
+    }
+    c->st[j] = st;
+    fmpz_clear(N);
+    arb_clear(z);
+    arb_clear(e);
+    arb_clear(s);
+    arb_clear(t);
+    arb_clear(Nb);
+    _arb_vec_clear(lam, (slong)M0);
+}
+
+static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned long L0, double *C, double *Cr,
+                                 double *T)
+{
+    size_t Q = B->Q, npairs = Q * (Q + 1) / 2, nblocks = (npairs + COEF_BLOCK - 1) / COEF_BLOCK;
+    coef_ctx c = {.B = B, .S = S, .L0 = L0, .C = C, .Cr = Cr, .T = T, .npairs = npairs};
+    c.pq = ar_calloc(npairs, sizeof(size_t), "sphere pairs");
+    c.pqp = ar_calloc(npairs, sizeof(size_t), "sphere pairs");
+    c.st = ar_calloc(nblocks, sizeof(ar_status), "pair block status");
+    c.msg = ar_calloc(nblocks, sizeof *c.msg, "pair block messages");
+    if (!c.pq || !c.pqp || !c.st || !c.msg) {
+        free(c.pq);
+        free(c.pqp);
+        free(c.st);
+        free(c.msg);
+        return AR_ENOMEM;
+    }
+    size_t k = 0;
+    for (size_t q = 0; q < Q; q++)
+        for (size_t qp = q; qp < Q; qp++, k++) {
+            c.pq[k] = q;
+            c.pqp[k] = qp;
+        }
+    c.c0 = _arb_vec_init((slong)npairs);
+    par_for(nblocks, coef_block, &c, flint_cleanup);
+    ar_status st = AR_OK;
+    for (size_t j = 0; j < nblocks && st == AR_OK; j++)
+        if (c.st[j]) {
+            st = c.st[j];
+            ar_error_set("%s", c.msg[j]);
+        }
+    arb_ptr Z = _arb_vec_init((slong)Q);
+    arb_t Nb;
+    arb_init(Nb);
+    for (k = 0; k < npairs && st == AR_OK; k++) {    /* the row sums, in pair order */
+        size_t q = c.pq[k], qp = c.pqp[k];
+        arb_set_d(Nb, S->weight[qp]);
+        arb_addmul(Z + q, Nb, c.c0 + k, BH_PREC);
+        if (qp != q) {
+            arb_set_d(Nb, S->weight[q]);
+            arb_addmul(Z + qp, Nb, c.c0 + k, BH_PREC);
+        }
+    }
     for (size_t q = 0; q < Q && st == AR_OK; q++) {
         B->Zlo[q] = arbd_lb(Z + q);
         B->Zmid[q] = arf_get_d(arb_midref(Z + q), ARF_RND_NEAR);
@@ -205,14 +300,13 @@ static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned
             st = AR_ENUMERIC;
         }
     }
-    fmpz_clear(N);
-    arb_clear(z);
-    arb_clear(e);
-    arb_clear(s);
-    arb_clear(t);
     arb_clear(Nb);
-    _arb_vec_clear(lam, (slong)M0);
     _arb_vec_clear(Z, (slong)Q);
+    _arb_vec_clear(c.c0, (slong)npairs);
+    free(c.pq);
+    free(c.pqp);
+    free(c.st);
+    free(c.msg);
     return st;
 }
 

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "testutil.h"
 #include "constructions/pointsets/ball.h"
 #include "constructions/pointsets/ball_shells.h"
@@ -272,6 +273,44 @@ START_TEST(test_past_cliff)
 }
 END_TEST
 
+/* issue 35: the certificate runs its degrees and pieces side by side; every certified number (rank,
+ * degrees, R_l, tau, the error and every row error, the evaluations) is the same bits for every
+ * thread count, d = 2..5. */
+START_TEST(test_thread_counts)
+{
+    struct { int d; double beta; } cs[] = { {2, 100.0}, {3, 60.0}, {4, 30.0}, {5, 20.0} };
+    for (size_t it = 0; it < sizeof cs / sizeof cs[0]; it++) {
+        ball_shells_t S;
+        ck_assert_int_eq(ball_shells_make(&S, cs[it].d, cs[it].beta, 0.0, 0.5, 1), AR_OK);
+        ball_harmonic_cert_t C1;
+        for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+            ar_config_t cfg;
+            const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+            ball_harmonic_cert_t C;
+            ck_assert_int_eq(ball_harmonic_upper(&S, 0.1, NULL, t ? &C : &C1), AR_OK);
+            ar_config_install(prev);
+            if (t == 0) {
+                ck_assert(C1.certified);
+                continue;
+            }
+            ck_assert_msg(C.rank == C1.rank && C.L == C1.L && C.Lp == C1.Lp && C.evals == C1.evals &&
+                              C.pieces == C1.pieces && C.certified == C1.certified &&
+                              memcmp(&C.err, &C1.err, sizeof C.err) == 0 &&
+                              memcmp(&C.tau, &C1.tau, sizeof C.tau) == 0 &&
+                              memcmp(&C.tail_max, &C1.tail_max, sizeof C.tail_max) == 0 &&
+                              memcmp(C.R, C1.R, (C1.Lp + 1) * sizeof *C.R) == 0 &&
+                              memcmp(C.row_err, C1.row_err, C1.Q * sizeof *C.row_err) == 0,
+                          "d=%d beta=%g, %d threads: rank %zu err %a tau %a evals %u; one thread: %zu %a %a %u",
+                          cs[it].d, cs[it].beta, TEST_THREAD_COUNTS[t], C.rank, C.err, C.tau, C.evals, C1.rank,
+                          C1.err, C1.tau, C1.evals);
+            ball_harmonic_cert_clear(&C);
+        }
+        ball_harmonic_cert_clear(&C1);
+        ball_shells_clear(&S);
+    }
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     ball_shells_t S;
@@ -307,6 +346,7 @@ Suite *suite_cert_ball_harmonic(void)
     tcase_add_test(tc, test_shells_object);
     tcase_add_test(tc, test_bound_vs_quadrature);
     tcase_add_test(tc, test_bound_detects_damage);
+    tcase_add_test(tc, test_thread_counts);
     tcase_add_test(tc, test_rank_vs_dense_lattice);
     tcase_add_test(tc, test_past_cliff);
     tcase_add_test(tc, test_bad_input);
