@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "sweeps/calib_shard.h"
 #include "sweeps/sweeps.h"
 #include "sweeps/shards.h"
@@ -162,12 +163,18 @@ int sweep_calib_exec(const calib_spec_t *spec, const sweep_run_t *r, const shard
     const char *data = spec->data;
     model_heads_t D[2];
     memset(D, 0, sizeof D);
+    /* the models' forward passes run their inputs side by side on --threads threads (when given) */
+    ar_config_t lc = *ar_config();
+    if (spec->threads > 0)
+        lc.threads = spec->threads;
+    const ar_config_t *prev = ar_config_install(&lc);
     if (manifest)
         st = heads_manifest_load(spec->manifest, m, &D[nd++]);
     if (!st && use)
         st = load_use(data, spec->licenses[0] ? spec->licenses : NULL, m, &D[nd++]);
     if (!st && ocr)
         st = load_ppocr(data, m, &D[nd++]);
+    ar_config_install(prev);
     if (st) {
         for (size_t i = 0; i < nd; i++)
             model_heads_clear(&D[i]);

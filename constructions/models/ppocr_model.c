@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "constructions/models/onnx_exec.h"
+#include "base/parallel.h"
 
 /* Names of the two SVTR blocks' tensors in ch_PP-OCRv4_rec_infer.onnx. */
 static const struct {
@@ -192,6 +193,43 @@ static double *dup_doubles(const double *x, size_t n)
     return d;
 }
 
+typedef struct {
+    const ppocr_model_t *M;
+    const ppm_image_t *images;
+    model_heads_t *D;
+    ar_status *st;          /* per image */
+    char (*msg)[512];       /* per image: its error message */
+} img_ctx_t;
+
+/* Image i through the forward pass; its activations and projections into D's slots i. */
+static void img_one(void *arg, size_t i)
+{
+    img_ctx_t *F = arg;
+    model_heads_t *D = F->D;
+    const size_t d = PPOCR_DIM;
+    double *H[PPOCR_LAYERS];
+    size_t n;
+    ar_status st = ppocr_forward(F->M, &F->images[i], &n, H);
+    if (!st) {
+        D->n[i] = n;
+        for (size_t l = 0; l < PPOCR_LAYERS; l++) {
+            model_heads_layer_t *L = &D->layer[l];
+            L->H[i] = H[l];
+            L->Q[i] = ar_calloc(n * d, sizeof(double), "PP-OCRv4 queries");
+            L->K[i] = ar_calloc(n * d, sizeof(double), "PP-OCRv4 keys");
+            if (!L->Q[i] || !L->K[i]) {
+                st = AR_ENOMEM;
+                continue;
+            }
+            model_heads_project(H[l], n, d, L->WQ, L->bQ, d, 0, d, L->Q[i]);
+            model_heads_project(H[l], n, d, L->WK, L->bK, d, 0, d, L->K[i]);
+        }
+    }
+    F->st[i] = st;
+    if (st)
+        snprintf(F->msg[i], sizeof F->msg[i], "%s", ar_error_get());
+}
+
 ar_status ppocr_model_heads(const ppocr_model_t *M, const ppm_image_t *images, size_t nimg, model_heads_t *D)
 {
     ar_status st = model_heads_alloc(D, "pp-ocrv4", PPOCR_LAYERS, nimg);
@@ -221,26 +259,24 @@ ar_status ppocr_model_heads(const ppocr_model_t *M, const ppm_image_t *images, s
                 L->WK[r * d + c] = P->qkv[r * w3 + d + c];
             }
     }
-    for (size_t i = 0; !st && i < nimg; i++) {
-        double *H[PPOCR_LAYERS];
-        size_t n;
-        st = ppocr_forward(M, &images[i], &n, H);
-        if (st)
-            break;
-        D->n[i] = n;
-        for (size_t l = 0; l < PPOCR_LAYERS; l++) {
-            model_heads_layer_t *L = &D->layer[l];
-            L->H[i] = H[l];
-            L->Q[i] = ar_calloc(n * d, sizeof(double), "PP-OCRv4 queries");
-            L->K[i] = ar_calloc(n * d, sizeof(double), "PP-OCRv4 keys");
-            if (!L->Q[i] || !L->K[i]) {
-                st = AR_ENOMEM;
-                continue;
-            }
-            model_heads_project(H[l], n, d, L->WQ, L->bQ, d, 0, d, L->Q[i]);
-            model_heads_project(H[l], n, d, L->WK, L->bK, d, 0, d, L->K[i]);
-        }
+    /* the images side by side (issue 35): each writes only its own slots, the same numbers as one by
+     * one; the first failing image in order is reported */
+    img_ctx_t F = {.M = M, .images = images, .D = D};
+    if (!st) {
+        F.st = ar_calloc(nimg, sizeof *F.st, "image status");
+        F.msg = ar_calloc(nimg, sizeof *F.msg, "image messages");
+        if (!F.st || !F.msg)
+            st = AR_ENOMEM;
     }
+    if (!st)
+        par_for(nimg, img_one, &F, NULL);
+    for (size_t i = 0; !st && i < nimg; i++)
+        if (F.st[i]) {
+            st = F.st[i];
+            ar_error_set("%s", F.msg[i]);
+        }
+    free(F.st);
+    free(F.msg);
     if (st)
         model_heads_clear(D);
     return st;

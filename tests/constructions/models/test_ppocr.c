@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "testutil.h"
+#include "base/config.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/ppocr_pins.h"
 
@@ -150,6 +151,44 @@ START_TEST(ppocr_against_onnxruntime)
 }
 END_TEST
 
+/* issue 35: ppocr_model_heads runs its images side by side; the heads (digest of every number) are
+ * the same for 1..64 threads. */
+START_TEST(ppocr_heads_thread_counts)
+{
+    char why[900];
+    if (!have_cache(why, sizeof why)) {
+        printf("test_ppocr: SKIP thread counts: %s (run 'make calib-data')\n", why);
+        return;
+    }
+    ppocr_model_t M;
+    ck_assert_msg(ppocr_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
+    ppm_image_t *img;
+    size_t nimg;
+    ck_assert_msg(ppocr_pins_images_load(calib_dir(), &img, &nimg) == AR_OK, "%s", ar_error_get());
+    size_t m = nimg < 6 ? nimg : 6;
+    char hex1[65] = "";
+    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+        model_heads_t D;
+        ar_status st = ppocr_model_heads(&M, img, m, &D);
+        ar_config_install(prev);
+        ck_assert_msg(st == AR_OK, "%s", ar_error_get());
+        char hex[65];
+        model_heads_digest(&D, hex);
+        if (t == 0)
+            memcpy(hex1, hex, sizeof hex);
+        ck_assert_msg(strcmp(hex, hex1) == 0, "%d threads: digest %s, one thread %s", TEST_THREAD_COUNTS[t], hex,
+                      hex1);
+        model_heads_clear(&D);
+    }
+    for (size_t i = 0; i < nimg; i++)
+        ppm_clear(&img[i]);
+    free(img);
+    ppocr_model_clear(&M);
+}
+END_TEST
+
 START_TEST(ppocr_model_errors)
 {
     char dir[] = "/tmp/attnrank_ppocr_XXXXXX";
@@ -200,6 +239,7 @@ Suite *suite_ppocr(void)
     TCase *tc = tcase_create("ppocr");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, ppocr_against_onnxruntime);
+    tcase_add_test(tc, ppocr_heads_thread_counts);
     tcase_add_test(tc, ppocr_model_errors);
     suite_add_tcase(s, tc);
     return s;

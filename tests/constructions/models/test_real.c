@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "base/config.h"
+#include "constructions/formats/corpus.h"
+#include "constructions/pointsets/model_heads.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/real_model.h"
 #include "constructions/models/real_pins.h"
@@ -478,6 +481,56 @@ static double *load_ref(size_t s, size_t l, const char *what, size_t rows, size_
     return x;
 }
 
+/* issue 35: real_model_heads runs its sentences side by side; the heads (digest of every number)
+ * are the same for 1..64 threads, and of two failing sentences (empty, too long) the first in order
+ * is reported, whatever the thread count. */
+START_TEST(real_heads_thread_counts)
+{
+    char why[700];
+    if (!have_reference(why, sizeof why)) {
+        printf("test_real: SKIP thread counts: %s (run 'make calib-data')\n", why);
+        return;
+    }
+    real_model_t M;
+    ck_assert_msg(real_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
+    char *text[] = { "The licence grants every user the same rights.", "Attention is a weighted average.",
+                     "Copies must keep this notice.", "No warranty is given, to the extent the law allows.",
+                     "Each head sees queries and keys.", "Modified versions must be marked as such." };
+    corpus_t C = { .n = 6, .text = text, .entry = NULL };
+    char hex1[65] = "";
+    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+        model_heads_t D;
+        ar_status st = real_model_heads(&M, &C, &D);
+        ar_config_install(prev);
+        ck_assert_msg(st == AR_OK, "%s", ar_error_get());
+        char hex[65];
+        model_heads_digest(&D, hex);
+        if (t == 0)
+            memcpy(hex1, hex, sizeof hex);
+        ck_assert_msg(strcmp(hex, hex1) == 0, "%d threads: digest %s, one thread %s", TEST_THREAD_COUNTS[t], hex,
+                      hex1);
+        model_heads_clear(&D);
+    }
+    static char longer[5001];
+    memset(longer, 'a', 5000);
+    char *bad[] = { "A full sentence comes first.", "", "Another full sentence.", longer };
+    corpus_t B = { .n = 4, .text = bad, .entry = NULL };
+    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+        model_heads_t D;
+        ar_status st = real_model_heads(&M, &B, &D);
+        ar_config_install(prev);
+        ck_assert_int_eq(st, AR_EINVAL);
+        ck_assert_msg(strstr(ar_error_get(), "(got 0)") != NULL, "%d threads: %s", TEST_THREAD_COUNTS[t],
+                      ar_error_get());
+    }
+    real_model_clear(&M);
+}
+END_TEST
+
 START_TEST(real_against_tfjs)
 {
     char why[700];
@@ -605,6 +658,7 @@ Suite *suite_real(void)
     suite_add_tcase(s, tc);
     TEST_TCASE(tr, "reference");
     tcase_add_test(tr, real_against_tfjs);
+    tcase_add_test(tr, real_heads_thread_counts);
     suite_add_tcase(s, tr);
     return s;
 }
