@@ -68,6 +68,12 @@ TSV = {
         "and cross, through the CLI, C and Python doors (the same brackets as bench_heads.tsv).",
         "/usr/bin/python3 bench/bench_heads.py --d 64,128 --n 2048 --svd-max-n 0 "
         "--out bench/results/bench_heads_2048_issue35.tsv", "wall_s"),
+    "bench_heads_2048_ball.tsv": (
+        "The same check after the ball certificates and the blocked inverse norm (m >= 1024) came in: "
+        "the same brackets and doors as bench_heads_2048_issue35.tsv; the self-attention heads, whose "
+        "lower ends are inverse norms of 1723 and 2048 rows, are faster on 2 threads.",
+        "/usr/bin/python3 bench/bench_heads.py --d 64,128 --n 2048 --svd-max-n 0 "
+        "--out bench/results/bench_heads_2048_ball.tsv", "wall_s"),
     "bench_instances.tsv": (
         "Large spherical instances through `attnrank bracket --engine scale`: Fibonacci S^2 sets of 20000 "
         "points, uniform S^3 sets of 12000 and 20000 points.",
