@@ -7,6 +7,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     void (*fn)(void *);
@@ -138,4 +140,40 @@ void par_for(size_t nblocks, void (*fn)(void *ctx, size_t i), void *ctx, void (*
     for (size_t t = 0; t < nt; t++)
         ptr[t] = &s;
     par_run((int)nt, par_for_worker, thread_exit, ptr, sizeof ptr[0]);
+}
+
+/* The shared state of one par_for_status: the least failing item, its status and its message. */
+typedef struct {
+    ar_status (*fn)(void *, size_t);
+    void *ctx;
+    pthread_mutex_t mu;
+    size_t first;           /* least failing item (SIZE_MAX: none) */
+    ar_status st;
+    char msg[512];
+} par_status_state;
+
+static void par_status_item(void *arg, size_t i)
+{
+    par_status_state *s = arg;
+    ar_status st = s->fn(s->ctx, i);
+    if (st == AR_OK)
+        return;
+    pthread_mutex_lock(&s->mu);
+    if (i < s->first) {
+        s->first = i;
+        s->st = st;
+        snprintf(s->msg, sizeof s->msg, "%s", ar_error_get());
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+ar_status par_for_status(size_t n, ar_status (*fn)(void *ctx, size_t i), void *ctx, void (*thread_exit)(void))
+{
+    par_status_state s = {.fn = fn, .ctx = ctx, .first = SIZE_MAX, .st = AR_OK};
+    pthread_mutex_init(&s.mu, NULL);
+    par_for(n, par_status_item, &s, thread_exit);
+    pthread_mutex_destroy(&s.mu);
+    if (s.st != AR_OK)
+        ar_error_set("%s", s.msg);
+    return s.st;
 }

@@ -63,4 +63,11 @@ size_t par_part_start(size_t len, size_t parts, size_t j);
  * it.  Returns when every block is done. */
 void par_for(size_t nblocks, void (*fn)(void *ctx, size_t i), void *ctx, void (*thread_exit)(void));
 
+/* par_for over items whose work can fail: fn(ctx, i) for every i < n (all of them run: no early
+ * stop), on par_threads() threads as par_for.  Returns AR_OK, or the status of the least i that
+ * failed, with the error message that item set (ar_error_set in the thread that ran it) set again
+ * in the calling thread: the same status and message as a one-thread loop that stops at its first
+ * failure, for any thread count. */
+ar_status par_for_status(size_t n, ar_status (*fn)(void *ctx, size_t i), void *ctx, void (*thread_exit)(void));
+
 #endif

@@ -197,12 +197,10 @@ typedef struct {
     const ppocr_model_t *M;
     const ppm_image_t *images;
     model_heads_t *D;
-    ar_status *st;          /* per image */
-    char (*msg)[512];       /* per image: its error message */
 } img_ctx_t;
 
 /* Image i through the forward pass; its activations and projections into D's slots i. */
-static void img_one(void *arg, size_t i)
+static ar_status img_one(void *arg, size_t i)
 {
     img_ctx_t *F = arg;
     model_heads_t *D = F->D;
@@ -225,9 +223,7 @@ static void img_one(void *arg, size_t i)
             model_heads_project(H[l], n, d, L->WK, L->bK, d, 0, d, L->K[i]);
         }
     }
-    F->st[i] = st;
-    if (st)
-        snprintf(F->msg[i], sizeof F->msg[i], "%s", ar_error_get());
+    return st;
 }
 
 ar_status ppocr_model_heads(const ppocr_model_t *M, const ppm_image_t *images, size_t nimg, model_heads_t *D)
@@ -262,21 +258,8 @@ ar_status ppocr_model_heads(const ppocr_model_t *M, const ppm_image_t *images, s
     /* the images side by side (issue 35): each writes only its own slots, the same numbers as one by
      * one; the first failing image in order is reported */
     img_ctx_t F = {.M = M, .images = images, .D = D};
-    if (!st) {
-        F.st = ar_calloc(nimg, sizeof *F.st, "image status");
-        F.msg = ar_calloc(nimg, sizeof *F.msg, "image messages");
-        if (!F.st || !F.msg)
-            st = AR_ENOMEM;
-    }
     if (!st)
-        par_for(nimg, img_one, &F, NULL);
-    for (size_t i = 0; !st && i < nimg; i++)
-        if (F.st[i]) {
-            st = F.st[i];
-            ar_error_set("%s", F.msg[i]);
-        }
-    free(F.st);
-    free(F.msg);
+        st = par_for_status(nimg, img_one, &F, NULL);
     if (st)
         model_heads_clear(D);
     return st;

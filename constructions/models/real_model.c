@@ -395,20 +395,16 @@ typedef struct {
     const real_model_t *M;
     const corpus_t *C;
     model_heads_t *D;
-    ar_status *st;          /* per sentence */
-    char (*msg)[512];       /* per sentence: its error message */
 } fw_ctx_t;
 
 /* Sentence s through the forward pass, its activations handed to D's slots s. */
-static void fw_one(void *arg, size_t s)
+static ar_status fw_one(void *arg, size_t s)
 {
     fw_ctx_t *F = arg;
     real_acts_t A;
-    F->st[s] = forward_sentence(F->M, F->C, s, &A);
-    if (F->st[s]) {
-        snprintf(F->msg[s], sizeof F->msg[s], "%s", ar_error_get());
-        return;
-    }
+    ar_status st = forward_sentence(F->M, F->C, s, &A);
+    if (st)
+        return st;
     F->D->n[s] = A.n;
     for (size_t l = 0; l < REAL_LAYERS; l++) {   /* hand the activations over */
         F->D->layer[l].H[s] = A.h[l];
@@ -417,6 +413,7 @@ static void fw_one(void *arg, size_t s)
         A.h[l] = A.q[l] = A.k[l] = NULL;
     }
     real_acts_clear(&A);
+    return AR_OK;
 }
 
 ar_status real_model_heads(const real_model_t *M, const corpus_t *C, model_heads_t *D)
@@ -444,21 +441,8 @@ ar_status real_model_heads(const real_model_t *M, const corpus_t *C, model_heads
     /* the sentences side by side (issue 35): each writes only its own slots, the same numbers as one
      * by one; the first failing sentence in order is reported */
     fw_ctx_t F = {.M = M, .C = C, .D = D};
-    if (!st) {
-        F.st = ar_calloc(C->n, sizeof *F.st, "sentence status");
-        F.msg = ar_calloc(C->n, sizeof *F.msg, "sentence messages");
-        if (!F.st || !F.msg)
-            st = AR_ENOMEM;
-    }
     if (!st)
-        par_for(C->n, fw_one, &F, NULL);
-    for (size_t s = 0; !st && s < C->n; s++)
-        if (F.st[s]) {
-            st = F.st[s];
-            ar_error_set("%s", F.msg[s]);
-        }
-    free(F.st);
-    free(F.msg);
+        st = par_for_status(C->n, fw_one, &F, NULL);
     if (st)
         model_heads_clear(D);
     return st;

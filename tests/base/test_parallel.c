@@ -48,6 +48,49 @@ START_TEST(run_as_installs_and_restores)
 }
 END_TEST
 
+/* par_for_status: every item runs, and the least failing item's status and message come back
+ * (items 3 and 7 fail with their own messages; item 3's wins) for every thread count. */
+static atomic_size_t status_ran;
+
+static ar_status status_item(void *ctx, size_t i)
+{
+    (void)ctx;
+    atomic_fetch_add(&status_ran, 1);
+    if (i == 3 || i == 7) {
+        ar_error_set("item %zu failed", i);
+        return i == 3 ? AR_EIO : AR_EINVAL;
+    }
+    return AR_OK;
+}
+
+static ar_status status_none(void *ctx, size_t i)
+{
+    (void)ctx;
+    (void)i;
+    atomic_fetch_add(&status_ran, 1);
+    return AR_OK;
+}
+
+START_TEST(for_status_first_failure)
+{
+    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
+        atomic_store(&status_ran, 0);
+        ar_error_set("stale");
+        ar_status st = par_for_status(40, status_item, NULL, NULL);
+        ck_assert_int_eq(st, AR_EIO);
+        ck_assert_str_eq(ar_error_get(), "item 3 failed");
+        ck_assert_uint_eq(atomic_load(&status_ran), 40);
+        atomic_store(&status_ran, 0);
+        ck_assert_int_eq(par_for_status(40, status_none, NULL, NULL), AR_OK);
+        ck_assert_uint_eq(atomic_load(&status_ran), 40);
+        ck_assert_int_eq(par_for_status(0, status_none, NULL, NULL), AR_OK);
+        ar_config_install(prev);
+    }
+}
+END_TEST
+
 START_TEST(part_starts_cover)
 {
     for (size_t len = 0; len < 50; len++)
@@ -66,6 +109,7 @@ Suite *suite_parallel(void)
     TEST_TCASE(tc, "parallel");
     tcase_add_test(tc, run_as_installs_and_restores);
     tcase_add_test(tc, part_starts_cover);
+    tcase_add_test(tc, for_status_first_failure);
     suite_add_tcase(s, tc);
     return s;
 }

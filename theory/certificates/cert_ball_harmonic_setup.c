@@ -94,21 +94,17 @@ static ar_status gegenbauer_cos_table(bh_setup_t *B)
     return AR_OK;
 }
 
-/* The pieces' Gram matrices side by side (issue 35): each piece writes only its own; a failing
- * piece's message is carried back and the first in piece order reported. */
+/* The pieces' Gram matrices side by side (issue 35): each piece writes only its own; the first
+ * failing piece in order is reported (par_for_status). */
 typedef struct {
     bh_setup_t *B;
     const double *br;
-    ar_status *st;
-    char (*msg)[256];
 } piece_ctx;
 
-static void piece_one(void *arg, size_t i)
+static ar_status piece_one(void *arg, size_t i)
 {
     piece_ctx *c = arg;
-    c->st[i] = trig_gram(c->B->basis, c->B->M, c->br[i], c->br[i + 1], &c->B->pieces[i]);
-    if (c->st[i])
-        snprintf(c->msg[i], sizeof c->msg[i], "%s", ar_error_get());
+    return trig_gram(c->B->basis, c->B->M, c->br[i], c->br[i + 1], &c->B->pieces[i]);
 }
 
 /* Breakpoints (units of pi): pieces_near pieces of width w/2 from 0, w the
@@ -142,19 +138,7 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
     if (!B->pieces)
         return AR_ENOMEM;
     piece_ctx c = {.B = B, .br = br};
-    c.st = ar_calloc(B->npieces, sizeof(ar_status), "piece status");
-    c.msg = ar_calloc(B->npieces, sizeof *c.msg, "piece messages");
-    ar_status st = c.st && c.msg ? AR_OK : AR_ENOMEM;
-    if (st == AR_OK)
-        par_for(B->npieces, piece_one, &c, flint_cleanup);
-    for (size_t i = 0; i < B->npieces && st == AR_OK; i++)
-        if (c.st[i]) {
-            st = c.st[i];
-            ar_error_set("%s", c.msg[i]);
-        }
-    free(c.st);
-    free(c.msg);
-    return st;
+    return par_for_status(B->npieces, piece_one, &c, flint_cleanup);
 }
 
 /* For every pair of spheres q <= q' of S and every degree l <= L0 (M0 = L0 + 1 degrees, QQ = Q^2 pairs):
@@ -165,7 +149,7 @@ static ar_status make_pieces(bh_setup_t *B, double zmax, size_t pieces_near)
 /* The pairs q <= q' in the one-thread loop's order are computed side by side in fixed blocks of
  * COEF_BLOCK pairs (issue 35); every pair writes only its own entries of C, Cr and T, and keeps
  * C^0 (an arb) for the row sums, which are then added in pair order: the same bits for any number
- * of threads.  A failing pair's message is carried back; the first in pair order is reported. */
+ * of threads.  The first failing block in order is reported (par_for_status). */
 #define COEF_BLOCK 4
 
 typedef struct {
@@ -176,12 +160,10 @@ typedef struct {
     size_t npairs;
     size_t *pq, *pqp;       /* pair k = (pq[k], pqp[k]) */
     arb_ptr c0;             /* npairs: C^0 of each pair */
-    ar_status *st;          /* per block */
-    char (*msg)[256];       /* per block: its first failure's message */
 } coef_ctx;
 
 /* Block j: the pairs [j COEF_BLOCK, (j + 1) COEF_BLOCK). */
-static void coef_block(void *arg, size_t j)
+static ar_status coef_block(void *arg, size_t j)
 {
     coef_ctx *c = arg;
     const ball_shells_t *S = c->S;
@@ -205,10 +187,8 @@ static void coef_block(void *arg, size_t j)
         arb_set_d(t, S->radius[qp]);
         arb_mul(z, z, t, 4 * BH_PREC);        /* exact product beta r r' */
         st = fh_eigenvalues_scaled_all(lam, S->d, c->L0, z, BH_PREC);
-        if (st) {
-            snprintf(c->msg[j], sizeof c->msg[j], "%s", ar_error_get());
+        if (st)
             break;
-        }
         /* e = exp(-beta (r - r')^2 / 2) */
         arb_set_d(e, S->radius[q]);
         arb_set_d(t, S->radius[qp]);
@@ -240,7 +220,6 @@ static void coef_block(void *arg, size_t j)
             c->T[l * QQ + p1] = c->T[l * QQ + p2] = tu > 0 ? tu : 0.0;
         }
     }
-    c->st[j] = st;
     fmpz_clear(N);
     arb_clear(z);
     arb_clear(e);
@@ -248,6 +227,7 @@ static void coef_block(void *arg, size_t j)
     arb_clear(t);
     arb_clear(Nb);
     _arb_vec_clear(lam, (slong)M0);
+    return st;
 }
 
 static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned long L0, double *C, double *Cr,
@@ -257,13 +237,9 @@ static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned
     coef_ctx c = {.B = B, .S = S, .L0 = L0, .C = C, .Cr = Cr, .T = T, .npairs = npairs};
     c.pq = ar_calloc(npairs, sizeof(size_t), "sphere pairs");
     c.pqp = ar_calloc(npairs, sizeof(size_t), "sphere pairs");
-    c.st = ar_calloc(nblocks, sizeof(ar_status), "pair block status");
-    c.msg = ar_calloc(nblocks, sizeof *c.msg, "pair block messages");
-    if (!c.pq || !c.pqp || !c.st || !c.msg) {
+    if (!c.pq || !c.pqp) {
         free(c.pq);
         free(c.pqp);
-        free(c.st);
-        free(c.msg);
         return AR_ENOMEM;
     }
     size_t k = 0;
@@ -273,13 +249,7 @@ static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned
             c.pqp[k] = qp;
         }
     c.c0 = _arb_vec_init((slong)npairs);
-    par_for(nblocks, coef_block, &c, flint_cleanup);
-    ar_status st = AR_OK;
-    for (size_t j = 0; j < nblocks && st == AR_OK; j++)
-        if (c.st[j]) {
-            st = c.st[j];
-            ar_error_set("%s", c.msg[j]);
-        }
+    ar_status st = par_for_status(nblocks, coef_block, &c, flint_cleanup);
     arb_ptr Z = _arb_vec_init((slong)Q);
     arb_t Nb;
     arb_init(Nb);
@@ -305,8 +275,6 @@ static ar_status bh_coefficients(bh_setup_t *B, const ball_shells_t *S, unsigned
     _arb_vec_clear(c.c0, (slong)npairs);
     free(c.pq);
     free(c.pqp);
-    free(c.st);
-    free(c.msg);
     return st;
 }
 
