@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "testutil.h"
-#include "base/config.h"
+#include "heads_threads.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/ppocr_pins.h"
 
@@ -153,6 +153,18 @@ END_TEST
 
 /* issue 35: ppocr_model_heads runs its images side by side; the heads (digest of every number) are
  * the same for 1..64 threads. */
+typedef struct {
+    const ppocr_model_t *M;
+    const ppm_image_t *img;
+    size_t m;
+} ppocr_job_t;
+
+static ar_status ppocr_job(void *ctx, model_heads_t *D)
+{
+    ppocr_job_t *j = ctx;
+    return ppocr_model_heads(j->M, j->img, j->m, D);
+}
+
 START_TEST(ppocr_heads_thread_counts)
 {
     char why[900];
@@ -165,23 +177,8 @@ START_TEST(ppocr_heads_thread_counts)
     ppm_image_t *img;
     size_t nimg;
     ck_assert_msg(ppocr_pins_images_load(calib_dir(), &img, &nimg) == AR_OK, "%s", ar_error_get());
-    size_t m = nimg < 6 ? nimg : 6;
-    char hex1[65] = "";
-    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
-        ar_config_t cfg;
-        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
-        model_heads_t D;
-        ar_status st = ppocr_model_heads(&M, img, m, &D);
-        ar_config_install(prev);
-        ck_assert_msg(st == AR_OK, "%s", ar_error_get());
-        char hex[65];
-        model_heads_digest(&D, hex);
-        if (t == 0)
-            memcpy(hex1, hex, sizeof hex);
-        ck_assert_msg(strcmp(hex, hex1) == 0, "%d threads: digest %s, one thread %s", TEST_THREAD_COUNTS[t], hex,
-                      hex1);
-        model_heads_clear(&D);
-    }
+    ppocr_job_t job = {.M = &M, .img = img, .m = nimg < 6 ? nimg : 6};
+    check_heads_thread_counts(ppocr_job, &job);
     for (size_t i = 0; i < nimg; i++)
         ppm_clear(&img[i]);
     free(img);

@@ -14,9 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "base/config.h"
+#include "heads_threads.h"
 #include "constructions/formats/corpus.h"
-#include "constructions/pointsets/model_heads.h"
 #include "constructions/formats/npy.h"
 #include "constructions/models/real_model.h"
 #include "constructions/models/real_pins.h"
@@ -484,6 +483,17 @@ static double *load_ref(size_t s, size_t l, const char *what, size_t rows, size_
 /* issue 35: real_model_heads runs its sentences side by side; the heads (digest of every number)
  * are the same for 1..64 threads, and of two failing sentences (empty, too long) the first in order
  * is reported, whatever the thread count. */
+typedef struct {
+    const real_model_t *M;
+    const corpus_t *C;
+} real_job_t;
+
+static ar_status real_job(void *ctx, model_heads_t *D)
+{
+    real_job_t *j = ctx;
+    return real_model_heads(j->M, j->C, D);
+}
+
 START_TEST(real_heads_thread_counts)
 {
     char why[700];
@@ -497,22 +507,8 @@ START_TEST(real_heads_thread_counts)
                      "Copies must keep this notice.", "No warranty is given, to the extent the law allows.",
                      "Each head sees queries and keys.", "Modified versions must be marked as such." };
     corpus_t C = { .n = 6, .text = text, .entry = NULL };
-    char hex1[65] = "";
-    for (size_t t = 0; t < TEST_NTHREAD_COUNTS; t++) {
-        ar_config_t cfg;
-        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[t]);
-        model_heads_t D;
-        ar_status st = real_model_heads(&M, &C, &D);
-        ar_config_install(prev);
-        ck_assert_msg(st == AR_OK, "%s", ar_error_get());
-        char hex[65];
-        model_heads_digest(&D, hex);
-        if (t == 0)
-            memcpy(hex1, hex, sizeof hex);
-        ck_assert_msg(strcmp(hex, hex1) == 0, "%d threads: digest %s, one thread %s", TEST_THREAD_COUNTS[t], hex,
-                      hex1);
-        model_heads_clear(&D);
-    }
+    real_job_t job = {.M = &M, .C = &C};
+    check_heads_thread_counts(real_job, &job);
     static char longer[5001];
     memset(longer, 'a', 5000);
     char *bad[] = { "A full sentence comes first.", "", "Another full sentence.", longer };
