@@ -95,18 +95,35 @@ static double *attention(const model_heads_layer_t *L, size_t i, size_t n)
     return A;
 }
 
-START_TEST(ppocr_against_onnxruntime)
+/* The pinned model and its text-line images from the calib cache: 1, or 0 (with a SKIP line naming
+ * `what`) when the cache is missing. */
+static int load_or_skip(const char *what, ppocr_model_t *M, ppm_image_t **img, size_t *nimg)
 {
     char why[900];
     if (!have_cache(why, sizeof why)) {
-        printf("test_ppocr: SKIP comparison with onnxruntime: %s (run 'make calib-data')\n", why);
-        return;
+        printf("test_ppocr: SKIP %s: %s (run 'make calib-data')\n", what, why);
+        return 0;
     }
+    ck_assert_msg(ppocr_pins_load(calib_dir(), M) == AR_OK, "%s", ar_error_get());
+    ck_assert_msg(ppocr_pins_images_load(calib_dir(), img, nimg) == AR_OK, "%s", ar_error_get());
+    return 1;
+}
+
+static void clear_loaded(ppocr_model_t *M, ppm_image_t *img, size_t nimg)
+{
+    for (size_t i = 0; i < nimg; i++)
+        ppm_clear(&img[i]);
+    free(img);
+    ppocr_model_clear(M);
+}
+
+START_TEST(ppocr_against_onnxruntime)
+{
     ppocr_model_t M;
-    ck_assert_msg(ppocr_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
     ppm_image_t *img;
     size_t nimg;
-    ck_assert_msg(ppocr_pins_images_load(calib_dir(), &img, &nimg) == AR_OK, "%s", ar_error_get());
+    if (!load_or_skip("comparison with onnxruntime", &M, &img, &nimg))
+        return;
     ck_assert_uint_ge(nimg, 20);
     model_heads_t D;
     ck_assert_msg(ppocr_model_heads(&M, img, nimg, &D) == AR_OK, "%s", ar_error_get());
@@ -144,10 +161,7 @@ START_TEST(ppocr_against_onnxruntime)
            "on every line), attention %.2g (within 1e-5 on %zu lines)\n", nimg, worst[0], worst[1], worst[2],
            worst[3], attn_ok);
     model_heads_clear(&D);
-    for (size_t i = 0; i < nimg; i++)
-        ppm_clear(&img[i]);
-    free(img);
-    ppocr_model_clear(&M);
+    clear_loaded(&M, img, nimg);
 }
 END_TEST
 
@@ -167,22 +181,14 @@ static ar_status ppocr_job(void *ctx, model_heads_t *D)
 
 START_TEST(ppocr_heads_thread_counts)
 {
-    char why[900];
-    if (!have_cache(why, sizeof why)) {
-        printf("test_ppocr: SKIP thread counts: %s (run 'make calib-data')\n", why);
-        return;
-    }
     ppocr_model_t M;
-    ck_assert_msg(ppocr_pins_load(calib_dir(), &M) == AR_OK, "%s", ar_error_get());
     ppm_image_t *img;
     size_t nimg;
-    ck_assert_msg(ppocr_pins_images_load(calib_dir(), &img, &nimg) == AR_OK, "%s", ar_error_get());
+    if (!load_or_skip("thread counts", &M, &img, &nimg))
+        return;
     ppocr_job_t job = {.M = &M, .img = img, .m = nimg < 6 ? nimg : 6};
     check_heads_thread_counts(ppocr_job, &job);
-    for (size_t i = 0; i < nimg; i++)
-        ppm_clear(&img[i]);
-    free(img);
-    ppocr_model_clear(&M);
+    clear_loaded(&M, img, nimg);
 }
 END_TEST
 
