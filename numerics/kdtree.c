@@ -534,6 +534,116 @@ void kdtree_pairs_visit(const kdtree_t *t, double s, double T,
     fround_run(FE_DOWNWARD, pairs_body, &P);
 }
 
+/* ---- single rows (every decision rounded toward -inf) --------------------- */
+
+/* One row p: the pairs (p, q), q != p, with L_pq < T (the downward value leaf_pairs forms), in
+ * the depth-first order of the tree (left child first); boxes pruned at a downward point-to-box
+ * bound >= T.  S, cnt, min_L as kdtree_gauss_rows. */
+static void row_sum(const kdtree_t *t, size_t p, double half, double T, double *S, uint32_t *cnt, double *min_L)
+{
+    size_t d = t->d, stack[STACK_MAX], top = 0;
+    const double *xp = t->x + p * d;
+    double sum = 0.0, mn = INFINITY;
+    uint32_t n = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        size_t k = stack[--top];
+        const double *lo = t->lo + k * d, *hi = t->hi + k * d;
+        double h2 = 0.0;
+        for (size_t c = 0; c < d; c++)
+            h2 += gap_sq_down(lo[c] - xp[c], xp[c] - hi[c]);
+        if (h2 * half >= T)
+            continue;
+        if (t->kid[2 * k] != 0) {
+            stack[top++] = t->kid[2 * k + 1];
+            stack[top++] = t->kid[2 * k];
+            continue;
+        }
+        for (size_t q = t->nb[k]; q < t->ne[k]; q++) {
+            if (q == p)
+                continue;
+            const double *xq = t->x + q * d;
+            double D = 0.0;
+            for (size_t c = 0; c < d; c++)
+                D += absdiff_down(xp[c], xq[c]) * absdiff_down(xp[c], xq[c]);
+            double L = D * half;
+            if (L < T) {
+                double e = L > 700.0 ? 0x1p-1000 : expd(-L);
+                sum = -((-sum) - e);
+                n++;
+                if (L < mn)
+                    mn = L;
+            }
+        }
+    }
+    *S = sum;
+    *cnt = n;
+    *min_L = mn;
+}
+
+typedef struct {
+    const kdtree_t *t;
+    double half, T;
+    const size_t *rows;
+    size_t nrows, nblk;
+    double *S, *minb;
+    uint32_t *cnt;
+} rows_t;
+
+#define ROWS_BLOCK 64
+
+static FROUND_BODY void rows_body(void *arg)
+{
+    void **a = arg;
+    rows_t *R = a[0];
+    size_t j = *(size_t *)a[1], b = j * ROWS_BLOCK, e = b + ROWS_BLOCK < R->nrows ? b + ROWS_BLOCK : R->nrows;
+    double mn = INFINITY;
+    for (size_t k = b; k < e; k++) {
+        double m1;
+        row_sum(R->t, R->rows[k], R->half, R->T, R->S + k, R->cnt + k, &m1);
+        if (m1 < mn)
+            mn = m1;
+    }
+    R->minb[j] = mn;
+}
+
+static void rows_block(void *ctx, size_t j)
+{
+    void *a[2] = { ctx, &j };
+    fround_run(FE_DOWNWARD, rows_body, a);
+}
+
+/* Contract: kdtree.h. */
+ar_status kdtree_gauss_rows(const kdtree_t *t, double s, double T, const size_t *rows, size_t nrows, double *S,
+                            uint32_t *cnt, double *min_L)
+{
+    if (!t || !t->x || (nrows && (!rows || !S || !cnt)) || !min_L || !(s >= 0) || !isfinite(s) ||
+        !isfinite(T)) {
+        ar_error_set("kdtree_gauss_rows: need a tree, rows and outputs, finite s >= 0 and finite T");
+        return AR_EINVAL;
+    }
+    for (size_t k = 0; k < nrows; k++)
+        if (rows[k] >= t->m) {
+            ar_error_set("kdtree_gauss_rows: row %zu is not a tree position (m = %zu)", rows[k], t->m);
+            return AR_EINVAL;
+        }
+    *min_L = INFINITY;
+    if (nrows == 0)
+        return AR_OK;
+    expd_init();
+    size_t nblk = (nrows + ROWS_BLOCK - 1) / ROWS_BLOCK;
+    double *minb = ar_calloc(nblk, sizeof(double), "row minima");
+    if (!minb)
+        return AR_ENOMEM;
+    rows_t R = { t, s * 0.5, T, rows, nrows, nblk, S, minb, cnt };
+    par_for(nblk, rows_block, &R, NULL);
+    for (size_t j = 0; j < nblk; j++)
+        if (minb[j] < *min_L)
+            *min_L = minb[j];
+    free(minb);
+    return AR_OK;
+}
+
 /* ---- nearest neighbour (an estimate) -------------------------------------- */
 
 double kdtree_nn_sqdist(const kdtree_t *t, size_t p)

@@ -77,6 +77,17 @@ size_t kdtree_pair_parts(size_t m);
 ar_status kdtree_gauss_pairs_parts(const kdtree_t *t, double s, double T, double stop, const double *w,
                                    double *S, uint32_t *cnt, size_t np, kdtree_gauss_t *out);
 
+/* Single rows: for each k < nrows and p = rows[k] (a tree position < m), over every q != p
+ * whose downward-rounded L_pq = (s/2)|x_p - x_q|^2 (formed as kdtree_gauss_pairs forms it) is
+ * < T: S[k] = the upward sum of e_pq (expd(-L_pq), 2^-1000 above 700: exp(-L_pq) <= e_pq /
+ * (1 - 2^-48)), cnt[k] = their number; *min_L = the smallest such L over all rows (+inf if none).
+ * Guarantee: every q != p not counted has exact (s/2)|x_p - x_q|^2 >= T.  Each row is summed by
+ * itself in the tree's depth-first order, so S is the same for every thread count (rows run side
+ * by side in blocks of 64, base/parallel.h).  Cost O(nrows (log m + neighbours)).  AR_EINVAL /
+ * AR_ENOMEM (one line). */
+ar_status kdtree_gauss_rows(const kdtree_t *t, double s, double T, const size_t *rows, size_t nrows, double *S,
+                            uint32_t *cnt, double *min_L);
+
 /* Squared distance (round to nearest, an estimate: no rigour) from the point
  * at tree position p to its nearest other point; +inf when m = 1. */
 double kdtree_nn_sqdist(const kdtree_t *t, size_t p);

@@ -220,6 +220,63 @@ START_TEST(test_pairs_parts)
 }
 END_TEST
 
+/* kdtree_gauss_rows: each row's count is the pair search's (the same pairs), its sum bounds the
+ * row's pairs one by one from above and agrees with the pair search's to rounding, min_L is the
+ * pair search's; the bits are the same for every thread count; a row out of range is refused. */
+START_TEST(test_rows_single)
+{
+    test_rng_init(test_seed() * 17 + 5);
+    size_t m = 6000, d = 5;
+    double *x = random_unit_points(m, d);
+    kdtree_t t;
+    ck_assert_int_eq(kdtree_build(&t, x, m, d), AR_OK);
+    double s = 300.0, T = 7.0;
+    double *S = calloc(m, 8), *ref = calloc(m, 8), *R0 = calloc(m, 8), *R1 = calloc(m, 8);
+    uint32_t *c = calloc(m, 4), *k0 = calloc(m, 4), *k1 = calloc(m, 4);
+    size_t *rows = calloc(m, sizeof(size_t));
+    ck_assert(S && ref && R0 && R1 && c && k0 && k1 && rows);
+    refsum_t R = { &t, 0.5 * s, ref };
+    kdtree_pairs_visit(&t, s, T, add_ref, &R);
+    kdtree_gauss_t g;
+    ck_assert_int_eq(kdtree_gauss_pairs(&t, s, T, INFINITY, NULL, S, c, &g), AR_OK);
+    /* every row, in reverse order (the order of the rows must not matter) */
+    for (size_t k = 0; k < m; k++)
+        rows[k] = m - 1 - k;
+    double mn0 = 0, mn1 = 0;
+    for (size_t k = 0; k < TEST_NTHREAD_COUNTS; k++) {
+        ar_config_t cfg;
+        const ar_config_t *prev = test_threads_install(&cfg, TEST_THREAD_COUNTS[k]);
+        ck_assert_int_eq(kdtree_gauss_rows(&t, s, T, rows, m, k ? R1 : R0, k ? k1 : k0, k ? &mn1 : &mn0), AR_OK);
+        ar_config_install(prev);
+        if (k)
+            ck_assert_msg(memcmp(R0, R1, m * 8) == 0 && memcmp(k0, k1, m * 4) == 0 && mn0 == mn1,
+                          "rows: %d threads differ from one", TEST_THREAD_COUNTS[k]);
+    }
+    ck_assert_msg(mn0 == g.min_L, "rows min_L %.17g, pairs %.17g", mn0, g.min_L);
+    for (size_t k = 0; k < m; k++) {
+        size_t p = rows[k];
+        ck_assert_msg(k0[k] == c[p], "row %zu: %u pairs, the pair search %u", p, k0[k], c[p]);
+        ck_assert_msg(R0[k] >= ref[p] * (1 - 1e-12) && fabs(R0[k] - S[p]) <= 1e-12 * S[p] + 1e-300,
+                      "row %zu: %.17g, one by one %.17g, pair search %.17g", p, R0[k], ref[p], S[p]);
+    }
+    rows[3] = m;
+    ck_assert_int_eq(kdtree_gauss_rows(&t, s, T, rows, 4, R0, k0, &mn0), AR_EINVAL);
+    ck_assert_int_eq(kdtree_gauss_rows(&t, s, NAN, rows, 3, R0, k0, &mn0), AR_EINVAL);
+    ck_assert_int_eq(kdtree_gauss_rows(&t, s, T, rows, 0, NULL, NULL, &mn0), AR_OK);
+    ck_assert(isinf(mn0));
+    free(S);
+    free(ref);
+    free(R0);
+    free(R1);
+    free(c);
+    free(k0);
+    free(k1);
+    free(rows);
+    kdtree_free(&t);
+    free(x);
+}
+END_TEST
+
 START_TEST(test_kdtree_bad_input)
 {
     kdtree_t t;
@@ -247,6 +304,7 @@ Suite *suite_kdtree(void)
     tcase_add_test(tc, test_pairs_complete);
     tcase_add_test(tc, test_pairs_two_jobs);
     tcase_add_test(tc, test_pairs_parts);
+    tcase_add_test(tc, test_rows_single);
     tcase_add_test(tc, test_kdtree_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -168,6 +168,15 @@ static void pass_shared_bounds(const pointset_t *P, double beta, double T, doubl
     arb_clear(eT);
 }
 
+/* Row p's tail after a pass with cnt[p] pairs evaluated: the smaller of the crude (m - 1 - cnt)
+ * e^{-T} (eT_up >= e^{-T}) and the counting tail C_up (both upper bounds, rounded up). */
+static double row_tail(size_t m, uint32_t cnt, double eT_up, double C_up)
+{
+    size_t far = m - 1 - cnt;
+    double crude = far ? nextafter((double)far * eT_up, INFINITY) : 0.0;
+    return crude < C_up ? crude : C_up;
+}
+
 /* The maxima over the rows of a pass: of S_p + tail_p (on the sphere), of the evaluated part, of
  * the tail part, and (off the sphere) of the row's whole bound. */
 typedef struct {
@@ -238,9 +247,7 @@ static pass_max_t pass_rows(const kdtree_t *tr, size_t m, size_t d, double beta,
     arb_sub_ui(g1, g1, 1, PACK_PREC);
     arb_neg(g1, g1);                           /* 1 - gamma_d (lower factor of a computed norm) */
     for (size_t p = 0; p < m; p++) {
-        size_t far = m - 1 - cnt[p];
-        double crude = far ? nextafter((double)far * eT_up, INFINITY) : 0.0;
-        double tail = crude < C_up ? crude : C_up;
+        double tail = row_tail(m, cnt[p], eT_up, C_up);
         double v = add_up(S[p], tail);
         if (per_row) {
             const double *x = tr->x + p * d;
@@ -304,13 +311,29 @@ static double pass_min_chord(double sigma, double beta)
     return c;
 }
 
+/* What a complete pass on the sphere keeps for diagdom_refine: its rows' sums and counts (tree
+ * positions), its threshold and the separation sigma <= (beta/2) D of every pair. */
+typedef struct {
+    double *S;
+    uint32_t *cnt;
+    double T, sigma;
+    size_t pairs;
+} pass_keep_t;
+
+static void keep_free(pass_keep_t *k)
+{
+    free(k->S);
+    free(k->cnt);
+    memset(k, 0, sizeof *k);
+}
+
 /* One pass with the exponent threshold T (pairs with (beta/2) D < T are
  * evaluated).  Writes max_R, max_tail, near_pairs, min_chord, phi2 and
  * *max_near (upper bound of the evaluated part alone).  The steps: the pair weights
  * (pass_weights), the k-d tree's sums of the evaluated pairs, the bounds every row shares
  * (pass_shared_bounds), the rows (pass_rows), the record (pass_record, pass_min_chord). */
 static ar_status diagdom_pass(const kdtree_t *tr, const pointset_t *P, double beta, double T,
-                              double stop, pack_cert_t *out, double *max_near)
+                              double stop, pass_keep_t *keep, pack_cert_t *out, double *max_near)
 {
     size_t m = P->n, d = P->d;
     double *S = ar_calloc(m, sizeof(double), "packing row sums");
@@ -363,9 +386,95 @@ static ar_status diagdom_pass(const kdtree_t *tr, const pointset_t *P, double be
     arb_clear(nmin);
     arb_clear(nmax);
     arb_clear(n0);
+    if (keep && !per_row) {
+        pass_keep_t k = { S, cnt, T, sigma, (size_t)g.pairs };
+        *keep = k;
+        return AR_OK;
+    }
     free(S);
     free(cnt);
     return AR_OK;
+}
+
+/* The second pass on the rows that need it (proofs-notes/packing-lower-bounds.md section 6):
+ * after a complete first pass on the sphere (K, threshold K->T), the rows whose first bound
+ * S_p + tail_p, times F, reaches tau (1 - 1e-6) -- a choice, not a proof -- are summed again, each
+ * by itself (kdtree_gauss_rows), over every pair with (beta/2) D < T2, with the tails at T2 (the
+ * same sigma: it bounds every pair).  Every row's bound is the smaller of its two, each rigorous;
+ * max_R is the largest, times F.  When more than m / 8 rows need it (*done = 0) nothing is
+ * written: the caller runs the whole second pass, which is then cheaper per pair. */
+static ar_status diagdom_refine(const kdtree_t *tr, const pointset_t *P, double beta, double T2, double tau,
+                                const pass_keep_t *K, pack_cert_t *out, double *max_near, int *done)
+{
+    size_t m = P->n;
+    *done = 0;
+    arb_t F, nmin, nmax;
+    arb_init(F);
+    arb_init(nmin);
+    arb_init(nmax);
+    double C_up, eT_up, C2_up, eT2_up;
+    pass_shared_bounds(P, beta, K->T, K->sigma, F, nmin, nmax, &C_up, &eT_up);
+    pass_shared_bounds(P, beta, T2, K->sigma, F, nmin, nmax, &C2_up, &eT2_up);
+    double Fd = arbd_ub(F), flag = tau * (1.0 - 1e-6) / Fd;
+    size_t nflag = 0;
+    for (size_t p = 0; p < m; p++)
+        nflag += add_up(K->S[p], row_tail(m, K->cnt[p], eT_up, C_up)) >= flag;
+    size_t *rows = NULL;
+    double *S2 = NULL;
+    uint32_t *c2 = NULL;
+    ar_status st = AR_OK;
+    if (nflag > m / 8)
+        goto out;
+    rows = ar_calloc(nflag ? nflag : 1, sizeof(size_t), "refined rows");
+    S2 = ar_calloc(nflag ? nflag : 1, sizeof(double), "refined row sums");
+    c2 = ar_calloc(nflag ? nflag : 1, sizeof(uint32_t), "refined row counts");
+    if (!rows || !S2 || !c2) {
+        st = AR_ENOMEM;
+        goto out;
+    }
+    nflag = 0;
+    for (size_t p = 0; p < m; p++)
+        if (add_up(K->S[p], row_tail(m, K->cnt[p], eT_up, C_up)) >= flag)
+            rows[nflag++] = p;
+    double mn;
+    st = kdtree_gauss_rows(tr, beta, T2, rows, nflag, S2, c2, &mn);
+    if (st != AR_OK)
+        goto out;
+    pass_max_t mx = { 0.0, 0.0, 0.0, 0.0 };
+    size_t k = 0, extra = 0;
+    for (size_t p = 0; p < m; p++) {
+        double tail = row_tail(m, K->cnt[p], eT_up, C_up), Sp = K->S[p];
+        double v = add_up(Sp, tail);
+        if (k < nflag && rows[k] == p) {
+            double tail2 = row_tail(m, c2[k], eT2_up, C2_up), v2 = add_up(S2[k], tail2);
+            extra += c2[k];
+            if (v2 < v) {
+                v = v2;
+                Sp = S2[k];
+                tail = tail2;
+            }
+            k++;
+        }
+        if (v > mx.v)
+            mx.v = v;
+        if (Sp > mx.S)
+            mx.S = Sp;
+        if (tail > mx.T)
+            mx.T = tail;
+    }
+    pass_record(&mx, 0, F, out, max_near);
+    out->near_pairs = K->pairs + extra;
+    out->phi2 = 2.0 * T2 / beta;
+    out->min_chord = pass_min_chord(K->sigma, beta);
+    *done = 1;
+out:
+    free(rows);
+    free(S2);
+    free(c2);
+    arb_clear(F);
+    arb_clear(nmin);
+    arb_clear(nmax);
+    return st;
 }
 
 /* Separation estimate for choosing T: (beta/2) times the smallest
@@ -437,17 +546,28 @@ ar_status pack_diagdom_run(const pointset_t *P, double beta, double eps, double 
         T = 0.5 * beta * fmin(fmax(phi2, PHI2_MIN), PHI2_MAX);
     }
     double stop = stop_early ? tau : INFINITY;
+    pass_keep_t keep;
+    memset(&keep, 0, sizeof keep);
     for (int attempt = 0;; attempt++) {
         double max_near = 0.0;
-        st = diagdom_pass(&tr, P, beta, T, stop, out, &max_near);
+        int refined = 0;
+        st = AR_OK;
+        if (attempt == 1 && keep.S)
+            st = diagdom_refine(&tr, P, beta, T, tau, &keep, out, &max_near, &refined);
+        keep_free(&keep);
+        if (st == AR_OK && !refined)
+            st = diagdom_pass(&tr, P, beta, T, stop, automatic && attempt == 0 ? &keep : NULL, out, &max_near);
         if (st != AR_OK) {
+            keep_free(&keep);
             kdtree_free(&tr);
             return st;
         }
         out->certified = pack_dominance_holds_up_to(out->max_R, eps) ? m : 0;
         /* the tail alone decided a failure: evaluate more pairs */
-        if (out->certified || !automatic || attempt == 3 || !(max_near < tau * (1.0 - 1e-9)))
+        if (out->certified || !automatic || attempt == 3 || !(max_near < tau * (1.0 - 1e-9))) {
+            keep_free(&keep);
             break;
+        }
         double T1 = attempt == 0 ? pack_tail_threshold(m, P->d, sigma, tau, 1e-3 * tau) : T;
         T = T1 > T + 0.5 ? T1 : T + log(1e3);
     }

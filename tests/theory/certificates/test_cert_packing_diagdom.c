@@ -149,12 +149,38 @@ START_TEST(test_grid_pairs_and_offsphere)
 }
 END_TEST
 
+/* The second pass on the rows that need it (diagdom_refine, proofs-notes/packing-lower-bounds.md
+ * section 6): the zonal code of S^4 at theta = 0.343529344, beta = 40 (1440 points) fails the first
+ * pass on its counting tail alone and is certified by refining a few rows.  The certificate must
+ * hold against the truth, agree with the whole second pass at the same threshold (which evaluates
+ * every pair below it), and have evaluated fewer pairs than that pass. */
+START_TEST(test_refined_rows)
+{
+    pointset_t P = { 0 };
+    ck_assert_int_eq(sphere_zonal(&P, 5, 0.343529344, 100000), AR_OK);
+    ck_assert_uint_eq(P.n, 1440);
+    double beta = 40.0, eps = 0.1;
+    pack_cert_t c, f;
+    ck_assert_int_eq(pack_diagdom(&P, beta, eps, &c), AR_OK);
+    ck_assert_int_eq(pack_diagdom_phi(&P, beta, eps, c.phi2, &f), AR_OK);
+    ck_assert_msg(c.certified == P.n && f.certified == P.n, "refined %zu, whole pass %zu of %zu", c.certified,
+                  f.certified, P.n);
+    ck_assert_msg(c.near_pairs < f.near_pairs, "refined rows evaluated %zu pairs, the whole pass %zu: "
+                  "the refinement did not run", c.near_pairs, f.near_pairs);
+    double truth = true_max_R(&P, beta);
+    check_bound(&c, truth, "pack_diagdom (refined rows)", 0);
+    ck_assert(c.max_R < tau_of(eps) && f.max_R >= truth * (1.0 - 1e-15));
+    pointset_clear(&P);
+}
+END_TEST
+
 Suite *suite_cert_packing_diagdom(void)
 {
     Suite *s = suite_create("cert_packing_diagdom");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_packing_vs_truth_and_dense);
     tcase_add_test(tc, test_grid_pairs_and_offsphere);
+    tcase_add_test(tc, test_refined_rows);
     suite_add_tcase(s, tc);
     return s;
 }
