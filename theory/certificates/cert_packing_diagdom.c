@@ -65,6 +65,26 @@ static void norm_range(const pointset_t *P, arb_t nmin, arb_t nmax)
     arb_clear(t);
 }
 
+/* 1 when beta (Nmax - Nmin) / 2 <= 2^-20 is proven (the points are on the sphere for the
+ * pass: one factor F serves every row, unit weights), with n0 <= Nmin = min_i |x_i|^2
+ * (norm_range); else 0. */
+static int norms_on_sphere(const pointset_t *P, double beta, arb_t n0)
+{
+    arb_t nmax, a, b;
+    arb_init(nmax);
+    arb_init(a);
+    arb_init(b);
+    norm_range(P, n0, nmax);
+    arb_sub(a, nmax, n0, PACK_PREC);
+    arb_set_d(b, beta);
+    arb_mul(a, a, b, PACK_PREC);
+    int on = arf_cmpabs_2exp_si(arb_midref(a), -19) < 0 && mag_cmp_2exp_si(arb_radref(a), -19) < 0;
+    arb_clear(nmax);
+    arb_clear(a);
+    arb_clear(b);
+    return on;
+}
+
 /* The pair weights of a pass (proofs-notes/packing-lower-bounds.md section 2): n0 <= Nmin =
  * min_i |x_i|^2 (norm_range), and off the sphere (beta (Nmax - Nmin)/2 > 2^-20: *per_row = 1)
  * *w = the weights w_p >= exp(beta (n_p - N0)/2) (m doubles, the caller frees them), so that
@@ -74,15 +94,10 @@ static ar_status pass_weights(const kdtree_t *tr, const pointset_t *P, double be
                               double **w)
 {
     size_t m = P->n, d = P->d;
-    arb_t wv, a1, a2;
-    arb_init(wv);
+    arb_t a1, a2;
     arb_init(a1);
     arb_init(a2);
-    norm_range(P, n0, wv);
-    arb_sub(a1, wv, n0, PACK_PREC);
-    arb_set_d(a2, beta);
-    arb_mul(a1, a1, a2, PACK_PREC);
-    *per_row = !(arf_cmpabs_2exp_si(arb_midref(a1), -19) < 0 && mag_cmp_2exp_si(arb_radref(a1), -19) < 0);
+    *per_row = !norms_on_sphere(P, beta, n0);
     *w = NULL;
     ar_status st = AR_OK;
     if (*per_row && !(*w = ar_calloc(m, sizeof(double), "packing pair weights")))
@@ -108,7 +123,6 @@ static ar_status pass_weights(const kdtree_t *tr, const pointset_t *P, double be
         arb_exp(a1, a1, PACK_PREC);
         (*w)[p] = arbd_ub(a1);
     }
-    arb_clear(wv);
     arb_clear(a1);
     arb_clear(a2);
     return st;
@@ -497,6 +511,42 @@ static void sigma_estimate(const kdtree_t *tr, double beta, double *sigma)
     *sigma = sg > 0 && isfinite(sg) ? sg : 0.0;
 }
 
+/* A sample of rows before a pass that may stop early, on the sphere (unit weights, one factor
+ * F >= 1; proofs-notes/packing-lower-bounds.md section 6): up to SAMPLE_ROWS rows evenly spaced in tree order are summed each by itself at the
+ * pass's threshold T (kdtree_gauss_rows, unit weights).  *fails = 1 when one of them exceeds
+ * tau (1 + 1e-9): the pass would then stop, or end with that row's evaluated sum (the same pairs
+ * in another order: within 1e-13 of it) times F above tau, i.e. "not certified", which the
+ * sample decides at a fraction of the cost.  Otherwise (or off the sphere) nothing is decided. */
+#define SAMPLE_ROWS 4096
+static ar_status sample_fails(const pointset_t *P, const kdtree_t *tr, double beta, double T, double tau,
+                              int *fails)
+{
+    size_t m = tr->m, n = m / 16 < SAMPLE_ROWS ? m / 16 : SAMPLE_ROWS;
+    *fails = 0;
+    arb_t n0;
+    arb_init(n0);
+    int on = norms_on_sphere(P, beta, n0);
+    arb_clear(n0);
+    if (n == 0 || !on)
+        return AR_OK;
+    size_t *rows = ar_calloc(n, sizeof(size_t), "sample rows");
+    double *S = ar_calloc(n, sizeof(double), "sample sums");
+    uint32_t *c = ar_calloc(n, sizeof(uint32_t), "sample counts");
+    ar_status st = AR_ENOMEM;
+    if (rows && S && c) {
+        for (size_t k = 0; k < n; k++)
+            rows[k] = (size_t)((double)k * (double)m / (double)n);
+        double mn;
+        st = kdtree_gauss_rows(tr, beta, T, rows, n, S, c, &mn);
+        for (size_t k = 0; st == AR_OK && k < n && !*fails; k++)
+            *fails = S[k] > tau * (1.0 + 1e-9);
+    }
+    free(rows);
+    free(S);
+    free(c);
+    return st;
+}
+
 /* Contract: cert_packing.h.  Diagonal dominance with the threshold phi2 (0: automatic). */
 ar_status pack_diagdom_phi(const pointset_t *P, double beta, double eps, double phi2,
                            pack_cert_t *out)
@@ -546,6 +596,21 @@ ar_status pack_diagdom_run(const pointset_t *P, double beta, double eps, double 
         T = 0.5 * beta * fmin(fmax(phi2, PHI2_MIN), PHI2_MAX);
     }
     double stop = stop_early ? tau : INFINITY;
+    int fails = 0;
+    if (stop_early && (st = sample_fails(P, &tr, beta, T, tau, &fails)) != AR_OK) {
+        kdtree_free(&tr);
+        return st;
+    }
+    if (fails) {
+        /* as a pass stopped early: not certified */
+        out->max_R = out->max_tail = INFINITY;
+        out->phi2 = 2.0 * T / beta;
+        out->min_chord = 0.0;
+        out->certified = 0;
+        kdtree_free(&tr);
+        out->seconds = clock_now() - t0;
+        return AR_OK;
+    }
     pass_keep_t keep;
     memset(&keep, 0, sizeof keep);
     for (int attempt = 0;; attempt++) {

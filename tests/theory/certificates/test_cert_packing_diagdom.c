@@ -24,6 +24,7 @@
 #include "constructions/pointsets/sphere_code.h"
 #include "theory/certificates/cert_lower.h"
 #include "theory/certificates/cert_packing.h"
+#include "theory/certificates/cert_packing_impl.h"
 #include "packutil.h"
 
 /* Bound checks shared by the tests: 0.5 ulp of the truth's rounding is
@@ -174,6 +175,36 @@ START_TEST(test_refined_rows)
 }
 END_TEST
 
+/* The search's passes (stop_early = 1: a sample of rows first, then a pass that may stop) give
+ * the same verdict as the complete certificate, on zonal codes of S^5 at beta = 60 from far below
+ * to above the certified angle (the sample decides the clear failures; proofs-notes/
+ * packing-lower-bounds.md section 6). */
+START_TEST(test_early_verdicts)
+{
+    double beta = 60.0, eps = 0.1;
+    pack_cert_t best;
+    ck_assert_int_eq(pack_lower_search_gen(6, beta, eps, 1, 1000000, PACK_DIAGDOM, PACK_GEN_ZONAL, &best), AR_OK);
+    ck_assert(best.certified > 1000);
+    double f[6] = { 0.7, 0.9, 0.99, 0.999, 1.0, 1.05 };
+    int fails = 0, certs = 0;
+    for (int k = 0; k < 6; k++) {
+        pointset_t P = { 0 };
+        ck_assert_int_eq(sphere_zonal(&P, 6, best.theta * f[k], 1000000), AR_OK);
+        pack_cert_t e, c;
+        ck_assert_int_eq(pack_diagdom_run(&P, beta, eps, 0.0, 1, &e), AR_OK);
+        ck_assert_int_eq(pack_diagdom(&P, beta, eps, &c), AR_OK);
+        ck_assert_msg(e.certified == c.certified, "theta %.9f (%zu points): early %zu, complete %zu",
+                      best.theta * f[k], P.n, e.certified, c.certified);
+        if (!e.certified)
+            ck_assert(isinf(e.max_R) || !(e.max_R < tau_of(eps)));
+        fails += !c.certified;
+        certs += c.certified > 0;
+        pointset_clear(&P);
+    }
+    ck_assert_msg(fails >= 2 && certs >= 2, "not informative: %d failed, %d certified", fails, certs);
+}
+END_TEST
+
 Suite *suite_cert_packing_diagdom(void)
 {
     Suite *s = suite_create("cert_packing_diagdom");
@@ -181,6 +212,7 @@ Suite *suite_cert_packing_diagdom(void)
     tcase_add_test(tc, test_packing_vs_truth_and_dense);
     tcase_add_test(tc, test_grid_pairs_and_offsphere);
     tcase_add_test(tc, test_refined_rows);
+    tcase_add_test(tc, test_early_verdicts);
     suite_add_tcase(s, tc);
     return s;
 }
