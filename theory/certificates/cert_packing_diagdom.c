@@ -65,23 +65,31 @@ static void norm_range(const pointset_t *P, arb_t nmin, arb_t nmax)
     arb_clear(t);
 }
 
+/* nmin <= Nmin = min_i |x_i|^2 and nmax >= Nmax (norm_range), and spread = beta (nmax - nmin):
+ * what the pass's factor F and the on-sphere test share. */
+static void norm_spread(const pointset_t *P, double beta, arb_t nmin, arb_t nmax, arb_t spread)
+{
+    arb_t b;
+    arb_init(b);
+    norm_range(P, nmin, nmax);
+    arb_sub(spread, nmax, nmin, PACK_PREC);
+    arb_set_d(b, beta);
+    arb_mul(spread, spread, b, PACK_PREC);
+    arb_clear(b);
+}
+
 /* 1 when beta (Nmax - Nmin) / 2 <= 2^-20 is proven (the points are on the sphere for the
  * pass: one factor F serves every row, unit weights), with n0 <= Nmin = min_i |x_i|^2
  * (norm_range); else 0. */
 static int norms_on_sphere(const pointset_t *P, double beta, arb_t n0)
 {
-    arb_t nmax, a, b;
+    arb_t nmax, a;
     arb_init(nmax);
     arb_init(a);
-    arb_init(b);
-    norm_range(P, n0, nmax);
-    arb_sub(a, nmax, n0, PACK_PREC);
-    arb_set_d(b, beta);
-    arb_mul(a, a, b, PACK_PREC);
+    norm_spread(P, beta, n0, nmax, a);
     int on = arf_cmpabs_2exp_si(arb_midref(a), -19) < 0 && mag_cmp_2exp_si(arb_radref(a), -19) < 0;
     arb_clear(nmax);
     arb_clear(a);
-    arb_clear(b);
     return on;
 }
 
@@ -141,10 +149,7 @@ static void pass_shared_bounds(const pointset_t *P, double beta, double T, doubl
     arb_init(t);
     arb_init(C);
     arb_init(eT);
-    norm_range(P, nmin, nmax);
-    arb_sub(F, nmax, nmin, PACK_PREC);
-    arb_set_d(t, beta);
-    arb_mul(F, F, t, PACK_PREC);
+    norm_spread(P, beta, nmin, nmax, F);
     arb_mul_2exp_si(F, F, -1);
     arb_exp(F, F, PACK_PREC);
     arb_one(t);
