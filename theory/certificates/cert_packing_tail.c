@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cert_packing_tail.c -- the counting tail of the packing certificate
- * (proofs-notes/packing-lower-bounds.md section 6): for points with pairwise
+ * (proofs-notes/packing-lower-bounds.md sections 6 and 7): for points with pairwise
  * (beta/2) |x_j - x_k|^2 >= sigma, the packing counts N(t) (in R^d, and near the unit sphere), and
  *   sum_{j not evaluated} exp(-(beta/2) D_ij)
- *     <= sum_{k < K} min(m - 1, N(t_{k+1})) e^{-t_k} + (m - 1) e^{-t_K},
+ *     <= sum_{k < K} min(m - 1, N(t_{k+1})) (e^{-t_k} - e^{-t_{k+1}}) + (m - 1) e^{-t_K}
+ * (the sum written as an integral of the count against e^{-t}, section 7),
  * the bound of the pairs the k-d tree does not evaluate (cert_packing_diagdom.c); and the
  * choice of the exponent threshold T from a double estimate of it. */
 #include "theory/certificates/cert_packing.h"
@@ -79,11 +80,11 @@ static void pack_count(arb_t N, const arb_t t, const arb_t sg, const arb_t beta,
     arb_clear(u);
 }
 
-/* Upper bound (Arb) of the counting tail of section 6 of the note: with
+/* Upper bound (Arb) of the counting tail of sections 6-7 of the note: with
  * sigma <= (beta/2) |x_i - x_j|^2 for every pair and T <= (beta/2) D for
  * every pair not evaluated,
- *   sum_{j not evaluated} exp(-(beta/2) D_ij)
- *     <= sum_{k < K} min(m - 1, N(t_{k+1})) e^{-t_k} + (m - 1) e^{-t_K},
+ *   sum_{j not evaluated} exp(-(beta/2) D_ij) = int_T^inf #{j not evaluated: (beta/2) D_ij <= t} e^{-t} dt
+ *     <= sum_{k < K} min(m - 1, N(t_{k+1})) (e^{-t_k} - e^{-t_{k+1}}) + (m - 1) e^{-t_K},
  * t_k = T + k TAIL_STEP, N = pack_count.  sigma <= 0: +inf.  eta = +inf:
  * only the R^d count.  Contract: cert_packing_impl.h. */
 void pack_counting_tail(arb_t out, double sigma, double T, size_t m, size_t d, double beta, const arb_t eta)
@@ -95,7 +96,12 @@ void pack_counting_tail(arb_t out, double sigma, double T, size_t m, size_t d, d
             arb_pos_inf(out);
         return;
     }
-    arb_t sg, t, N, e, mm, acc, B;
+    arb_t sg, t, N, e, mm, acc, B, w;
+    arb_init(w);
+    arb_set_d(w, -TAIL_STEP);
+    arb_exp(w, w, PACK_PREC);
+    arb_sub_ui(w, w, 1, PACK_PREC);
+    arb_neg(w, w);                                   /* 1 - e^{-TAIL_STEP} */
     arb_init(sg);
     arb_init(t);
     arb_init(N);
@@ -117,20 +123,23 @@ void pack_counting_tail(arb_t out, double sigma, double T, size_t m, size_t d, d
         pack_count(N, t, sg, B, eta, d);
         if (arb_gt(N, mm))
             arb_set(N, mm);
-        /* e^{-t_k} */
+        /* e^{-t_k} - e^{-t_{k+1}} = e^{-t_k} (1 - e^{-TAIL_STEP}) */
         arb_set_d(t, TAIL_STEP);
         arb_mul_ui(t, t, (ulong)k, PACK_PREC);
         arb_set_d(e, T);
         arb_add(t, t, e, PACK_PREC);
         arb_neg(t, t);
         arb_exp(e, t, PACK_PREC);
+        arb_mul(e, e, w, PACK_PREC);
         arb_addmul(acc, N, e, PACK_PREC);
         if (arb_equal(N, mm) || arf_cmpabs_2exp_si(arb_midref(t), 12) > 0)
             break;                                   /* every later annulus is in the last term */
     }
-    /* (m - 1) e^{-t_K}, t_K = T + (k + 1) TAIL_STEP */
+    /* (m - 1) e^{-t_K}: K = k + 1 annuli were summed after a break, all TAIL_ANNULI otherwise
+     * (t_K is where the last summed annulus ends, so every pair beyond it is in this term) */
+    int K = k < TAIL_ANNULI ? k + 1 : TAIL_ANNULI;
     arb_set_d(t, TAIL_STEP);
-    arb_mul_ui(t, t, (ulong)(k + 1), PACK_PREC);
+    arb_mul_ui(t, t, (ulong)K, PACK_PREC);
     arb_set_d(e, T);
     arb_add(t, t, e, PACK_PREC);
     arb_neg(t, t);
@@ -144,6 +153,7 @@ void pack_counting_tail(arb_t out, double sigma, double T, size_t m, size_t d, d
     arb_clear(mm);
     arb_clear(acc);
     arb_clear(B);
+    arb_clear(w);
 }
 
 /* Double estimate of the counting tail near the unit sphere (for choosing
@@ -156,7 +166,7 @@ static double counting_tail_est(double sigma, double T, size_t m, size_t d)
         double N = pow(2.0 * sqrt(t1 / sigma) + 1.0, (double)(d - 1)) - 1.0;
         if (N > (double)(m - 1))
             N = (double)(m - 1);
-        acc += N * exp(-tk);
+        acc += N * (exp(-tk) - exp(-t1));
         if (N >= (double)(m - 1))
             return acc + (double)(m - 1) * exp(-t1);
     }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cert_packing_tail.c -- the counting tail of the packing certificate
- * (theory/certificates/cert_packing_tail.c, proofs-notes/packing-lower-bounds.md section 6):
+ * (theory/certificates/cert_packing_tail.c, proofs-notes/packing-lower-bounds.md sections 6, 7):
  * on greedy cap packings, every row's sum of exp(-(beta/2) D_ij) over the pairs with
- * (beta/2) D_ij >= T is at most the counting tail (near the sphere and in R^d, both finite), the
- * degenerate cases (m < 2, sigma <= 0), and the automatic threshold's range. */
+ * (beta/2) D_ij >= T is at most the counting tail (near the sphere and in R^d, both finite), its formula (the
+ * sum by parts), the degenerate cases (m < 2, sigma <= 0), and the automatic threshold's range. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -81,6 +81,49 @@ START_TEST(test_tail_bounds_far_pairs)
 }
 END_TEST
 
+/* The counting tail's formula in R^d (eta = +inf), recomputed here in long double:
+ *   sum_{k < K} min(m - 1, N(t_{k+1})) (e^{-t_k} - e^{-t_{k+1}}) + (m - 1) e^{-t_K},
+ * N(t) = (2 sqrt(t / sigma) + 1)^d - 1, t_k = T + k/4, K the first k + 1 with N(t_{k+1}) >= m - 1
+ * (section 7 of the note: the sum by parts, 1 - e^{-1/4} = 0.221 of the annulus sum before it). */
+static long double tail_reference(double sigma, double T, size_t m, size_t d)
+{
+    long double acc = 0.0L, mm = (long double)(m - 1);
+    int k;
+    for (k = 0; k < 400; k++) {
+        long double t1 = (long double)T + 0.25L * (k + 1), tk = (long double)T + 0.25L * k;
+        long double N = powl(2.0L * sqrtl(t1 / (long double)sigma) + 1.0L, (long double)d) - 1.0L;
+        if (N > mm)
+            N = mm;
+        acc += N * (expl(-tk) - expl(-t1));
+        if (N >= mm)
+            break;
+    }
+    int K = k < 400 ? k + 1 : 400;
+    return acc + mm * expl(-((long double)T + 0.25L * K));
+}
+
+START_TEST(test_tail_formula_by_parts)
+{
+    struct { double sigma, T; size_t m, d; } cs[] = {
+        { 1.0, 2.0, 50, 3 }, { 2.77, 15.5, 588402, 7 }, { 2.64, 11.75, 763468, 6 }, { 0.5, 30.0, 1000000, 2 },
+    };
+    arb_t tail, eta;
+    arb_init(tail);
+    arb_init(eta);
+    arb_pos_inf(eta);
+    for (size_t q = 0; q < sizeof cs / sizeof cs[0]; q++) {
+        pack_counting_tail(tail, cs[q].sigma, cs[q].T, cs[q].m, cs[q].d, 10.0, eta);
+        double ub = arbd_ub(tail);
+        long double ref = tail_reference(cs[q].sigma, cs[q].T, cs[q].m, cs[q].d);
+        ck_assert_msg((long double)ub >= ref * (1.0L - 1e-15L) && (long double)ub <= ref * (1.0L + 1e-9L),
+                      "sigma %g T %g m %zu d %zu: tail %.17g, reference %.17Lg", cs[q].sigma, cs[q].T, cs[q].m,
+                      cs[q].d, ub, ref);
+    }
+    arb_clear(tail);
+    arb_clear(eta);
+}
+END_TEST
+
 START_TEST(test_tail_degenerate_and_threshold)
 {
     arb_t tail, eta;
@@ -108,6 +151,7 @@ Suite *suite_cert_packing_tail(void)
     Suite *s = suite_create("cert_packing_tail");
     TEST_TCASE(tc, "core");
     tcase_add_test(tc, test_tail_bounds_far_pairs);
+    tcase_add_test(tc, test_tail_formula_by_parts);
     tcase_add_test(tc, test_tail_degenerate_and_threshold);
     suite_add_tcase(s, tc);
     return s;
