@@ -415,7 +415,8 @@ static ar_status diagdom_pass(const kdtree_t *tr, const pointset_t *P, double be
     return AR_OK;
 }
 
-/* The second pass on the rows that need it (proofs-notes/packing-lower-bounds.md section 6):
+/* The second pass on the rows that need it (proofs-notes/packing-lower-bounds.md section 6), at
+ * each later threshold T2 the certificate tries:
  * after a complete first pass on the sphere (K, threshold K->T), the rows whose first bound
  * S_p + tail_p, times F, reaches tau (1 - 1e-6) -- a choice, not a proof -- are summed again, each
  * by itself (kdtree_gauss_rows), over every pair with (beta/2) D < T2, with the tails at T2 (the
@@ -622,9 +623,12 @@ ar_status pack_diagdom_run(const pointset_t *P, double beta, double eps, double 
         double max_near = 0.0;
         int refined = 0;
         st = AR_OK;
-        if (attempt == 1 && keep.S)
+        /* every later threshold re-sums only the rows the first pass flagged, while they are few */
+        if (attempt >= 1 && keep.S) {
             st = diagdom_refine(&tr, P, beta, T, tau, &keep, out, &max_near, &refined);
-        keep_free(&keep);
+            if (st != AR_OK || !refined)
+                keep_free(&keep);
+        }
         if (st == AR_OK && !refined)
             st = diagdom_pass(&tr, P, beta, T, stop, automatic && attempt == 0 ? &keep : NULL, out, &max_near);
         if (st != AR_OK) {

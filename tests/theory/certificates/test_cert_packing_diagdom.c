@@ -175,6 +175,45 @@ START_TEST(test_refined_rows)
 }
 END_TEST
 
+/* The certificate's later thresholds (attempts 2 and 3, T raised by ln 1e3 each) also re-sum only
+ * the rows the first pass flagged: on a zonal code of S^4, beta is bisected towards the value where
+ * the certificate flips, which lands within a hair of tau and makes it try those thresholds; there
+ * each verdict equals the whole pass's at the same threshold, with fewer pairs, and every
+ * certified bound is above the 256-bit truth (proofs-notes/packing-lower-bounds.md section 6). */
+START_TEST(test_refined_later_thresholds)
+{
+    pointset_t P = { 0 };
+    ck_assert_int_eq(sphere_zonal(&P, 5, 0.343529344, 100000), AR_OK);
+    double lo = 10.0, hi = 40.0, eps = 0.1, T_min = INFINITY;
+    int later = 0, truths = 0;
+    for (int it = 0; it < 40; it++) {
+        double beta = 0.5 * (lo + hi);
+        pack_cert_t c, f;
+        ck_assert_int_eq(pack_diagdom(&P, beta, eps, &c), AR_OK);
+        double T = c.phi2 * beta / 2;
+        T_min = fmin(T_min, T);
+        if (T > T_min + 5.0) {                          /* a later threshold: T1 + ln 1e3 or more */
+            later++;
+            ck_assert_int_eq(pack_diagdom_phi(&P, beta, eps, c.phi2, &f), AR_OK);
+            ck_assert_msg(c.certified == f.certified, "beta %.17g T %g: refined %zu, whole pass %zu", beta, T,
+                          c.certified, f.certified);
+            ck_assert_msg(c.near_pairs < f.near_pairs, "beta %.17g: refined rows %zu pairs, whole pass %zu", beta,
+                          c.near_pairs, f.near_pairs);
+            if (c.certified && truths < 2) {
+                check_bound(&c, true_max_R(&P, beta), "pack_diagdom (later threshold)", 0);
+                truths++;
+            }
+        }
+        if (c.certified)
+            hi = beta;
+        else
+            lo = beta;
+    }
+    ck_assert_msg(later >= 2 && truths >= 1, "not informative: %d later thresholds, %d certified", later, truths);
+    pointset_clear(&P);
+}
+END_TEST
+
 /* The search's passes (stop_early = 1: a sample of rows first, then a pass that may stop) give
  * the same verdict as the complete certificate, on zonal codes of S^5 at beta = 60 from far below
  * to above the certified angle (the sample decides the clear failures; proofs-notes/
@@ -212,6 +251,7 @@ Suite *suite_cert_packing_diagdom(void)
     tcase_add_test(tc, test_packing_vs_truth_and_dense);
     tcase_add_test(tc, test_grid_pairs_and_offsphere);
     tcase_add_test(tc, test_refined_rows);
+    tcase_add_test(tc, test_refined_later_thresholds);
     tcase_add_test(tc, test_early_verdicts);
     suite_add_tcase(s, tc);
     return s;
