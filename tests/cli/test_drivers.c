@@ -288,8 +288,10 @@ START_TEST(verify_jobs_runs)
     char build[512], bin[512], keep[512], p[900], s[1400];
     fake_build(build, sizeof build, bin, sizeof bin, keep, sizeof keep);
     snprintf(p, sizeof p, "%s/my $(cd;touch sentinel) bin", tdir);     /* HOME is tdir: it would make the sentinel */
-    snprintf(s, sizeof s, "#!/bin/sh\nfor a in \"$@\"; do printf '[%%s]' \"$a\"; done >> '%s/bin.log'\necho >> '%s/bin.log'\n",
-             tdir, tdir);
+    /* the line is built first and appended by one printf (one write): the two parallel jobs
+     * append at once, and a write per argument let their lines interleave */
+    snprintf(s, sizeof s, "#!/bin/sh\nl=\nfor a in \"$@\"; do l=\"$l[$a]\"; done\nprintf '%%s\\n' \"$l\" >> '%s/bin.log'\n",
+             tdir);
     write_script(p, s);
     char old[700];
     snprintf(old, sizeof old, "%s/verify-shards/jobs2S/old", build);
